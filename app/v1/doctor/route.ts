@@ -1,0 +1,8 @@
+// GET /v1/doctor — the same checks as `insika doctor --json`
+import { json, route } from "@/lib/api/route";
+import { runDoctor } from "@/lib/services/doctor";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (_req, { db, env }) => json(await runDoctor(db, env)));

@@ -1,0 +1,8 @@
+// GET /v1/health — liveness, without auth
+import { json, route } from "@/lib/api/route";
+import { APP_VERSION } from "@/lib/version";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route(async () => json({ ok: true, version: APP_VERSION }), { auth: false });

@@ -1,0 +1,24 @@
+// POST /v1/tools/manifest — ingest a manifest: per-tool errors, structural errors fail the request
+import { json, readJson, route } from "@/lib/api/route";
+import { rawEnvSnapshot } from "@/lib/env";
+import { processSecrets } from "@/lib/secrets/secret-source";
+import { applyManifest } from "@/lib/services/apply-manifest";
+import { getToolDetail, putTool, removeTool } from "@/lib/services/tools";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req, { db }) =>
+  json(applyManifest(db, await readJson(req), { env: rawEnvSnapshot(), secrets: processSecrets })),
+);
+
+// This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.
+export const GET = route(async (_req, { db }) => json(getToolDetail(db, "manifest")));
+export const PUT = route(async (req, { db }) => {
+  const { created, tool } = putTool(db, "manifest", await readJson(req));
+  return json(tool, created ? 201 : 200);
+});
+export const DELETE = route(async (_req, { db }) => {
+  removeTool(db, "manifest");
+  return json({ deleted: "manifest" });
+});

@@ -1,0 +1,77 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * The insika command: `prepare`, `doctor [--json]`, `apply [FILE]`, `token [--rotate]`.
+ * Run it with `npm run insika -- <command>` (or `npx tsx cli/insika.ts <command>`).
+ */
+import { closeAllDbs, getDb } from "@/db/client";
+import { ensureApiToken, rotateApiToken, tokenFile } from "@/lib/api/auth";
+import { ApiError } from "@/lib/api/errors";
+import { getEnv } from "@/lib/env";
+import { applyConfig } from "@/lib/services/apply-config";
+import { runDoctor } from "@/lib/services/doctor";
+import { configFilePath, loadConfigFile, prepare } from "@/lib/services/prepare";
+import fs from "node:fs";
+
+const USAGE = `usage: insika <command>
+  prepare            migrate, ensure the API token, seed (INSIKA_DEMO=1), apply the config file
+  doctor [--json]    check the database, migrations, token, egress posture and stored tools
+  apply [FILE]       apply insika.config.ts (or FILE, or INSIKA_CONFIG) without a restart
+  token [--rotate]   print the API token (or generate a new one)`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const env = getEnv();
+  switch (command) {
+    case "prepare": {
+      const report = await prepare(env);
+      if (report.newToken) {
+        console.log(`Generated an API token (shown once; also saved to ${report.tokenFile}):\n  ${report.newToken}`);
+      }
+      if (report.seeded.length) console.log(`Seeded the demo: ${report.seeded.join(", ")}`);
+      if (report.config) console.log(`Applied ${report.config.file}: agents ${report.config.agents.join(", ") || "none"}`);
+      return 0;
+    }
+    case "doctor": {
+      const result = await runDoctor(getDb(env.dataDir), env);
+      if (args.includes("--json")) console.log(JSON.stringify(result, null, 2));
+      else for (const c of result.checks) console.log(`${c.status.toUpperCase().padEnd(5)} ${c.name}: ${c.message}${(c.items ?? []).map((i) => `\n      - ${i}`).join("")}`);
+      return result.checks.some((c) => c.status === "error") ? 1 : 0;
+    }
+    case "apply": {
+      const file = args[0] ?? configFilePath(env);
+      if (!file) throw new Error("no config file: pass one, set INSIKA_CONFIG, or create insika.config.ts");
+      const result = applyConfig(getDb(env.dataDir), await loadConfigFile(file));
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    case "token": {
+      const db = getDb(env.dataDir);
+      const config = { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir };
+      if (args.includes("--rotate")) {
+        console.log(rotateApiToken(db, config));
+        return 0;
+      }
+      if (env.INSIKA_API_TOKEN) {
+        console.log("the token is INSIKA_API_TOKEN (set in this environment)");
+        return 0;
+      }
+      const fresh = ensureApiToken(db, config);
+      console.log(fresh ?? fs.readFileSync(tokenFile(env.dataDir), "utf8").trim());
+      return 0;
+    }
+    default:
+      console.error(USAGE);
+      return command === undefined || command === "help" || command === "--help" ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => {
+    closeAllDbs();
+    process.exitCode = code;
+  })
+  .catch((error: unknown) => {
+    closeAllDbs();
+    console.error(`insika: ${error instanceof ApiError || error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });

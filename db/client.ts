@@ -1,0 +1,51 @@
+/**
+ * The SQLite connection. Opened lazily (never at module load, which also runs
+ * during `next build`), in WAL mode with foreign keys on; migrations from
+ * db/migrations are applied on first open.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
+
+/** Opens (and migrates) the database file at `file`; `:memory:` works for tests. */
+export function openDb(file: string): Db {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return db;
+}
+
+/** The database file inside a data directory. */
+export function dbFile(dataDir: string): string {
+  return path.join(dataDir, "insika.db");
+}
+
+const handles = new Map<string, Db>();
+
+/** One shared connection per data directory for this process. */
+export function getDb(dataDir: string): Db {
+  let db = handles.get(dataDir);
+  if (!db) {
+    db = openDb(dbFile(dataDir));
+    handles.set(dataDir, db);
+  }
+  return db;
+}
+
+/** Closes every connection this process opened (CLI and tests). */
+export function closeAllDbs(): void {
+  for (const db of handles.values()) db.$client.close();
+  handles.clear();
+}

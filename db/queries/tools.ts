@@ -1,0 +1,135 @@
+import { and, asc, desc, eq, lt, notInArray } from "drizzle-orm";
+import type { DataToolDefinition } from "@/lib/tools/types";
+import type { Db } from "../client";
+import { tools, toolVersions, type ToolRow, type ToolVersionRow } from "../schema";
+import { bumpCatalogVersion } from "./settings";
+
+/** How many versions of each tool are kept (the spec asks for at least 20). */
+export const KEPT_VERSIONS = 50;
+
+export type ToolKind = ToolRow["kind"];
+
+export interface ToolWrite {
+  definition: DataToolDefinition;
+  kind: ToolKind;
+}
+
+export interface WriteOutcome {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  catalogVersion: number;
+}
+
+/** Every stored data tool, by name. */
+export function listTools(db: Db): ToolRow[] {
+  return db.select().from(tools).orderBy(asc(tools.name)).all();
+}
+
+/** One stored data tool, or undefined. */
+export function getTool(db: Db, name: string): ToolRow | undefined {
+  return db.select().from(tools).where(eq(tools.name, name)).get();
+}
+
+/** The stored tools of one group (MCP instances use `mcp:<name>`). */
+export function listToolsInGroup(db: Db, group: string): ToolRow[] {
+  return db.select().from(tools).where(eq(tools.group, group)).orderBy(asc(tools.name)).all();
+}
+
+/**
+ * Writes several tools in one transaction: each gets a new version (kept in
+ * tool_versions) unless its definition is unchanged; the catalog version is
+ * bumped once when anything changed. `remove` names tools to delete in the same transaction.
+ */
+export function writeTools(
+  db: Db,
+  params: { writes: ToolWrite[]; remove?: string[]; source: string; now?: number },
+): WriteOutcome & { removed: string[] } {
+  const now = params.now ?? Date.now();
+  return db.transaction((tx) => {
+    const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[], removed: [] as string[] };
+    for (const { definition, kind } of params.writes) {
+      const name = definition.name;
+      const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
+      if (existing && existing.kind === kind && sameJson(existing.definition, definition)) {
+        out.unchanged.push(name);
+        continue;
+      }
+      const version = existing ? existing.version + 1 : nextVersion(tx, name);
+      const row = { kind, definition, group: definition.group, version, updatedAt: now };
+      if (existing) tx.update(tools).set(row).where(eq(tools.name, name)).run();
+      else tx.insert(tools).values({ name, ...row, createdAt: now }).run();
+      recordVersion(tx, { name, version, change: existing ? "update" : "create", source: params.source, definition, now });
+      (existing ? out.updated : out.created).push(name);
+    }
+    for (const name of params.remove ?? []) {
+      const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
+      if (!existing) continue;
+      tx.delete(tools).where(eq(tools.name, name)).run();
+      recordVersion(tx, { name, version: existing.version + 1, change: "delete", source: params.source, definition: null, now });
+      out.removed.push(name);
+    }
+    const changed = out.created.length + out.updated.length + out.removed.length > 0;
+    const catalogVersion = changed ? bumpCatalogVersion(tx, now) : -1;
+    return { ...out, catalogVersion };
+  });
+}
+
+/** Deletes one tool (recording the delete in its history); false when absent. */
+export function deleteTool(db: Db, params: { name: string; source: string; now?: number }): boolean {
+  return writeTools(db, { writes: [], remove: [params.name], source: params.source, now: params.now }).removed.length === 1;
+}
+
+/** The history of a tool, newest first. */
+export function listToolVersions(db: Db, name: string): ToolVersionRow[] {
+  return db.select().from(toolVersions).where(eq(toolVersions.name, name)).orderBy(desc(toolVersions.version)).all();
+}
+
+/** One version of a tool's history. */
+export function getToolVersion(db: Db, name: string, version: number): ToolVersionRow | undefined {
+  return db
+    .select()
+    .from(toolVersions)
+    .where(and(eq(toolVersions.name, name), eq(toolVersions.version, version)))
+    .get();
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+function nextVersion(tx: Tx, name: string): number {
+  const last = tx
+    .select({ version: toolVersions.version })
+    .from(toolVersions)
+    .where(eq(toolVersions.name, name))
+    .orderBy(desc(toolVersions.version))
+    .limit(1)
+    .get();
+  return (last?.version ?? 0) + 1;
+}
+
+function recordVersion(
+  tx: Tx,
+  v: { name: string; version: number; change: ToolVersionRow["change"]; source: string; definition: DataToolDefinition | null; now: number },
+): void {
+  tx.insert(toolVersions)
+    .values({ name: v.name, version: v.version, change: v.change, source: v.source, definition: v.definition, createdAt: v.now })
+    .run();
+  const keep = tx
+    .select({ id: toolVersions.id })
+    .from(toolVersions)
+    .where(eq(toolVersions.name, v.name))
+    .orderBy(desc(toolVersions.version))
+    .limit(KEPT_VERSIONS)
+    .all()
+    .map((r) => r.id);
+  const oldest = keep.at(-1);
+  if (keep.length === KEPT_VERSIONS && oldest !== undefined) {
+    tx.delete(toolVersions)
+      .where(and(eq(toolVersions.name, v.name), lt(toolVersions.id, oldest), notInArray(toolVersions.id, keep)))
+      .run();
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

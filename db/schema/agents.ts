@@ -1,0 +1,42 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, json, updatedAt } from "./columns";
+
+export interface AgentModelConfig {
+  provider: "openai-compatible" | "openai" | "anthropic" | "demo" | "scripted";
+  model: string;
+  base_url?: string;
+  api_key_secret?: string;
+}
+
+export interface AgentLimits {
+  tool_concurrency: number;
+  max_tool_calls: number;
+  turn_timeout: number;
+  tool_timeout: number;
+}
+
+/**
+ * An agent: instructions, model and the tool policy. `null` for tools_allow and
+ * tools_allow_groups means "absent" (all tools when both are absent); `[]` means none.
+ */
+export const agents = sqliteTable("agents", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  instructions: text("instructions").notNull(),
+  model: json<AgentModelConfig>("model").notNull(),
+  toolsAllow: json<string[] | null>("tools_allow"),
+  toolsDeny: json<string[]>("tools_deny").notNull(),
+  toolsAllowGroups: json<string[] | null>("tools_allow_groups"),
+  toolsDeferred: json<string[]>("tools_deferred").notNull(),
+  approvals: json<string[]>("approvals").notNull(),
+  limits: json<AgentLimits>("limits").notNull(),
+  metadata: json<Record<string, string>>("metadata").notNull(),
+  skills: json<string[]>("skills").notNull(),
+  subagents: json<string[]>("subagents").notNull(),
+  memory: integer("memory", { mode: "boolean" }).notNull(),
+  source: text("source").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type AgentRow = typeof agents.$inferSelect;

@@ -1,0 +1,4 @@
+export * from "./agents";
+export * from "./settings";
+export * from "./tool-versions";
+export * from "./tools";

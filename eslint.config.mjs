@@ -1,0 +1,46 @@
+// Lint: typescript-eslint's recommended rules plus the architecture of DESIGN.md §3:
+// imports flow one way (the pure core never reaches db/, next/, app/ or components/),
+// and global fetch is banned outside lib/egress (one guarded HTTP client).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const PURE_CORE_BANS = [
+  { group: ["next", "next/*"], message: "lib/engine and lib/tools are pure: no next/* (DESIGN §3.1)" },
+  { group: ["@/db", "@/db/*", "**/db/*"], message: "lib/engine and lib/tools are pure: no db/ (DESIGN §3.1)" },
+  { group: ["@/app/*", "@/components/*"], message: "lib/engine and lib/tools are pure (DESIGN §3.1)" },
+  { group: ["@/lib/services/*", "@/lib/api/*"], message: "the core does not depend on the layers above it (DESIGN §3.1)" },
+];
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "data/**", "db/migrations/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly" } },
+    rules: {
+      "no-undef": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "no-restricted-globals": ["error", { name: "fetch", message: "send through lib/egress (DESIGN §3.11)" }],
+      "no-restricted-properties": ["error", { object: "globalThis", property: "fetch", message: "send through lib/egress (DESIGN §3.11)" }],
+    },
+  },
+  {
+    files: ["lib/engine/**", "lib/tools/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: PURE_CORE_BANS }] },
+  },
+  {
+    files: ["lib/egress/**", "lib/http-tools/**", "lib/mcp/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [...PURE_CORE_BANS.slice(0, 3), { group: ["@/lib/services/*"], message: "services call down, not up (DESIGN §3.1)" }] }],
+    },
+  },
+  {
+    files: ["db/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/services/*", "@/lib/api/*", "@/app/*", "@/components/*", "next", "next/*"], message: "db/ is below services (DESIGN §3.1)" }] }] },
+  },
+  {
+    // Provider calls are operator configuration (DESIGN §3.11); tests may call their own loopback servers; e2e/bench drive the app.
+    files: ["lib/egress/**", "lib/providers/**", "**/*.test.ts", "test/**", "e2e/**", "bench/**", "scripts/**"],
+    rules: { "no-restricted-globals": "off", "no-restricted-properties": "off" },
+  },
+);

@@ -1,0 +1,7 @@
+// Runs once when a server process starts: open (and migrate) the database and
+// make sure an API token exists, so a bare `next start` is usable too.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startServerProcess } = await import("./lib/services/server-start");
+  await startServerProcess();
+}

@@ -1,0 +1,55 @@
+/**
+ * The agent definition as every write path accepts it (PUT /v1/agents/:id, the
+ * config file, the seed). Types derive from this schema.
+ */
+import { z } from "zod";
+
+const toolName = z.string().regex(/^[a-z][a-z0-9_]*$/, "tool names match /^[a-z][a-z0-9_]*$/");
+const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name (letters, digits, _)");
+
+export const PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
+
+export const DEFAULT_LIMITS = { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 };
+
+export const agentInput = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    instructions: z.string().max(100_000).optional(),
+    model: z
+      .object({
+        provider: z.enum(PROVIDERS),
+        model: z.string().min(1).max(200),
+        base_url: z.url({ protocol: /^https?$/ }).optional(),
+        api_key_secret: secretName.optional(),
+      })
+      .strict()
+      .refine((m) => m.provider !== "openai-compatible" || m.base_url, {
+        message: "base_url is required for provider openai-compatible",
+        path: ["base_url"],
+      }),
+    tools_allow: z.array(toolName).optional().nullable(),
+    tools_deny: z.array(toolName).optional(),
+    tools_allow_groups: z.array(z.string().trim().min(1)).optional().nullable(),
+    tools_deferred: z.array(toolName).optional(),
+    approvals: z.array(toolName).optional(),
+    limits: z
+      .object({
+        tool_concurrency: z.number().int().min(1).max(64),
+        max_tool_calls: z.number().int().min(1).max(10_000),
+        turn_timeout: z.number().positive().max(86_400),
+        tool_timeout: z.number().positive().max(3_600),
+      })
+      .strict()
+      .partial()
+      .optional(),
+    metadata: z.object({ store_id: z.string().max(200).optional() }).catchall(z.string().max(2000)).optional(),
+    skills: z.array(z.string().min(1)).optional(),
+    subagents: z.array(z.string().min(1)).optional(),
+    memory: z.boolean().optional(),
+  })
+  .strict();
+
+export type AgentInput = z.infer<typeof agentInput>;
+
+/** The id rule for agents (used in URLs and as the OpenAI `model`). */
+export const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -1,0 +1,89 @@
+/**
+ * API authentication (API.md "Auth"): one bearer token. It is INSIKA_API_TOKEN
+ * when set; otherwise the first start generates one and stores only its hash.
+ * The Studio's session cookie is an HMAC over an expiry, keyed by that hash, so
+ * rotating the token signs every Studio session out.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { API_TOKEN_HASH_KEY, getSetting, setSetting } from "@/db/queries/settings";
+
+export const SESSION_COOKIE = "insika_session";
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
+
+export interface TokenConfig {
+  envToken?: string;
+  dataDir: string;
+}
+
+function expectedHash(db: Db, config: TokenConfig): string | undefined {
+  return config.envToken ? sha256(config.envToken) : getSetting(db, API_TOKEN_HASH_KEY);
+}
+
+/** Constant-time check of a presented token. */
+export function verifyToken(db: Db, config: TokenConfig, presented: string | null | undefined): boolean {
+  if (!presented) return false;
+  const want = expectedHash(db, config);
+  if (!want) return false;
+  const got = sha256(presented);
+  return crypto.timingSafeEqual(Buffer.from(got), Buffer.from(want));
+}
+
+/** The token from an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(header: string | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1] ?? null;
+}
+
+export function tokenFile(dataDir: string): string {
+  return path.join(dataDir, "api-token");
+}
+
+/**
+ * Makes sure a token exists. Returns the new token when this call generated it
+ * (the caller prints it once), else null.
+ */
+export function ensureApiToken(db: Db, config: TokenConfig): string | null {
+  if (config.envToken || getSetting(db, API_TOKEN_HASH_KEY)) return null;
+  return rotateApiToken(db, config);
+}
+
+/** Generates a new token, stores its hash and writes it to `<data dir>/api-token` (0600). */
+export function rotateApiToken(db: Db, config: TokenConfig): string {
+  if (config.envToken) throw new Error("INSIKA_API_TOKEN is set: rotate it where it is provisioned");
+  const token = `insk_${crypto.randomBytes(24).toString("base64url")}`;
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = tokenFile(config.dataDir);
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  setSetting(db, API_TOKEN_HASH_KEY, sha256(token));
+  return token;
+}
+
+/** A Studio session cookie value: `<expiry>.<hmac>`. */
+export function issueSessionCookie(db: Db, config: TokenConfig, now = Date.now()): string {
+  const key = expectedHash(db, config);
+  if (!key) throw new Error("no API token is configured");
+  const expires = now + SESSION_TTL_MS;
+  return `${expires}.${hmac(key, String(expires))}`;
+}
+
+/** True when the cookie was issued under the current token and has not expired. */
+export function verifySessionCookie(db: Db, config: TokenConfig, cookie: string | undefined, now = Date.now()): boolean {
+  const key = expectedHash(db, config);
+  const match = /^(\d{1,15})\.([0-9a-f]{64})$/.exec(cookie ?? "");
+  if (!key || !match) return false;
+  const [, expires = "0", mac = ""] = match;
+  if (Number(expires) < now) return false;
+  return crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(hmac(key, expires)));
+}
+
+export const SESSION_MAX_AGE_S = SESSION_TTL_MS / 1000;
+
+function hmac(key: string, data: string): string {
+  return crypto.createHmac("sha256", key).update(`insika-studio:${data}`).digest("hex");
+}

@@ -1,0 +1,79 @@
+/**
+ * The one wrapper every /v1 route handler goes through: authentication, the
+ * error envelope, JSON parsing, and a logged cause for unknown errors.
+ */
+import { NextResponse, type NextRequest } from "next/server";
+import type { z } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { getEnv, type Env } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
+import { ApiError, errorBody } from "./errors";
+import { bearerToken, verifyToken } from "./auth";
+
+export interface RouteContext<P> {
+  params: P;
+  db: Db;
+  env: Env;
+}
+
+type Handler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** Wraps a handler: `auth: false` only for /v1/health. */
+export function route<P = Record<string, never>>(handler: Handler<P>, options: { auth?: boolean } = {}) {
+  return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const env = getEnv();
+      const db = getDb(env.dataDir);
+      if (options.auth !== false) {
+        const token = bearerToken(req.headers.get("authorization"));
+        if (!verifyToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir }, token)) {
+          throw new ApiError("unauthorized", "missing or invalid bearer token");
+        }
+      }
+      return await handler(req, { params: await next.params, db, env });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** Turns any thrown value into the error envelope; unknown errors are 500 with the cause logged. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) {
+    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: error.status });
+  }
+  log.error("unhandled error in route", describeError(error));
+  return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
+}
+
+/** Reads a JSON body; 400 `bad_json` when it does not parse. */
+export async function readJson(req: NextRequest): Promise<unknown> {
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "request body too large");
+  if (text.trim() === "") throw new ApiError("bad_json", "request body must be JSON");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("bad_json", `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Reads and validates a JSON body with a zod schema; 422 naming each problem. */
+export async function readBody<S extends z.ZodType>(req: NextRequest, schema: S): Promise<z.infer<S>> {
+  return parseWith(schema, await readJson(req));
+}
+
+/** Validates a value with a zod schema; 422 naming each problem. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
+  throw new ApiError("validation_failed", problems.join("; "), { issues: result.error.issues });
+}
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return NextResponse.json(body, { status, headers });
+}

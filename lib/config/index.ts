@@ -1,0 +1,1 @@
+export { dataTool, defineAgent, type AgentConfig, type DataToolInput } from "./define";

@@ -1,0 +1,87 @@
+/**
+ * The catalog: every tool a turn could be offered — shipped code tools plus the
+ * stored data tools that still validate. Each process caches it and rebuilds
+ * when the catalog version in the database moves (DESIGN D10), so a write in
+ * one process is seen by every other without a restart.
+ */
+import type { Db } from "@/db/client";
+import { listTools } from "@/db/queries/tools";
+import { getCatalogVersion } from "@/db/queries/settings";
+import { shippedCodeTools, type CodeTool } from "@/lib/code-tools";
+import { validateToolDefinition } from "@/lib/tools";
+import { SYSTEM_TOOL_NAMES, type DataToolDefinition } from "@/lib/tools/types";
+
+export type ToolKindName = "code" | "data" | "mcp";
+
+interface EntryBase {
+  name: string;
+  kind: ToolKindName;
+  description: string;
+  group: string | null;
+  tags: string[];
+  editable: boolean;
+}
+
+export type CatalogEntry =
+  | (EntryBase & { kind: "code"; status: "ok"; code: CodeTool })
+  | (EntryBase & { kind: "data" | "mcp"; status: "ok"; definition: DataToolDefinition; version: number })
+  | (EntryBase & { kind: "data" | "mcp"; status: "dropped"; problem: string; version: number });
+
+export interface Catalog {
+  version: number;
+  /** By name: never a plain object, so `__proto__` or `constructor` cannot resolve to anything. */
+  entries: Map<string, CatalogEntry>;
+}
+
+/** Names no data tool may take: shipped code tools and system tools. */
+export function reservedToolNames(): ReadonlySet<string> {
+  return new Set([...shippedCodeTools().keys(), ...SYSTEM_TOOL_NAMES]);
+}
+
+/** Builds the catalog from the database now (no cache). */
+export function buildCatalog(db: Db): Catalog {
+  const version = getCatalogVersion(db);
+  const entries = new Map<string, CatalogEntry>();
+  for (const code of shippedCodeTools().values()) {
+    entries.set(code.name, {
+      name: code.name,
+      kind: "code",
+      description: code.description,
+      group: code.group,
+      tags: [...code.tags],
+      editable: false,
+      status: "ok",
+      code,
+    });
+  }
+  const reserved = reservedToolNames();
+  for (const row of listTools(db)) {
+    if (entries.has(row.name)) continue; // code tools win; writes refuse this, so only old rows get here
+    const checked = validateToolDefinition(row.definition, { writePath: "api", reservedNames: reserved });
+    const base = {
+      name: row.name,
+      kind: row.kind,
+      description: row.definition?.description ?? "",
+      group: row.group,
+      tags: Array.isArray(row.definition?.tags) ? row.definition.tags : [],
+      editable: true,
+      version: row.version,
+    };
+    entries.set(
+      row.name,
+      checked.ok ? { ...base, status: "ok", definition: checked.tool } : { ...base, status: "dropped", problem: checked.error },
+    );
+  }
+  return { version, entries };
+}
+
+const cache = new Map<Db, Catalog>();
+
+/** The catalog, rebuilt only when another write (from any process) has moved the version. */
+export function getCatalog(db: Db): Catalog {
+  const cached = cache.get(db);
+  if (cached && cached.version === getCatalogVersion(db)) return cached;
+  const fresh = buildCatalog(db);
+  cache.set(db, fresh);
+  return fresh;
+}

@@ -1,0 +1,78 @@
+/**
+ * `insika doctor` and GET /v1/doctor: the checks an operator runs when "the
+ * tool is missing" — the database, migrations, the API token, the egress
+ * posture, and every stored tool that no longer validates (the only place that says so).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { MIGRATIONS_DIR } from "@/db/client";
+import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
+import { describePosture, parsePosture } from "@/lib/egress";
+import { rawEnvSnapshot, type Env } from "@/lib/env";
+import { buildCatalog } from "./catalog";
+
+export interface DoctorCheck {
+  name: string;
+  status: "ok" | "warn" | "error";
+  message: string;
+  items?: string[];
+}
+
+type Check = (db: Db, env: Env) => DoctorCheck;
+
+const checkDb: Check = (db, env) => {
+  const row = db.$client.prepare("select count(*) as n from sqlite_master").get() as { n: number };
+  const mode = db.$client.pragma("journal_mode", { simple: true });
+  return { name: "db", status: mode === "wal" ? "ok" : "warn", message: `${path.join(env.dataDir, "insika.db")} (${row.n} objects, journal ${String(mode)})` };
+};
+
+const checkMigrations: Check = (db) => {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  const applied = (db.$client.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
+  const expected = journal.entries.length;
+  return applied === expected
+    ? { name: "migrations", status: "ok", message: `${applied} of ${expected} applied` }
+    : { name: "migrations", status: "error", message: `${applied} of ${expected} applied: restart the server to migrate` };
+};
+
+const checkToken: Check = (db, env) => {
+  if (env.INSIKA_API_TOKEN) return { name: "auth-token", status: "ok", message: "INSIKA_API_TOKEN is set" };
+  return getSetting(db, API_TOKEN_HASH_KEY)
+    ? { name: "auth-token", status: "ok", message: `generated token (hash stored; the token is in ${path.join(env.dataDir, "api-token")})` }
+    : { name: "auth-token", status: "error", message: "no API token: run `insika token` or set INSIKA_API_TOKEN" };
+};
+
+const checkEgress: Check = () => {
+  try {
+    const posture = parsePosture(rawEnvSnapshot());
+    const message = describePosture(posture);
+    return { name: "egress", status: message.startsWith("relaxed") ? "warn" : "ok", message };
+  } catch (error) {
+    return { name: "egress", status: "error", message: (error as Error).message };
+  }
+};
+
+const checkDataTools: Check = (db) => {
+  const entries = [...buildCatalog(db).entries.values()];
+  const dropped = entries.flatMap((e) => (e.status === "dropped" ? [`${e.name}: ${e.problem}`] : []));
+  const data = entries.filter((e) => e.kind !== "code").length;
+  return dropped.length === 0
+    ? { name: "data-tools", status: "ok", message: `${data} stored tools, all valid` }
+    : { name: "data-tools", status: "error", message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`, items: dropped };
+};
+
+const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkDataTools];
+
+/** Runs every check; a check that throws is reported as an error, never thrown. */
+export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
+  return {
+    checks: CHECKS.map((check) => {
+      try {
+        return check(db, env);
+      } catch (error) {
+        return { name: check.name.replace(/^check/, "").toLowerCase(), status: "error" as const, message: (error as Error).message };
+      }
+    }),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Starts the real built server (`next start`) on a free loopback port with its
+ * own data directory, as integration and browser tests need it.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export interface TestServer {
+  url: string;
+  port: number;
+  token: string;
+  dataDir: string;
+  env: Record<string, string>;
+  /** Authenticated JSON request to the server. */
+  api(method: string, pathname: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops (if running) and starts again on the same port and data. */
+  restart(): Promise<void>;
+  output(): string;
+}
+
+// Tests, Playwright and the bench all run from the repository root.
+const ROOT = process.cwd();
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempDir(prefix = "insika-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Runs the insika CLI synchronously with the given environment. */
+export function runCli(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "cli/insika.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export async function startServer(options: { env?: Record<string, string>; port?: number; prepare?: boolean } = {}): Promise<TestServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.env?.INSIKA_DATA_DIR ?? tempDir();
+  const token = options.env?.INSIKA_API_TOKEN ?? `test_${crypto.randomBytes(16).toString("hex")}`;
+  const env: Record<string, string> = {
+    NEXT_TELEMETRY_DISABLED: "1",
+    INSIKA_LOG_LEVEL: "warn",
+    ...options.env,
+    PORT: String(port),
+    INSIKA_DATA_DIR: dataDir,
+    INSIKA_API_TOKEN: token,
+  };
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let log = "";
+
+  const start = async () => {
+    if (options.prepare !== false) {
+      const prepared = runCli(["prepare"], env);
+      if (prepared.code !== 0) throw new Error(`insika prepare failed:\n${prepared.stdout}\n${prepared.stderr}`);
+    }
+    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d) => (log += d));
+    child.stderr?.on("data", (d) => (log += d));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+      try {
+        const res = await fetch(`${url}/v1/health`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not become healthy:\n${log}`);
+  };
+
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    proc.kill(signal);
+    await exited;
+  };
+
+  await start();
+  return {
+    url,
+    port,
+    token,
+    dataDir,
+    env,
+    async api(method, pathname, body, headers = {}) {
+      const res = await fetch(`${url}${pathname}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    stop,
+    async restart() {
+      await stop();
+      await start();
+    },
+    output: () => log,
+  };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "cli/**/*.test.ts", "test/unit/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});

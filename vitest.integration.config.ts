@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// Integration tests start the real (built) server; run after `next build`.
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    include: ["test/**/*.int.test.ts"],
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    fileParallelism: false,
+  },
+});
