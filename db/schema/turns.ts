@@ -1,0 +1,28 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { json } from "./columns";
+import { sessions } from "./sessions";
+
+export const TURN_STATUSES = ["running", "completed", "halted", "waiting", "failed"] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+
+/** One user message and everything the engine did to answer it. */
+export const turns = sqliteTable(
+  "turns",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    status: text("status", { enum: TURN_STATUSES }).notNull(),
+    userMessage: text("user_message").notNull(),
+    content: text("content"),
+    error: text("error"),
+    usage: json<{ inputTokens?: number; outputTokens?: number }>("usage"),
+    startedAt: integer("started_at").notNull(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("turns_session_seq").on(t.sessionId, t.seq), index("turns_status").on(t.status)],
+);
+
+export type TurnRow = typeof turns.$inferSelect;

@@ -1,0 +1,267 @@
+/**
+ * Adapter from an AI SDK provider model (LanguageModelV3, provider spec v3) to the engine's
+ * `Model` port. It calls `doStream` directly — one model step per call — because the engine
+ * runs the tool loop itself; `streamText` would add a second loop and its own retries.
+ */
+import { STATUS_CODES } from "node:http";
+import type {
+  JSONSchema7,
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3ToolResultPart,
+  LanguageModelV3Usage,
+  SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
+import { APICallError } from "ai";
+import type {
+  Model,
+  ModelMessage,
+  ModelRequest,
+  ModelStreamPart,
+  ModelToolSpec,
+  TokenUsage,
+} from "@/lib/engine/ports";
+
+/** A provider call failed; `message` is safe to show (secret values are scrubbed). */
+export class ProviderError extends Error {
+  /** HTTP status the provider answered with, when there was one. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.name = "ProviderError";
+    this.status = status;
+  }
+}
+
+/** One call's provider model, built at call time so secrets are read per call. */
+export interface AiSdkConnection {
+  model: LanguageModelV3;
+  /** Values that must never appear in an error message (the API key). */
+  secrets?: string[];
+}
+
+export interface AiSdkModelOptions {
+  id: string;
+  /** Called once per `stream()`; may throw (e.g. a secret is not provisioned). */
+  connect: () => AiSdkConnection;
+  /**
+   * `leading` moves every system message to the front (Anthropic takes one system prompt;
+   * its adapter would otherwise switch to a beta for mid-conversation system messages).
+   * `inline` (default) keeps them where they are.
+   */
+  systemPlacement?: "inline" | "leading";
+  /** Passed to every call, e.g. `{ anthropic: { toolStreaming: false } }`. */
+  providerOptions?: SharedV3ProviderOptions;
+}
+
+const MAX_ERROR_CHARS = 500;
+
+/** `Model` over an AI SDK provider model. Streams text deltas, tool calls, then finish. */
+export class AiSdkModel implements Model {
+  readonly id: string;
+  private readonly options: AiSdkModelOptions;
+
+  constructor(options: AiSdkModelOptions) {
+    this.id = options.id;
+    this.options = options;
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+    request.signal.throwIfAborted();
+    const { model, secrets = [] } = this.options.connect();
+    const fail = (error: unknown): unknown => toProviderError(error, request.signal, secrets);
+
+    let stream: ReadableStream<LanguageModelV3StreamPart>;
+    try {
+      const result = await model.doStream({
+        prompt: toProviderPrompt(request.messages, this.options.systemPlacement ?? "inline"),
+        tools: toProviderTools(request.tools),
+        abortSignal: request.signal,
+        ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions } : {}),
+      });
+      stream = result.stream;
+    } catch (error) {
+      throw fail(error);
+    }
+
+    const reader = stream.getReader();
+    let usage: TokenUsage | undefined;
+    let finished = false;
+    let done = false;
+    try {
+      for (;;) {
+        let next: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          throw fail(error);
+        }
+        if (next.done) {
+          done = true;
+          break;
+        }
+        const part = next.value;
+        switch (part.type) {
+          case "text-delta":
+            if (part.delta.length > 0) yield { type: "text-delta", text: part.delta };
+            break;
+          case "tool-call":
+            // Provider-executed tools are never offered by us; skip them defensively.
+            if (part.providerExecuted !== true) {
+              yield {
+                type: "tool-call",
+                call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
+              };
+            }
+            break;
+          case "error":
+            throw fail(part.error);
+          case "finish":
+            usage = toTokenUsage(part.usage);
+            finished = true;
+            break;
+          default:
+            // text-start/end, reasoning, tool-input-* deltas, metadata, raw: not part of the port.
+            break;
+        }
+      }
+    } finally {
+      if (!done) await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+    if (!finished) throw new ProviderError("provider error: the response stream ended early");
+    yield usage ? { type: "finish", usage } : { type: "finish" };
+  }
+}
+
+/** Our conversation -> the provider prompt (tool results of one step grouped together). */
+export function toProviderPrompt(
+  messages: ModelMessage[],
+  systemPlacement: "inline" | "leading" = "inline",
+): LanguageModelV3Prompt {
+  const leading: LanguageModelV3Message[] = [];
+  const prompt: LanguageModelV3Message[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case "system":
+        (systemPlacement === "leading" ? leading : prompt).push({ role: "system", content: message.content });
+        break;
+      case "user":
+        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        break;
+      case "assistant": {
+        const content: Extract<LanguageModelV3Message, { role: "assistant" }>["content"] = [];
+        if (message.content.length > 0) content.push({ type: "text", text: message.content });
+        for (const call of message.toolCalls ?? []) {
+          content.push({
+            type: "tool-call",
+            toolCallId: call.id,
+            toolName: call.name,
+            input: parseToolArguments(call.arguments),
+          });
+        }
+        // An empty assistant message carries nothing, and Anthropic rejects empty content.
+        if (content.length > 0) prompt.push({ role: "assistant", content });
+        break;
+      }
+      case "tool": {
+        const part: LanguageModelV3ToolResultPart = {
+          type: "tool-result",
+          toolCallId: message.callId,
+          toolName: message.tool,
+          output: { type: "text", value: message.content },
+        };
+        const last = prompt[prompt.length - 1];
+        if (last?.role === "tool") last.content.push(part);
+        else prompt.push({ role: "tool", content: [part] });
+        break;
+      }
+    }
+  }
+  return [...leading, ...prompt];
+}
+
+/** Our tool specs -> provider function tools; `parameters` is passed as is (same object). */
+export function toProviderTools(tools: ModelToolSpec[]): LanguageModelV3FunctionTool[] | undefined {
+  if (tools.length === 0) return undefined;
+  return tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.parameters as JSONSchema7,
+  }));
+}
+
+/**
+ * The raw arguments text of an earlier call -> the object the providers re-serialize.
+ * Anthropic needs an object; text that is not a JSON object (the model sent broken JSON and
+ * already got an error result for it) becomes `{}`, as OpenAI's own adapter does.
+ */
+function parseToolArguments(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+  } catch {
+    // fall through
+  }
+  return {};
+}
+
+function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage | undefined {
+  const result: TokenUsage = {};
+  if (usage.inputTokens.total !== undefined) result.inputTokens = usage.inputTokens.total;
+  if (usage.outputTokens.total !== undefined) result.outputTokens = usage.outputTokens.total;
+  return result.inputTokens === undefined && result.outputTokens === undefined ? undefined : result;
+}
+
+/** Any failure of a provider call -> a ProviderError with a clear, secret-free message. */
+function toProviderError(error: unknown, signal: AbortSignal, secrets: string[]): unknown {
+  if (signal.aborted) return signal.reason ?? error;
+  if (error instanceof ProviderError) return error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === undefined) {
+      return new ProviderError(scrub(`provider error: ${error.message} (${error.url})`, secrets));
+    }
+    const statusLine = `${status} ${STATUS_CODES[status] ?? ""}`.trim();
+    let detail = error.message;
+    if (detail === "" || detail === STATUS_CODES[status] || detail === statusLine) {
+      detail = (error.responseBody ?? "").trim().slice(0, 200);
+    }
+    const text = detail ? `provider error: ${statusLine}: ${detail}` : `provider error: ${statusLine}`;
+    return new ProviderError(scrub(text, secrets), status);
+  }
+  return new ProviderError(scrub(`provider error: ${describe(error)}`, secrets));
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  if (error !== null && typeof error === "object") {
+    // Stream error events carry the provider's error object, e.g. {type, message}.
+    const record = error as Record<string, unknown>;
+    const inner = record.error !== null && typeof record.error === "object" ? (record.error as Record<string, unknown>) : record;
+    const message = typeof inner.message === "string" ? inner.message : undefined;
+    const type = typeof inner.type === "string" ? inner.type : undefined;
+    if (message || type) return [type, message].filter(Boolean).join(": ");
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return "unknown error";
+    }
+  }
+  return String(error);
+}
+
+function scrub(text: string, secrets: string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) result = result.split(secret).join("***");
+  }
+  return result.length > MAX_ERROR_CHARS ? `${result.slice(0, MAX_ERROR_CHARS)}…` : result;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { Model } from "@/lib/engine/ports";
+import { createModel, type ModelConfig } from "./create-model";
+import { DemoModel } from "./demo-model";
+
+const deps = { readSecret: () => undefined };
+
+describe("createModel configuration", () => {
+  it("builds the demo model without any secret", () => {
+    expect(createModel({ provider: "demo", model: "demo" }, deps)).toBeInstanceOf(DemoModel);
+  });
+
+  it("returns the scripted model given in deps, and refuses without one", () => {
+    const scripted: Model = { id: "scripted", stream: async function* () {} };
+    expect(createModel({ provider: "scripted", model: "x" }, { ...deps, scripted })).toBe(scripted);
+    expect(() => createModel({ provider: "scripted", model: "x" }, deps)).toThrow('provider "scripted" is for tests');
+  });
+
+  it("rejects an unknown provider by name", () => {
+    const config = { provider: "gemini", model: "g" } as unknown as ModelConfig;
+    expect(() => createModel(config, deps)).toThrow(
+      'unknown model provider "gemini" (expected one of: openai-compatible, openai, anthropic, demo)',
+    );
+  });
+
+  it("requires base_url for openai-compatible", () => {
+    expect(() => createModel({ provider: "openai-compatible", model: "llama3" }, deps)).toThrow(
+      'provider "openai-compatible" needs model.base_url',
+    );
+  });
+
+  it("requires api_key_secret for openai and anthropic", () => {
+    for (const provider of ["openai", "anthropic"] as const) {
+      expect(() => createModel({ provider, model: "m" }, deps)).toThrow(`provider "${provider}" needs model.api_key_secret`);
+    }
+  });
+
+  it("rejects bad base URLs and credentials in them", () => {
+    const make = (base_url: string) => () => createModel({ provider: "openai-compatible", model: "m", base_url }, deps);
+    expect(make("not a url")).toThrow("model.base_url is not a valid URL");
+    expect(make("ftp://127.0.0.1/v1")).toThrow("model.base_url must be http or https");
+    expect(make("http://user:pw@127.0.0.1/v1")).toThrow("model.base_url must not contain credentials");
+  });
+
+  it("requires a model id", () => {
+    expect(() => createModel({ provider: "anthropic", model: " ", api_key_secret: "k" }, deps)).toThrow(
+      'provider "anthropic" needs model.model',
+    );
+  });
+
+  it("does not read the secret until the model is called", () => {
+    let reads = 0;
+    createModel(
+      { provider: "openai", model: "gpt", api_key_secret: "k" },
+      {
+        readSecret: () => {
+          reads++;
+          return "v";
+        },
+      },
+    );
+    expect(reads).toBe(0);
+  });
+});

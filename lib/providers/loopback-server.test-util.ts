@@ -1,0 +1,101 @@
+/**
+ * Test helper: a scripted HTTP server on 127.0.0.1 that records every request and answers
+ * each one with the next scripted response (SSE events or a plain error). Test-only code.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export type ScriptedResponse =
+  /** SSE: each entry is written as one event (`event:` line only when `event` is set). */
+  | { kind: "sse"; events: Array<{ event?: string; data: string }>; hang?: boolean }
+  | { kind: "error"; status: number; body: string; contentType?: string };
+
+export interface LoopbackServer {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLoopbackServer(script: ScriptedResponse[]): Promise<LoopbackServer> {
+  const requests: RecordedRequest[] = [];
+  const open = new Set<ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // keep the text
+      }
+      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      const next = script[requests.length - 1];
+      if (!next) {
+        res.writeHead(599, { "content-type": "text/plain" }).end("no scripted response left");
+        return;
+      }
+      if (next.kind === "error") {
+        res.writeHead(next.status, { "content-type": next.contentType ?? "application/json" }).end(next.body);
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const e of next.events) {
+        res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`);
+      }
+      if (next.hang) {
+        open.add(res);
+        res.on("close", () => open.delete(res));
+      } else {
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** OpenAI Chat Completions stream chunk. */
+export function chatChunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+
+export function chatUsageChunk(promptTokens: number, completionTokens: number): string {
+  return JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  });
+}
+
+/** Anthropic Messages stream event. */
+export function anthropicEvent(data: Record<string, unknown> & { type: string }): { event: string; data: string } {
+  return { event: data.type, data: JSON.stringify(data) };
+}
