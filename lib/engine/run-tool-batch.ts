@@ -1,0 +1,285 @@
+import type { TurnContext } from "@/lib/tools/types";
+import { callIdentity } from "./call-identity";
+import { isSystemTool } from "./is-system-tool";
+import type { Limiter, Release } from "./limiter";
+import type { OrderedEmitter } from "./ordered-emitter";
+import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
+import type {
+  Clock,
+  CompletedCall,
+  GateDecision,
+  HaltVerdict,
+  ModelMessage,
+  ModelToolCall,
+  ModelToolSpec,
+  ToolExecutor,
+  ToolGate,
+  ToolOutcome,
+  TurnCheckpoint,
+} from "./ports";
+import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
+import { errorMessage, TurnFailure } from "./turn-failure";
+import type { TurnLimits } from "./turn-limits";
+import type { TurnSignals } from "./turn-signals";
+
+/** What every batch of one turn shares (created once per turn by runTurn). */
+export interface TurnToolScope {
+  turnId: string;
+  executor: ToolExecutor;
+  ctx: TurnContext;
+  limits: TurnLimits;
+  /** The turn's limiter: every enveloped call of the turn, promoted tools included, uses it. */
+  limiter: Limiter;
+  /** Offered tools by name. A batch reads a snapshot; promotions are applied between steps. */
+  offered: Map<string, ModelToolSpec>;
+  /** Enveloped calls the model asked for so far this turn (what max_tool_calls counts). */
+  envelopedCalls: number;
+  emitter: OrderedEmitter;
+  clock: Clock;
+  signals: TurnSignals;
+  gate?: ToolGate;
+  /** One call at a time in call order (tool_concurrency 1, or a gate is present). */
+  serial: boolean;
+  /** The turn's new messages; each tool result is appended the moment it completes. */
+  messages: ModelMessage[];
+}
+
+/** How a batch ended. A deadline or cancellation is not repeated here: read scope.signals. */
+export interface BatchResult {
+  /** Calls with a final result, in completion order. */
+  completed: CompletedCall[];
+  /** Halt verdicts of ok calls, in call order (the first one's `say` is the one published). */
+  halts: HaltVerdict[];
+  /** Tools that ok outcomes asked to promote, to offer from the next step on. */
+  promoted: ModelToolSpec[];
+  /** `tool call limit exceeded (N)` when a call tripped max_tool_calls. */
+  limitExceeded?: string;
+  /** Set when the gate said "wait": the batch stopped there, nothing was closed out. */
+  waitingOn?: TurnCheckpoint["waitingOn"];
+}
+
+/**
+ * Runs the tool calls of one model step and appends one `tool` message per call to
+ * scope.messages, in completion order. Serial mode runs them one at a time in call order;
+ * otherwise all are dispatched at once and the turn's limiter keeps at most
+ * tool_concurrency enveloped calls in flight. Rules (spec, "Parallel tool calls", halt_when):
+ * - max_tool_calls is checked per call, as the model asks for it. Serially the tripping call
+ *   ends the batch. In parallel it does not stop its siblings: each remaining call is checked
+ *   on its own and the whole batch finishes; the turn fails afterwards.
+ * - A halt (ok outcome with `halt`) lets running calls finish but starts no new one.
+ * - The deadline aborts a serial call; in parallel it only stops dispatching and waits for
+ *   in-flight calls (each bounded by tool_timeout). Cancellation aborts everything.
+ * - Calls that never started get `{"error":"not run: <why>"}`, so every tool call of the
+ *   assistant message has its result and the transcript stays valid for the next request.
+ * Never rejects.
+ */
+export async function runToolBatch(scope: TurnToolScope, step: number, calls: ModelToolCall[]): Promise<BatchResult> {
+  return new BatchRun(scope, step, calls).execute();
+}
+
+interface PlannedCall {
+  position: number;
+  call: ModelToolCall;
+  /** Parsed arguments, or the raw text when it did not parse (for events and identity). */
+  args: unknown;
+  identity: string;
+}
+
+const NO_SLOT: Release = () => undefined;
+
+class BatchRun {
+  readonly #completed: CompletedCall[] = [];
+  readonly #halts = new Map<number, HaltVerdict>();
+  readonly #promoted: ModelToolSpec[] = [];
+  readonly #settled = new Set<number>();
+  #limitExceeded: string | undefined;
+  #waitingOn: TurnCheckpoint["waitingOn"];
+  // Aborted by a halt, a serial limit trip or a wait; `#dispatch` adds the turn's own stops.
+  readonly #stop = new AbortController();
+  readonly #dispatch: AbortSignal;
+  readonly #offered: ReadonlySet<string>;
+
+  constructor(
+    private readonly scope: TurnToolScope,
+    private readonly step: number,
+    private readonly calls: ModelToolCall[],
+  ) {
+    this.#dispatch = AbortSignal.any([this.#stop.signal, scope.signals.stopped]);
+    this.#offered = new Set(scope.offered.keys());
+  }
+
+  async execute(): Promise<BatchResult> {
+    if (this.scope.serial) {
+      for (const [position, call] of this.calls.entries()) {
+        if (this.#dispatch.aborted) break;
+        await this.#process(position, call);
+      }
+    } else {
+      await Promise.all(this.calls.map((call, position) => this.#process(position, call)));
+    }
+    if (!this.#waitingOn) this.#closeOut();
+    const result: BatchResult = {
+      completed: this.#completed,
+      halts: [...this.#halts.entries()].sort(([a], [b]) => a - b).map(([, halt]) => halt),
+      promoted: this.#promoted,
+    };
+    if (this.#limitExceeded) result.limitExceeded = this.#limitExceeded;
+    if (this.#waitingOn) result.waitingOn = this.#waitingOn;
+    return result;
+  }
+
+  async #process(position: number, call: ModelToolCall): Promise<void> {
+    const queuedAt = this.scope.clock.now();
+    if (this.#dispatch.aborted) return;
+    const parsed = parseToolArguments(call.arguments);
+    const args = parsed.ok ? parsed.value : call.arguments;
+    const planned: PlannedCall = {
+      position,
+      call,
+      args,
+      identity: callIdentity({ turnId: this.scope.turnId, step: this.step, position, tool: call.name, arguments: args }),
+    };
+    const enveloped = !isSystemTool(call.name);
+    let refusal = this.#refusal(call, parsed, enveloped);
+    if (refusal === undefined && enveloped && this.scope.gate) {
+      const verdict = await this.#askGate(this.scope.gate, planned);
+      if (verdict === "wait") return;
+      refusal = verdict;
+    }
+    if (refusal !== undefined) {
+      await this.#emitCall(planned);
+      return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(refusal) }, 0, 0);
+    }
+
+    let release = NO_SLOT;
+    if (enveloped) {
+      try {
+        release = await this.scope.limiter.acquire(this.#dispatch);
+      } catch {
+        return; // stopped while queued: closed out as "not run"
+      }
+    }
+    // A slot can be granted in the same tick a sibling halts: check again, start nothing.
+    if (this.#dispatch.aborted) {
+      release();
+      return;
+    }
+    let end: CallEnd;
+    let queuedMs: number;
+    let durationMs: number;
+    try {
+      queuedMs = this.scope.clock.now() - queuedAt;
+      // Awaited before executing: once `tool_call` is persisted, the call may have side
+      // effects, which is what resume needs to know (DESIGN D9).
+      await this.#emitCall(planned);
+      const startedAt = this.scope.clock.now();
+      end = await runToolCall({
+        executor: this.scope.executor,
+        request: { callId: call.id, tool: call.name, arguments: args, ctx: this.scope.ctx },
+        timeoutS: this.scope.limits.tool_timeout,
+        // Serially the deadline lands in the running call; in parallel only a cancellation
+        // does, and the deadline waits for it.
+        interrupt: this.scope.serial ? this.scope.signals.stopped : this.scope.signals.cancelled,
+      });
+      durationMs = this.scope.clock.now() - startedAt;
+    } finally {
+      release();
+    }
+    return this.#settle(planned, end, queuedMs, durationMs);
+  }
+
+  /** Why the call must not run (an error for the model), or undefined. Counts the call. */
+  #refusal(call: ModelToolCall, parsed: ParsedArguments, enveloped: boolean): string | undefined {
+    if (enveloped) {
+      // Counted before the other checks: a refused call is still a call the model made, and
+      // counting it keeps a model stuck on a bad call from looping until the deadline.
+      this.scope.envelopedCalls += 1;
+      const max = this.scope.limits.max_tool_calls;
+      if (this.scope.envelopedCalls > max) {
+        const message = `tool call limit exceeded (${max})`;
+        this.#limitExceeded ??= message;
+        if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
+        return message;
+      }
+    }
+    // A Set built from the offered list, never an object lookup (DESIGN §3.3).
+    if (!this.#offered.has(call.name)) return `unknown tool: ${call.name}`;
+    if (!parsed.ok) return parsed.error;
+    return undefined;
+  }
+
+  /** Asks the approval gate: undefined = run, "wait" = stop here, else a refusal message. */
+  async #askGate(gate: ToolGate, planned: PlannedCall): Promise<string | undefined> {
+    const { call, position, identity, args } = planned;
+    let decision: GateDecision;
+    try {
+      decision = await gate.check({
+        turnId: this.scope.turnId,
+        step: this.step,
+        position,
+        identity,
+        callId: call.id,
+        tool: call.name,
+        arguments: args,
+      });
+    } catch (error) {
+      return `approval check failed: ${errorMessage(error)}`;
+    }
+    if (decision.action === "run") return undefined;
+    if (decision.action === "refuse") return decision.error;
+    this.#waitingOn = { step: this.step, position, identity, callId: call.id, tool: call.name };
+    this.#stop.abort(new Error("waiting for approval"));
+    return "wait";
+  }
+
+  #emitCall({ call, args }: PlannedCall): Promise<void> {
+    return this.scope.emitter.emit({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args });
+  }
+
+  /** Records a finished call: tool message now (completion order), then its tool_result. */
+  #settle(planned: PlannedCall, end: CallEnd, queuedMs: number, durationMs: number): Promise<void> {
+    const { call, position, identity } = planned;
+    this.#settled.add(position);
+    const outcome: ToolOutcome = end.kind === "outcome" ? end.outcome : errorOutcome(`aborted: ${end.reason}`);
+    this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content: outcome.content });
+    // An interrupted call's outcome is unknown: it is not "completed", so resume will not
+    // treat its placeholder result as what the tool did.
+    if (end.kind === "outcome") {
+      this.#completed.push({ identity, step: this.step, position, callId: call.id, tool: call.name, ok: outcome.ok, content: outcome.content });
+    }
+    const halted = outcome.ok && outcome.halt !== undefined;
+    if (outcome.ok && outcome.halt) {
+      this.#halts.set(position, outcome.halt);
+      this.#stop.abort(new Error("the turn halted"));
+    }
+    if (outcome.ok && outcome.promote) this.#promoted.push(...outcome.promote);
+    return this.scope.emitter.emit({
+      type: "tool_result",
+      call_id: call.id,
+      tool: call.name,
+      ok: outcome.ok,
+      ...(outcome.ok ? { result: parseJson(outcome.content) } : { error: outcome.error }),
+      duration_ms: durationMs,
+      queued_ms: queuedMs,
+      ...(halted ? { halted: true } : {}),
+      ...(outcome.record !== undefined ? { record: outcome.record } : {}),
+    });
+  }
+
+  #closeOut(): void {
+    const why = this.#dispatch.aborted ? errorMessage(this.#dispatch.reason) : "the turn ended";
+    for (const [position, call] of this.calls.entries()) {
+      if (this.#settled.has(position)) continue;
+      const content = JSON.stringify({ error: `not run: ${why}` });
+      this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content });
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
+import { callIdentity } from "./call-identity";
+import type { GateDecision, GateRequest, TurnCheckpoint } from "./ports";
+import { runTurn, type RunTurnInput } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec } from "./test-support";
+
+function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
+  return {
+    turnId: "turn-7",
+    history: [],
+    userMessage: "go",
+    tools: [toolSpec("lookup"), toolSpec("refund"), toolSpec("tool_search")],
+    executor: fakeExecutor(() => okOutcome("ok")),
+    ctx: {},
+    sink: recordingSink(),
+    ...overrides,
+  };
+}
+
+describe("checkpoints (resume seam)", () => {
+  it("are saved after every step with the messages so far and completed call identities", async () => {
+    const saved: TurnCheckpoint[] = [];
+    const model = scriptedModel([
+      [toolCall("lookup", '{"b":2,"a":{"y":1,"x":0}}', { id: "p1" }), toolCall("lookup", "oops", { id: "p2" })],
+      [text("done")],
+    ]);
+    const result = await runTurn(input({ model, checkpoints: { save: (checkpoint) => void saved.push(checkpoint) } }));
+    expect(saved.map((checkpoint) => checkpoint.step)).toEqual([0, 1]);
+    expect(saved[0]?.messages).toEqual(result.messages.slice(0, 4));
+    expect(saved[1]?.messages).toEqual(result.messages);
+    const [first, second] = saved[0]?.completedCalls ?? [];
+    expect(first).toMatchObject({ step: 0, position: 0, callId: "p1", tool: "lookup", ok: true, content: '"ok"' });
+    expect(first?.identity).toBe(
+      callIdentity({ turnId: "turn-7", step: 0, position: 0, tool: "lookup", arguments: { a: { x: 0, y: 1 }, b: 2 } }),
+    );
+    expect(first?.identity).toContain('{\\"a\\":{\\"x\\":0,\\"y\\":1},\\"b\\":2}');
+    expect(second).toMatchObject({ position: 1, ok: false });
+    expect(saved[1]?.completedCalls).toHaveLength(2);
+  });
+
+  it("fail the turn when saving fails", async () => {
+    const sink = recordingSink();
+    const model = scriptedModel([[toolCall("lookup")], [text("never")]]);
+    const result = await runTurn(
+      input({ model, sink, checkpoints: { save: () => Promise.reject(new Error("db locked")) } }),
+    );
+    expect(result).toMatchObject({ status: "failed", error: "checkpoint failed: db locked" });
+    expect(model.requests).toHaveLength(1);
+    expect(terminalEvents(sink)).toHaveLength(1);
+  });
+});
+
+describe("gate (approvals seam)", () => {
+  const gate = (decide: (request: GateRequest) => GateDecision) => {
+    const asked: GateRequest[] = [];
+    return { asked, check: (request: GateRequest) => (asked.push(request), decide(request)) };
+  };
+
+  it("`wait` stops the turn with turn_waiting before the call runs, and checkpoints where", async () => {
+    const sink = recordingSink();
+    const saved: TurnCheckpoint[] = [];
+    const executor = fakeExecutor(() => okOutcome("ok"));
+    const approvals = gate((request) => (request.tool === "refund" ? { action: "wait" } : { action: "run" }));
+    const model = scriptedModel([[toolCall("lookup", {}, { id: "l" }), toolCall("refund", { amount: 5 }, { id: "r" }), toolCall("lookup", {}, { id: "l2" })]]);
+    const result = await runTurn(
+      input({ model, sink, executor, gate: approvals, checkpoints: { save: (checkpoint) => void saved.push(checkpoint) } }),
+    );
+    expect(result).toMatchObject({ status: "waiting", content: "" });
+    expect(executor.calls.map((call) => call.callId)).toEqual(["l"]);
+    expect(sink.events.at(-1)).toEqual({ type: "turn_waiting" });
+    expect(terminalEvents(sink)).toHaveLength(1);
+    expect(saved.at(-1)?.waitingOn).toEqual({
+      step: 0,
+      position: 1,
+      callId: "r",
+      tool: "refund",
+      identity: callIdentity({ turnId: "turn-7", step: 0, position: 1, tool: "refund", arguments: { amount: 5 } }),
+    });
+    // The waiting call and the ones after it stay open for the resume.
+    expect(result.messages.filter((message) => message.role === "tool")).toHaveLength(1);
+  });
+
+  it("`refuse` gives the model the error and the turn goes on", async () => {
+    const executor = fakeExecutor(() => okOutcome("ok"));
+    const model = scriptedModel([[toolCall("refund")], [text("Not allowed, sorry.")]]);
+    const result = await runTurn(input({ model, executor, gate: gate(() => ({ action: "refuse", error: "rejected by operator" })) }));
+    expect(executor.calls).toHaveLength(0);
+    expect(result.messages[2]).toMatchObject({ role: "tool", content: '{"error":"rejected by operator"}' });
+    expect(result.status).toBe("completed");
+  });
+
+  it("is not asked for system tools, forces serial execution and says so", async () => {
+    const sink = recordingSink();
+    const executor = fakeExecutor(() => okOutcome("ok"));
+    const approvals = gate(() => ({ action: "run" }));
+    const model = scriptedModel([[toolCall("lookup"), toolCall("tool_search"), toolCall("lookup")], [text("ok")]]);
+    await runTurn(input({ model, sink, executor, gate: approvals, limits: { tool_concurrency: 4 } }));
+    expect(approvals.asked.map((request) => request.tool)).toEqual(["lookup", "lookup"]);
+    expect(executor.maxInFlight).toBe(1);
+    expect(sink.ofType("warning")).toHaveLength(1);
+    expect(sink.types()[1]).toBe("warning");
+  });
+});

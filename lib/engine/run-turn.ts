@@ -1,0 +1,229 @@
+import type { TurnContext } from "@/lib/tools/types";
+import { haltContent } from "./halt-content";
+import { Limiter } from "./limiter";
+import { OrderedEmitter } from "./ordered-emitter";
+import type {
+  CheckpointStore,
+  Clock,
+  CompletedCall,
+  EngineEvent,
+  EventSink,
+  Model,
+  ModelMessage,
+  ModelToolSpec,
+  TokenUsage,
+  ToolExecutor,
+  ToolGate,
+  TurnCheckpoint,
+} from "./ports";
+import { runToolBatch, type TurnToolScope } from "./run-tool-batch";
+import { addUsage, streamModelStep, type ModelStep } from "./stream-model-step";
+import { errorMessage, TurnFailure } from "./turn-failure";
+import { resolveTurnLimits, type TurnLimits } from "./turn-limits";
+import { TurnSignals } from "./turn-signals";
+
+/** Everything one turn needs; the engine reads nothing else (no db, no network). */
+export interface RunTurnInput {
+  turnId: string;
+  model: Model;
+  /** Sent as a leading system message on every request of the turn (not recorded). */
+  instructions?: string;
+  /** Earlier turns' messages, sent before this turn's. */
+  history: ModelMessage[];
+  userMessage: string;
+  /** What the policy offers this turn (already filtered). A call outside it is refused. */
+  tools: ModelToolSpec[];
+  executor: ToolExecutor;
+  /** Set server-side, never from the model; handed to every call. */
+  ctx: TurnContext;
+  /** Absent fields take the reference defaults (1, 50, 300 s, 60 s). */
+  limits?: Partial<TurnLimits>;
+  sink: EventSink;
+  clock?: Clock;
+  /** Aborting it fails the turn with `turn cancelled` and aborts running calls. */
+  signal?: AbortSignal;
+  /** Approval seam (DESIGN D8): asked before each enveloped call; forces serial execution. */
+  gate?: ToolGate;
+  /** Resume seam (DESIGN D9): receives a checkpoint after every step. */
+  checkpoints?: CheckpointStore;
+}
+
+/** How a turn ended. `waiting` only happens when a gate says so. */
+export type TurnStatus = "completed" | "halted" | "failed" | "waiting";
+
+/** The turn's outcome, mirroring its one terminal event. */
+export interface RunTurnResult {
+  status: TurnStatus;
+  /**
+   * completed: the text of the last assistant message. halted: what was published (lead-in,
+   * else say, else ""). failed and waiting: "" (nothing is an answer yet).
+   */
+  content: string;
+  /** Set when status is failed; the same text as `turn_failed.error`. */
+  error?: string;
+  /** The messages this turn appended, in recording order: the user message first. */
+  messages: ModelMessage[];
+  /** Summed over the turn's model steps; absent when no step reported usage. */
+  usage?: TokenUsage;
+}
+
+type TurnEnd =
+  | { status: "completed" | "halted"; content: string }
+  | { status: "waiting" }
+  | { status: "failed"; error: string };
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Runs one turn: `turn_started`, then model steps (text streamed as `text_delta`), each
+ * step's tool calls run through runToolBatch and fed back as `tool` messages, until a step
+ * makes no call (`turn_completed`), a call halts (`turn_halted`), a gate waits
+ * (`turn_waiting`) or something fails (`turn_failed`). Exactly one terminal event, always
+ * last; events reach the sink one at a time in emission order. Never rejects: every failure
+ * (model error, limit, deadline, cancellation, sink or checkpoint failure) becomes a failed
+ * result. A failure of the turn wins over a halt in the same batch.
+ */
+export async function runTurn(input: RunTurnInput): Promise<RunTurnResult> {
+  const emitter = new OrderedEmitter(input.sink);
+  const messages: ModelMessage[] = [];
+  const usage: { total?: TokenUsage } = {};
+  await emitter.emit({ type: "turn_started", turn_id: input.turnId });
+
+  let end: TurnEnd;
+  let signals: TurnSignals | undefined;
+  try {
+    const limits = readLimits(input.limits);
+    signals = new TurnSignals({ turnTimeoutS: limits.turn_timeout, external: input.signal });
+    end = await loop(input, limits, signals, emitter, messages, usage);
+  } catch (error) {
+    // A deadline or cancellation explains whatever error it caused downstream.
+    end = { status: "failed", error: signals?.failure ?? describe(error) };
+  } finally {
+    signals?.dispose();
+  }
+  if (end.status !== "failed" && emitter.error) {
+    end = { status: "failed", error: `event sink failed: ${emitter.error.message}` };
+  }
+
+  await emitter.emit(terminalEvent(end, usage.total));
+  const result: RunTurnResult = {
+    status: end.status,
+    content: end.status === "completed" || end.status === "halted" ? end.content : "",
+    messages,
+  };
+  if (end.status === "failed") result.error = end.error;
+  if (usage.total) result.usage = usage.total;
+  return result;
+}
+
+async function loop(
+  input: RunTurnInput,
+  limits: TurnLimits,
+  signals: TurnSignals,
+  emitter: OrderedEmitter,
+  messages: ModelMessage[],
+  usage: { total?: TokenUsage },
+): Promise<TurnEnd> {
+  const scope: TurnToolScope = {
+    turnId: input.turnId,
+    executor: input.executor,
+    ctx: input.ctx,
+    limits,
+    limiter: new Limiter(limits.tool_concurrency),
+    offered: new Map(input.tools.map((tool) => [tool.name, tool])),
+    envelopedCalls: 0,
+    emitter,
+    clock: input.clock ?? systemClock,
+    signals,
+    serial: limits.tool_concurrency === 1 || input.gate !== undefined,
+    messages,
+  };
+  if (input.gate) scope.gate = input.gate;
+  if (input.gate && limits.tool_concurrency > 1) {
+    const message = `approvals apply to this turn: tool calls run one at a time (tool_concurrency ${limits.tool_concurrency} not used)`;
+    await emitter.emit({ type: "warning", message });
+  }
+
+  const prefix: ModelMessage[] = input.instructions ? [{ role: "system", content: input.instructions }] : [];
+  prefix.push(...input.history);
+  messages.push({ role: "user", content: input.userMessage });
+  const completedCalls: CompletedCall[] = [];
+  const checkpoint = async (step: number, waitingOn?: TurnCheckpoint["waitingOn"]) => {
+    if (!input.checkpoints) return;
+    const snapshot: TurnCheckpoint = { turnId: input.turnId, step, messages: [...messages], completedCalls: [...completedCalls] };
+    if (waitingOn) snapshot.waitingOn = waitingOn;
+    try {
+      await input.checkpoints.save(snapshot);
+    } catch (error) {
+      throw new TurnFailure(`checkpoint failed: ${errorMessage(error)}`);
+    }
+  };
+
+  for (let step = 0; ; step += 1) {
+    signals.throwIfStopped();
+    if (emitter.error) throw new TurnFailure(`event sink failed: ${emitter.error.message}`);
+    const modelStep = await askModel(input.model, [...prefix, ...messages], [...scope.offered.values()], signals, emitter);
+    usage.total = addUsage(usage.total, modelStep.usage);
+    const { text, toolCalls } = modelStep;
+    messages.push(toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text });
+    if (toolCalls.length === 0) {
+      await checkpoint(step);
+      return { status: "completed", content: text };
+    }
+
+    const batch = await runToolBatch(scope, step, toolCalls);
+    completedCalls.push(...batch.completed);
+    // Promoted tools are offered from the next request on; an offered name keeps its spec.
+    for (const tool of batch.promoted) if (!scope.offered.has(tool.name)) scope.offered.set(tool.name, tool);
+
+    const failure = signals.failure ?? batch.limitExceeded;
+    if (failure !== undefined) {
+      await checkpoint(step).catch(() => undefined); // the failure is the news, not the save
+      return { status: "failed", error: failure };
+    }
+    await checkpoint(step, batch.waitingOn);
+    if (batch.waitingOn) return { status: "waiting" };
+    if (batch.halts.length > 0) return { status: "halted", content: haltContent(text, batch.halts) };
+  }
+}
+
+async function askModel(
+  model: RunTurnInput["model"],
+  requestMessages: ModelMessage[],
+  tools: ModelToolSpec[],
+  signals: TurnSignals,
+  emitter: OrderedEmitter,
+): Promise<ModelStep> {
+  try {
+    return await streamModelStep(model, { messages: requestMessages, tools, signal: signals.stopped }, emitter);
+  } catch (error) {
+    if (signals.stopped.aborted) throw signals.stopped.reason;
+    throw new TurnFailure(`model error: ${errorMessage(error)}`);
+  }
+}
+
+function readLimits(limits: Partial<TurnLimits> | undefined): TurnLimits {
+  try {
+    return resolveTurnLimits(limits);
+  } catch (error) {
+    throw new TurnFailure(errorMessage(error));
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof TurnFailure ? error.message : `internal error: ${errorMessage(error)}`;
+}
+
+function terminalEvent(end: TurnEnd, usage: TokenUsage | undefined): EngineEvent {
+  const withUsage = usage ? { usage } : {};
+  switch (end.status) {
+    case "completed":
+      return { type: "turn_completed", content: end.content, ...withUsage };
+    case "halted":
+      return { type: "turn_halted", content: end.content, ...withUsage };
+    case "waiting":
+      return { type: "turn_waiting" };
+    case "failed":
+      return { type: "turn_failed", error: end.error };
+  }
+}

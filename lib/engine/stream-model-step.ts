@@ -1,0 +1,60 @@
+import { abortable } from "./abortable";
+import type { OrderedEmitter } from "./ordered-emitter";
+import type { Model, ModelRequest, ModelToolCall, TokenUsage } from "./ports";
+
+/** What one model step produced. */
+export interface ModelStep {
+  /** All text the step streamed (the lead-in, when the step also made calls). */
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage?: TokenUsage;
+}
+
+/**
+ * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
+ * `text_delta` event (awaited, so a slow sink slows the stream rather than reordering it),
+ * tool calls are collected in stream order, usage is summed. Rejects with whatever the
+ * model threw, or with `request.signal.reason` as soon as the signal aborts, even if the
+ * model ignores its signal.
+ */
+export async function streamModelStep(model: Model, request: ModelRequest, emitter: OrderedEmitter): Promise<ModelStep> {
+  const step: ModelStep = { text: "", toolCalls: [] };
+  const iterator = model.stream(request)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      // Checked first so a stopped turn does not pull (and so run) one more part.
+      request.signal.throwIfAborted();
+      const next = await abortable(iterator.next(), request.signal);
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === "text-delta") {
+        if (part.text === "") continue;
+        step.text += part.text;
+        await emitter.emit({ type: "text_delta", text: part.text });
+      } else if (part.type === "tool-call") {
+        step.toolCalls.push({ id: part.call.id, name: part.call.name, arguments: part.call.arguments });
+      } else if (part.type === "finish") {
+        if (part.usage) step.usage = addUsage(step.usage, part.usage);
+      }
+      // Unknown part types are ignored: an adapter may learn new ones before the engine does.
+    }
+  } catch (error) {
+    // Let the stream clean up (close its connection); its own answer no longer matters.
+    iterator.return?.()?.catch(() => undefined);
+    throw error;
+  }
+  return step;
+}
+
+/** Sums token counts; a side that reported nothing does not turn the total into NaN. */
+export function addUsage(total: TokenUsage | undefined, more: TokenUsage | undefined): TokenUsage | undefined {
+  if (!more) return total;
+  if (!total) return { ...more };
+  const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  const result: TokenUsage = {};
+  const input = sum(total.inputTokens, more.inputTokens);
+  const output = sum(total.outputTokens, more.outputTokens);
+  if (input !== undefined) result.inputTokens = input;
+  if (output !== undefined) result.outputTokens = output;
+  return result;
+}

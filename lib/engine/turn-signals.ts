@@ -1,0 +1,49 @@
+import { TurnFailure } from "./turn-failure";
+import { formatSeconds, timeoutMs } from "./turn-limits";
+
+/**
+ * The two ways a turn is stopped from outside its own logic: the caller's signal
+ * (`turn cancelled`) and the turn deadline (`turn timed out after Ns`). They are kept apart
+ * because they treat running tool calls differently: a cancellation aborts every call, the
+ * deadline aborts a serial call but waits for parallel in-flight ones (spec, "Parallel tool
+ * calls"). Call `dispose()` when the turn ends.
+ */
+export class TurnSignals {
+  readonly #cancel = new AbortController();
+  readonly #deadline = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #unlink: () => void;
+  /** Aborts on cancellation only. */
+  readonly cancelled: AbortSignal = this.#cancel.signal;
+  /** Aborts on cancellation or the deadline, whichever comes first (its reason says which). */
+  readonly stopped: AbortSignal = AbortSignal.any([this.#cancel.signal, this.#deadline.signal]);
+
+  /** Starts the deadline clock now. */
+  constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
+    const timedOut = new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`);
+    this.#timer = setTimeout(() => this.#deadline.abort(timedOut), timeoutMs(options.turnTimeoutS));
+    const external = options.external;
+    const onCancel = () => this.#cancel.abort(new TurnFailure("turn cancelled"));
+    if (external?.aborted) onCancel();
+    else external?.addEventListener("abort", onCancel, { once: true });
+    this.#unlink = () => external?.removeEventListener("abort", onCancel);
+  }
+
+  /** The failure message once the turn was stopped from outside, else undefined. */
+  get failure(): string | undefined {
+    if (!this.stopped.aborted) return undefined;
+    const reason: unknown = this.stopped.reason;
+    return reason instanceof Error ? reason.message : String(reason);
+  }
+
+  /** Throws the stop reason if the turn was stopped (use between awaits). */
+  throwIfStopped(): void {
+    this.stopped.throwIfAborted();
+  }
+
+  /** Stops the deadline timer and forgets the caller's signal. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#unlink();
+  }
+}
