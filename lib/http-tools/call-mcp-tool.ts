@@ -1,0 +1,114 @@
+/**
+ * The seam for MCP tools (`request.protocol: "mcp"`, DESIGN D7). The JSON-RPC
+ * envelope, the session handshake and result unwrapping belong to lib/mcp;
+ * this side keeps what every tool call shares: arguments are validated and
+ * the request (URL, headers, secrets) is built before the MCP layer runs, and
+ * the MCP layer can only send through `send`, which goes through the egress
+ * guard with the call's deadline and records each exchange. It never sees a
+ * secret value or the egress posture.
+ */
+import type { HaltVerdict } from "@/lib/engine/ports";
+import { evaluateHalt } from "@/lib/tools/halt";
+import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
+import type { BuiltRequest } from "./build-request";
+import { defineOwn } from "./template-scope";
+import { sendRequest, type Exchange, type SendContext } from "./send-request";
+
+/** One JSON-RPC message to post to the tool's URL, plus protocol headers (Accept, Mcp-Session-Id...). */
+export interface McpMessage {
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** The response to one message; `error` is model-readable (`destination blocked: ...` for a refusal). */
+export type McpSendResult =
+  | { ok: true; status: number; headers: Record<string, string>; body: Buffer; truncated: boolean }
+  | { ok: false; error: string; blocked: boolean; status: number | null };
+
+/** Posts one message to the tool's server (POST, built URL and headers). Never throws. */
+export type McpSend = (message: McpMessage) => Promise<McpSendResult>;
+
+/**
+ * What an MCP call produced: the unwrapped result value (shown to the model
+ * as JSON) or an error. `haltBody` is the JSON text halt_when should read
+ * (default: the value serialized).
+ */
+export type McpCallOutcome = { ok: true; value: unknown; haltBody?: string } | { ok: false; error: string };
+
+/** The injectable MCP implementation: called with validated arguments and a guarded `send`. */
+export type McpCaller = (
+  tool: DataToolDefinition,
+  args: Record<string, unknown>,
+  ctx: TurnContext,
+  send: McpSend,
+) => Promise<McpCallOutcome>;
+
+export interface CallMcpToolOptions {
+  mcp: McpCaller | undefined;
+  /** The tool's request as built (URL, headers with secrets resolved). */
+  built: BuiltRequest;
+  secretHeaders: readonly string[];
+  sendCtx: SendContext;
+  /** Told about every exchange, so the record shows the last one. */
+  onExchange: (exchange: Exchange) => void;
+}
+
+type Outcome = { ok: true; content: string; halt?: HaltVerdict } | { ok: false; content: string; error: string };
+
+/**
+ * Runs an MCP tool call through `options.mcp`; without one the call fails with
+ * `MCP calls are not available` and nothing is sent. halt_when is evaluated on
+ * a successful result only. Never throws.
+ */
+export async function callMcpTool(
+  tool: DataToolDefinition,
+  args: Record<string, unknown>,
+  ctx: TurnContext,
+  options: CallMcpToolOptions,
+): Promise<Outcome> {
+  if (!options.mcp) return failure("MCP calls are not available");
+  const secret = new Set(options.secretHeaders.map((h) => h.toLowerCase()));
+
+  const send: McpSend = async (message) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.built.headers)) defineOwn(headers, name, value);
+    for (const [name, value] of Object.entries(message.headers ?? {})) {
+      // Protocol headers may replace the definition's, except a secret one:
+      // the MCP layer must not be able to read or re-point a credential.
+      if (secret.has(name.toLowerCase())) continue;
+      for (const existing of Object.keys(headers)) {
+        if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+      }
+      defineOwn(headers, name, value);
+    }
+    const request: BuiltRequest = { method: "POST", url: options.built.url, headers, body: message.body };
+    const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx);
+    options.onExchange(exchange);
+    const r = exchange.result;
+    if (r.ok) return { ok: true, status: r.status, headers: r.headers, body: r.body, truncated: r.truncated };
+    return { ok: false, error: exchange.error ?? r.error, blocked: r.kind === "blocked", status: exchange.status };
+  };
+
+  let outcome: McpCallOutcome;
+  try {
+    outcome = await options.mcp(tool, args, ctx, send);
+  } catch (e) {
+    return failure(`MCP call failed: ${e instanceof Error ? e.message : "unknown error"}`);
+  }
+  if (!outcome || typeof outcome !== "object") return failure("MCP call returned no outcome");
+  if (!outcome.ok) return failure(typeof outcome.error === "string" && outcome.error !== "" ? outcome.error : "MCP call failed");
+  let content: string;
+  try {
+    content = JSON.stringify(outcome.value) ?? "null";
+  } catch {
+    return failure("MCP call returned a result that is not JSON");
+  }
+  if (!tool.halt_when) return { ok: true, content };
+  // The MCP result arrived over a 2xx (errors are ok:false above), so 200 stands in for the status.
+  const verdict = evaluateHalt(tool.halt_when, 200, outcome.haltBody ?? content);
+  return verdict.halt ? { ok: true, content, halt: { say: verdict.say, reason: verdict.reason } } : { ok: true, content };
+}
+
+function failure(error: string): Outcome {
+  return { ok: false, content: JSON.stringify({ error }), error };
+}
