@@ -1,0 +1,96 @@
+/**
+ * Response body decoding with a cap on *decoded* bytes (DESIGN D2: 1 MiB). The
+ * cap must apply after decompression: a 1 KiB gzip bomb can inflate to
+ * gigabytes, and reading stops as soon as the decoded output reaches the cap.
+ */
+import type { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream";
+import zlib from "node:zlib";
+
+/** Thrown for a content-encoding we cannot decode (the body is then useless to the caller). */
+export class UnsupportedEncodingError extends Error {
+  constructor(readonly encoding: string) {
+    super(`unsupported content-encoding: ${encoding}`);
+    this.name = "UnsupportedEncodingError";
+  }
+}
+
+function decoderFor(coding: string): Transform {
+  // Lenient flush like browsers: a stream cut short still yields what was decoded.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (coding) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip(flush);
+    case "deflate":
+      // RFC 9110 "deflate" is zlib-wrapped; createUnzip also accepts a mislabeled gzip stream.
+      return zlib.createUnzip(flush);
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      throw new UnsupportedEncodingError(coding);
+  }
+}
+
+/**
+ * Returns a stream of the decoded body for a `content-encoding` header value
+ * (gzip, x-gzip, deflate, br, identity; several codings are undone in reverse
+ * order). Throws {@link UnsupportedEncodingError} for anything else (e.g. zstd,
+ * which Node 20's zlib lacks). Destroying the returned stream destroys `body`.
+ */
+export function decodeBody(body: Readable, contentEncoding: string | undefined): Readable {
+  const codings = (contentEncoding ?? "")
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity")
+    .reverse();
+  if (codings.length === 0) return body;
+  const decoders = codings.map(decoderFor);
+  // pipeline() tears every stage down when any one fails or is destroyed; errors
+  // surface to the reader of the last stage, so the callback has nothing to add.
+  pipeline([body, ...decoders], () => {});
+  return decoders[decoders.length - 1] as Transform;
+}
+
+/** A body read up to a cap. */
+export interface CappedBody {
+  body: Buffer;
+  /** True when the body had more bytes than the cap; `body` holds the first `cap` bytes. */
+  truncated: boolean;
+}
+
+/**
+ * Reads `stream` into a Buffer, stopping at `maxBytes`: the stream is destroyed
+ * right there, so the rest is never read or decompressed. Rejects with the
+ * stream's error (abort, corrupt compressed data).
+ */
+export async function readCapped(stream: Readable, maxBytes: number): Promise<CappedBody> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      if (total + buf.length > maxBytes) {
+        chunks.push(buf.subarray(0, maxBytes - total));
+        total = maxBytes;
+        // Leaving the loop destroys the stream (and, through pipeline, the source).
+        return { body: Buffer.concat(chunks, total), truncated: true };
+      }
+      chunks.push(buf);
+      total += buf.length;
+    }
+  } finally {
+    if (!stream.destroyed && !stream.readableEnded) discardBody(stream);
+  }
+  return { body: Buffer.concat(chunks, total), truncated: false };
+}
+
+/**
+ * Throws a body away and frees its socket. undici's body emits an abort error
+ * when destroyed early; nobody is listening any more, so it is swallowed here
+ * instead of surfacing as an unhandled error.
+ */
+export function discardBody(stream: Readable): void {
+  stream.on("error", () => {});
+  stream.destroy();
+}

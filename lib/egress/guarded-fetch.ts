@@ -1,0 +1,156 @@
+/**
+ * A fetch-shaped face of the guard, only for libraries that insist on `fetch`
+ * (the MCP SDK's StreamableHTTPClientTransport takes a custom fetch). Same
+ * checks and pinning as guardedRequest, but fetch semantics: it throws, and the
+ * body streams (MCP answers with long-lived SSE), so there is no body cap.
+ */
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { Resolver } from "./check-destination";
+import { decodeBody, discardBody } from "./decode-body";
+import type { EgressBlock, EgressRule } from "./egress-block";
+import type { EgressDispatcher } from "./egress-dispatcher";
+import { egressDispatcherFor } from "./egress-dispatcher";
+import { MAX_REDIRECTS } from "./guarded-request";
+import type { EgressPosture } from "./posture";
+import type { EgressHop } from "./send-guarded";
+import { sendGuarded } from "./send-guarded";
+
+/** Thrown by guardedFetch when the guard refuses; the message is `destination blocked: <reason>`. */
+export class EgressBlockedError extends Error {
+  readonly rule: EgressRule;
+  readonly hint: string;
+  readonly reason: string;
+  constructor(block: EgressBlock) {
+    super(block.message);
+    this.name = "EgressBlockedError";
+    this.rule = block.rule;
+    this.hint = block.hint;
+    this.reason = block.reason;
+  }
+}
+
+/** Optional inputs of guardedFetch. */
+export interface GuardedFetchOptions {
+  resolver?: Resolver;
+  /** Default: the shared dispatcher for the posture. */
+  dispatcher?: EgressDispatcher;
+  /** Headers holding secrets: with Authorization/Cookie, dropped on a cross-origin redirect. */
+  secretHeaderNames?: readonly string[];
+  /** Receives the hops of every call (for traces). */
+  onHops?: (hops: readonly EgressHop[]) => void;
+}
+
+/** The fetch signature the MCP SDK and similar libraries accept. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+async function bodyBytes(body: BodyInit | null | undefined, headers: Headers): Promise<Buffer | null> {
+  if (body === null || body === undefined) return null;
+  if (typeof body === "string") {
+    if (!headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+    return Buffer.from(body, "utf8");
+  }
+  if (body instanceof URLSearchParams) {
+    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+    return Buffer.from(body.toString(), "utf8");
+  }
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof Blob) {
+    if (!headers.has("content-type") && body.type) headers.set("content-type", body.type);
+    return Buffer.from(await body.arrayBuffer());
+  }
+  if (body instanceof ReadableStream) return Buffer.from(await new Response(body).arrayBuffer());
+  // FormData would need a multipart encoder; no caller of this wrapper sends one.
+  throw new TypeError("guardedFetch: unsupported body type");
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) out.append(name, v);
+    else if (value !== undefined) out.append(name, value);
+  }
+  return out;
+}
+
+/**
+ * Returns a `fetch` for `posture`: every request (and redirect hop) is checked
+ * and pinned like guardedRequest's. A refusal throws {@link EgressBlockedError}
+ * (`destination blocked: <reason>`); transport failures throw
+ * `TypeError("fetch failed", { cause })`; an abort rejects with the signal's
+ * reason, as fetch does. The response body is a decoded stream, never buffered.
+ * `redirect: "manual"` returns the 3xx; `"error"` throws on one.
+ */
+export function guardedFetch(posture: EgressPosture, options: GuardedFetchOptions = {}): FetchLike {
+  const dispatcher = options.dispatcher ?? egressDispatcherFor(posture);
+  if (dispatcher.posture !== posture) throw new TypeError("guardedFetch: the dispatcher was created for another posture");
+
+  return async (input, init = {}) => {
+    const req = input instanceof Request ? input : null;
+    const url = req ? req.url : input instanceof URL ? input.href : String(input);
+    const headers = new Headers(init.headers ?? req?.headers);
+    const rawBody = init.body !== undefined ? init.body : req?.body ? await req.arrayBuffer() : null;
+    const body = await bodyBytes(rawBody, headers);
+    const signal = init.signal ?? req?.signal ?? undefined;
+    const redirect = init.redirect ?? req?.redirect ?? "follow";
+    const hops: EgressHop[] = [];
+
+    let sent;
+    try {
+      sent = await sendGuarded(
+        {
+          method: init.method ?? req?.method ?? "GET",
+          url,
+          headers: Object.fromEntries(headers),
+          body,
+          secretHeaderNames: options.secretHeaderNames,
+          signal: signal ?? new AbortController().signal,
+          redirect: redirect === "follow" ? "follow" : "manual",
+          maxRedirects: MAX_REDIRECTS,
+        },
+        { posture, resolver: options.resolver, dispatcher },
+        hops,
+      );
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw new TypeError("fetch failed", { cause: err });
+    } finally {
+      options.onHops?.(hops);
+    }
+    if (!sent.ok) {
+      if (sent.kind === "blocked") throw new EgressBlockedError(sent.block);
+      throw new TypeError("fetch failed", { cause: new Error(sent.error) });
+    }
+
+    const { response } = sent;
+    if (redirect === "error" && response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
+      discardBody(response.body);
+      throw new TypeError("fetch failed", { cause: new Error("unexpected redirect (redirect: error)") });
+    }
+    let stream: ReadableStream<Uint8Array> | null = null;
+    if (NULL_BODY_STATUSES.has(response.statusCode) || hops[hops.length - 1]?.method === "HEAD") {
+      discardBody(response.body);
+    } else {
+      let decoded: Readable;
+      try {
+        decoded = decodeBody(response.body, [response.headers["content-encoding"]].flat().join(", ") || undefined);
+      } catch (err) {
+        discardBody(response.body);
+        throw new TypeError("fetch failed", { cause: err });
+      }
+      // Node's web stream type and the DOM one describe the same object.
+      stream = Readable.toWeb(decoded) as NodeReadableStream<Uint8Array> as unknown as ReadableStream<Uint8Array>;
+    }
+    const res = new Response(stream, {
+      status: response.statusCode,
+      statusText: response.statusText,
+      headers: toHeaders(response.headers),
+    });
+    Object.defineProperty(res, "url", { value: sent.url.href });
+    Object.defineProperty(res, "redirected", { value: hops.length > 1 });
+    return res;
+  };
+}

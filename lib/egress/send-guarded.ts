@@ -1,0 +1,161 @@
+/**
+ * The send loop shared by guardedRequest and guardedFetch: check the destination,
+ * pin its vetted addresses, send with undici `request()`, and follow redirects
+ * by hand so that every hop is checked again (undici would follow them blindly).
+ */
+import type { Dispatcher } from "undici";
+import { request } from "undici";
+import type { Resolver } from "./check-destination";
+import { checkDestination } from "./check-destination";
+import type { EgressBlock, EgressRule } from "./egress-block";
+import type { EgressDispatcher } from "./egress-dispatcher";
+import type { EgressPosture } from "./posture";
+
+/** One request the guard looked at: allowed (and sent) or blocked (and not sent). */
+export interface EgressHop {
+  url: string;
+  method: string;
+  /** `unresolved`: the name did not resolve, so nothing was sent. */
+  verdict: "allowed" | "blocked" | "unresolved";
+  /** The egress rule: why it was allowed (`public`, `allowlisted`, `allow-private`) or refused. */
+  rule: EgressRule | "public" | "allowlisted" | "allow-private" | "dns";
+  /** The vetted address the request was pinned to. */
+  address?: string;
+  status?: number;
+  hint?: string;
+}
+
+/** A request for sendGuarded; `signal` bounds everything, redirects included. */
+export interface SendInput {
+  method: string;
+  url: string | URL;
+  headers: Record<string, string>;
+  body?: string | Buffer | null;
+  /** Header names (any case) that hold secrets: dropped on a cross-origin hop. */
+  secretHeaderNames?: readonly string[];
+  signal: AbortSignal;
+  /** `manual` returns a redirect response as is (fetch's redirect: "manual"). */
+  redirect: "follow" | "manual";
+  maxRedirects: number;
+}
+
+/** The guard configuration sendGuarded checks and sends with. */
+export interface SendDeps {
+  posture: EgressPosture;
+  resolver?: Resolver;
+  dispatcher: EgressDispatcher;
+}
+
+/** What the loop ended with; transport errors and aborts are thrown instead. */
+export type SendOutcome =
+  | { ok: true; response: Dispatcher.ResponseData; url: URL }
+  | { ok: false; kind: "blocked"; block: EgressBlock }
+  | { ok: false; kind: "network" | "too-many-redirects" | "invalid-request"; error: string };
+
+// The method token grammar (RFC 9110); CONNECT/TRACE would tunnel or echo, fetch forbids them too.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+// Hop-by-hop or framing headers: undici owns them; a caller-set Host would also change TLS SNI.
+const DROPPED_HEADERS = new Set([
+  "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding",
+  "upgrade", "te", "trailer", "content-length", "expect",
+]);
+const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "content-location"];
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function cleanHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (!DROPPED_HEADERS.has(lower)) out[lower] = value;
+  }
+  out["accept-encoding"] ??= "gzip, deflate, br";
+  return out;
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function hopUrl(raw: string | URL, base: URL | undefined): string {
+  try {
+    return new URL(raw, base).href;
+  } catch {
+    return String(raw);
+  }
+}
+
+/**
+ * Sends `input` through the guard. Each hop: checkDestination (a refusal ends the
+ * loop as `blocked`, nothing sent), pin the vetted addresses, send, and on
+ * 301/302/303/307/308 with a Location follow it (at most `maxRedirects` times):
+ * 303, and 301/302 after POST, become a bodiless GET as browsers do; on a
+ * cross-origin hop Authorization, Cookie, Proxy-Authorization and the secret
+ * headers are dropped for the rest of the chain. Appends to `hops` as it goes.
+ * Throws undici/abort errors; the callers map them to their own error shapes.
+ */
+export async function sendGuarded(input: SendInput, deps: SendDeps, hops: EgressHop[]): Promise<SendOutcome> {
+  let method = input.method.toUpperCase();
+  if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) {
+    return { ok: false, kind: "invalid-request", error: `method ${JSON.stringify(input.method)} is not allowed` };
+  }
+  let headers = cleanHeaders(input.headers);
+  let body = input.body ?? null;
+  const secret = new Set(["authorization", "cookie", "proxy-authorization", ...(input.secretHeaderNames ?? []).map((h) => h.toLowerCase())]);
+  let next: string | URL = input.url;
+  let base: URL | undefined;
+
+  for (let redirects = 0; ; redirects += 1) {
+    const decision = await checkDestination(next, deps.posture, deps.resolver, { base, signal: input.signal });
+    input.signal.throwIfAborted();
+    if (decision.verdict === "blocked") {
+      hops.push({ url: hopUrl(next, base), method, verdict: "blocked", rule: decision.rule, hint: decision.hint });
+      return { ok: false, kind: "blocked", block: decision };
+    }
+    if (decision.verdict === "unresolved") {
+      hops.push({ url: hopUrl(next, base), method, verdict: "unresolved", rule: "dns" });
+      return { ok: false, kind: "network", error: decision.reason };
+    }
+    if (base !== undefined && decision.url.origin !== base.origin) {
+      // Once dropped, never restored: a later hop back to the first origin is still downstream of a stranger.
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !secret.has(name)));
+    }
+
+    // Recorded before sending so a hop that fails in transit still shows in the trace.
+    const hop: EgressHop = { url: decision.url.href, method, verdict: "allowed", rule: decision.rule, address: decision.address };
+    hops.push(hop);
+    const release = deps.dispatcher.pin(decision.hostname, decision.addresses);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(decision.url, {
+        dispatcher: deps.dispatcher.agent,
+        method,
+        headers,
+        body,
+        signal: input.signal,
+      });
+    } finally {
+      // Once headers are in, the socket exists; later requests re-pin before any new connect.
+      release();
+    }
+    hop.status = response.statusCode;
+
+    const location = firstHeader(response.headers.location);
+    if (input.redirect === "manual" || !REDIRECTS.has(response.statusCode) || location === undefined) {
+      return { ok: true, response, url: decision.url };
+    }
+    // Drain a little so the socket can go back to the pool; a huge redirect body just closes it.
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+    if (redirects >= input.maxRedirects) {
+      return { ok: false, kind: "too-many-redirects", error: `too many redirects (more than ${input.maxRedirects})` };
+    }
+    const status = response.statusCode;
+    if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
+      method = "GET";
+      body = null;
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !BODY_HEADERS.includes(name)));
+    }
+    next = location;
+    base = decision.url;
+  }
+}
