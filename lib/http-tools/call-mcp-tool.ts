@@ -7,6 +7,7 @@
  * guard with the call's deadline and records each exchange. It never sees a
  * secret value or the egress posture.
  */
+import { createHash } from "node:crypto";
 import type { HaltVerdict } from "@/lib/engine/ports";
 import { evaluateHalt } from "@/lib/tools/halt";
 import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
@@ -35,12 +36,21 @@ export type McpSend = (message: McpMessage) => Promise<McpSendResult>;
  */
 export type McpCallOutcome = { ok: true; value: unknown; haltBody?: string } | { ok: false; error: string };
 
+// [lib/mcp, issue 6] McpCallInfo and the 5th McpCaller argument: the MCP session
+// cache is keyed by server and credentials, which only this side can see.
+/** What the MCP layer may know about the built request without seeing a secret. */
+export interface McpCallInfo {
+  /** SHA-256 of the built URL and headers (secrets resolved): one key per server and credentials. */
+  sessionKey: string;
+}
+
 /** The injectable MCP implementation: called with validated arguments and a guarded `send`. */
 export type McpCaller = (
   tool: DataToolDefinition,
   args: Record<string, unknown>,
   ctx: TurnContext,
   send: McpSend,
+  info: McpCallInfo,
 ) => Promise<McpCallOutcome>;
 
 export interface CallMcpToolOptions {
@@ -83,6 +93,8 @@ export async function callMcpTool(
     }
     const request: BuiltRequest = { method: "POST", url: options.built.url, headers, body: message.body };
     const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx);
+    // [lib/mcp, issue 6] the trace shows the JSON-RPC message (redacted with the whole record).
+    exchange.request.body = message.body;
     options.onExchange(exchange);
     const r = exchange.result;
     if (r.ok) return { ok: true, status: r.status, headers: r.headers, body: r.body, truncated: r.truncated };
@@ -91,7 +103,7 @@ export async function callMcpTool(
 
   let outcome: McpCallOutcome;
   try {
-    outcome = await options.mcp(tool, args, ctx, send);
+    outcome = await options.mcp(tool, args, ctx, send, { sessionKey: sessionKeyOf(options.built) });
   } catch (e) {
     return failure(`MCP call failed: ${e instanceof Error ? e.message : "unknown error"}`);
   }
@@ -107,6 +119,15 @@ export async function callMcpTool(
   // The MCP result arrived over a 2xx (errors are ok:false above), so 200 stands in for the status.
   const verdict = evaluateHalt(tool.halt_when, 200, outcome.haltBody ?? content);
   return verdict.halt ? { ok: true, content, halt: { say: verdict.say, reason: verdict.reason } } : { ok: true, content };
+}
+
+// [lib/mcp, issue 6] header names lower-cased and sorted, so spelling and order do not split sessions.
+function sessionKeyOf(built: BuiltRequest): string {
+  const hash = createHash("sha256").update(built.url);
+  const headers = Object.entries(built.headers).map(([n, v]) => [n.toLowerCase(), v] as const);
+  headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of headers) hash.update(`\n${name}:${value}`);
+  return hash.digest("hex");
 }
 
 function failure(error: string): Outcome {

@@ -30,6 +30,7 @@ export {
 } from "./call-record";
 export {
   callMcpTool,
+  type McpCallInfo,
   type McpCallOutcome,
   type McpCaller,
   type McpMessage,

@@ -1,0 +1,21 @@
+/**
+ * lib/mcp: MCP discovery (ingestion) and the MCP call envelope (DESIGN D7).
+ * Pure of db/ and next/: services wire it to storage (import) and to
+ * lib/http-tools' `deps.mcp` seam (calls).
+ */
+export { discoverTools, DISCOVERY_DEFAULTS, type DiscoverToolsInput, type DiscoverToolsResult } from "./discover-tools";
+export {
+  toDataTools,
+  mcpGroup,
+  type ConvertedTool,
+  type ConversionError,
+  type McpToolInfo,
+  type RenamedTool,
+  type ToDataToolsOptions,
+  type ToDataToolsResult,
+} from "./to-data-tool";
+export { normalizeToolName, normalizeToolNames, LEADING_PREFIX, type NormalizedName } from "./normalize-tool-names";
+export { callMcpTool, createMcpCaller, type McpCallTarget } from "./call-mcp-tool";
+export { McpSessions, MAX_MCP_SESSIONS, type McpSession, type OpenResult } from "./mcp-sessions";
+export { readRpcResponse, parseSseData, describeRpcError, type ReadRpcResult, type RpcResponse } from "./read-rpc-response";
+export { unwrapResult, type UnwrappedResult } from "./unwrap-result";

@@ -1,0 +1,112 @@
+/**
+ * MCP tool -> data tool (spec "MCP tools are not a separate runtime type"):
+ * each tool a server lists becomes a definition that POSTs a JSON-RPC
+ * `tools/call` to the server, validated by the same gate as every other write
+ * path (validateToolDefinition, write path "mcp").
+ */
+import { validateToolDefinition } from "@/lib/tools";
+import type { DataToolDefinition } from "@/lib/tools/types";
+import { normalizeToolNames } from "./normalize-tool-names";
+
+/** What discovery reports about one tool (the parts of an MCP `Tool` we read). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: { title?: string; readOnlyHint?: boolean };
+}
+
+/** Where the tools come from and how every call must be sent. */
+export interface ToDataToolsOptions {
+  /** The import's instance name: the group is `mcp:<instance>`. */
+  instance: string;
+  /** The server's MCP endpoint (http/https). */
+  url: string;
+  /** Sent with discovery and every call; values may hold `{{secret.*}}`. */
+  headers: Record<string, string>;
+  /** The headers to mask and to drop on a cross-origin redirect (must include every one holding a secret). */
+  secretHeaders: string[];
+  /** Names a data tool may not take (code tools, system tools). */
+  reservedNames?: ReadonlySet<string>;
+}
+
+/** A tool that converted, with the server's name it calls. */
+export interface ConvertedTool {
+  mcpName: string;
+  definition: DataToolDefinition;
+}
+
+/** Why one tool did not convert (`tool` is the normalized name). */
+export interface ConversionError {
+  tool: string;
+  mcp_tool: string;
+  error: string;
+}
+
+/** A tool whose normalized name was taken by another tool of the same server. */
+export interface RenamedTool {
+  tool: string;
+  mcp_tool: string;
+  reason: string;
+}
+
+/** Every tool sorted into converted or refused, plus the collision renames. */
+export interface ToDataToolsResult {
+  tools: ConvertedTool[];
+  errors: ConversionError[];
+  renamed: RenamedTool[];
+}
+
+/** The group every tool of an instance is written with. */
+export function mcpGroup(instance: string): string {
+  return `mcp:${instance}`;
+}
+
+/**
+ * Converts every listed tool: name normalized (see normalizeToolNames; the
+ * server's name kept in `request.mcp_tool`), description from `description`,
+ * else `title`/`annotations.title`, else a sentence naming the tool and the
+ * instance; `side_effect` false only when `annotations.readOnlyHint` is true;
+ * `parameters` = `inputSchema` as sent (absent -> no parameters). A tool
+ * whose definition does not validate (typically an inputSchema outside the
+ * safe subset: the error names the construct and its path) is an `errors`
+ * entry; the others are unaffected. Output order follows code-point order of
+ * the server names. Never throws.
+ */
+export function toDataTools(listed: readonly McpToolInfo[], options: ToDataToolsOptions): ToDataToolsResult {
+  const byName = new Map<string, McpToolInfo>();
+  for (const t of listed) if (!byName.has(t.name)) byName.set(t.name, t);
+  const result: ToDataToolsResult = { tools: [], errors: [], renamed: [] };
+  for (const { mcpName, name, collision } of normalizeToolNames([...byName.keys()])) {
+    const info = byName.get(mcpName) as McpToolInfo;
+    if (collision) result.renamed.push({ tool: name, mcp_tool: mcpName, reason: collision });
+    const checked = validateToolDefinition(definitionInput(info, name, options), {
+      writePath: "mcp",
+      reservedNames: options.reservedNames,
+    });
+    if (checked.ok) result.tools.push({ mcpName, definition: checked.tool });
+    else result.errors.push({ tool: name, mcp_tool: mcpName, error: checked.error });
+  }
+  return result;
+}
+
+function definitionInput(info: McpToolInfo, name: string, options: ToDataToolsOptions): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    name,
+    description: describe(info, options.instance),
+    request: { method: "POST", url: options.url, headers: { ...options.headers }, protocol: "mcp", mcp_tool: info.name },
+    secret_headers: [...options.secretHeaders],
+    side_effect: info.annotations?.readOnlyHint !== true,
+    group: mcpGroup(options.instance),
+  };
+  if (info.inputSchema !== undefined && info.inputSchema !== null) input.parameters = info.inputSchema;
+  return input;
+}
+
+function describe(info: McpToolInfo, instance: string): string {
+  for (const candidate of [info.description, info.title, info.annotations?.title]) {
+    if (typeof candidate === "string" && candidate.trim() !== "") return candidate.trim();
+  }
+  return `Calls the tool '${info.name}' of the MCP server ${instance}.`;
+}
