@@ -20,8 +20,15 @@ type Handler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** Wraps a handler: `auth: false` only for /v1/health. */
-export function route<P = Record<string, never>>(handler: Handler<P>, options: { auth?: boolean } = {}) {
+export interface RouteOptions {
+  /** `false` only for /v1/health. */
+  auth?: boolean;
+  /** Replaces the error envelope (the OpenAI-compatible routes answer in OpenAI's error shape). */
+  onError?: (error: unknown) => Response;
+}
+
+/** Wraps a handler: authentication, then the handler; errors become the envelope (or `onError`'s). */
+export function route<P = Record<string, never>>(handler: Handler<P>, options: RouteOptions = {}) {
   return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
     try {
       const env = getEnv();
@@ -34,7 +41,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: {
       }
       return await handler(req, { params: await next.params, db, env });
     } catch (error) {
-      return errorResponse(error);
+      return (options.onError ?? errorResponse)(error);
     }
   };
 }

@@ -1,0 +1,16 @@
+// POST /v1/chat/completions — an agent turn in OpenAI's Chat Completions shape (streamed or not)
+import { readBody, route } from "@/lib/api/route";
+import { chatCompletionRequest } from "@/lib/services/openai-compat/chat-request";
+import { createChatCompletion, SESSION_HEADER } from "@/lib/services/openai-compat/chat-completions";
+import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = route(
+  async (req, { db }) => {
+    const body = await readBody(req, chatCompletionRequest);
+    return createChatCompletion(db, body, req.headers.get(SESSION_HEADER));
+  },
+  { onError: openAIErrorResponse },
+);

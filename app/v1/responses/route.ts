@@ -1,0 +1,16 @@
+// POST /v1/responses — an agent turn in OpenAI's Responses shape (streamed or not)
+import { readBody, route } from "@/lib/api/route";
+import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
+import { createResponseRequest } from "@/lib/services/openai-compat/responses-request";
+import { createResponse } from "@/lib/services/openai-compat/responses";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = route(
+  async (req, { db }) => {
+    const body = await readBody(req, createResponseRequest);
+    return createResponse(db, body);
+  },
+  { onError: openAIErrorResponse },
+);

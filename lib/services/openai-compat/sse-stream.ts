@@ -1,0 +1,60 @@
+/**
+ * A server-sent event stream for the OpenAI formats: Chat Completions sends bare `data:` lines
+ * (ending with `data: [DONE]`), Responses sends `event:`/`data:` pairs. Writes after the client
+ * left are dropped (the turn goes on and is recorded). The response is made last so its
+ * headers can carry ids known only once the turn has started.
+ */
+export interface SseStream {
+  /** `data: <json>` (or the text as is). */
+  data(payload: unknown): void;
+  /** `event: <name>` + `data: <json>`. */
+  event(name: string, payload: unknown): void;
+  close(): void;
+  response(headers?: Record<string, string>): Response;
+}
+
+export function sseStream(): SseStream {
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      closed = true;
+    },
+  });
+  const write = (text: string) => {
+    if (closed || !controller) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      closed = true;
+    }
+  };
+  const encode = (payload: unknown) => (typeof payload === "string" ? payload : JSON.stringify(payload));
+  return {
+    data: (payload) => write(`data: ${encode(payload)}\n\n`),
+    event: (name, payload) => write(`event: ${name}\ndata: ${encode(payload)}\n\n`),
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        controller?.close();
+      } catch {
+        // the client already went away
+      }
+    },
+    response: (headers = {}) =>
+      new Response(body, {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          connection: "keep-alive",
+          "x-accel-buffering": "no",
+          ...headers,
+        },
+      }),
+  };
+}
