@@ -14,6 +14,6 @@ fi
 echo "== lint";        npx eslint . --max-warnings=0
 echo "== typecheck";   npx tsc --noEmit
 echo "== unit";        npx vitest run
-echo "== build";       npx next build
+echo "== build";       npm run build
 echo "== integration"; npx vitest run --config vitest.integration.config.ts
 echo "== browser";     npx playwright test

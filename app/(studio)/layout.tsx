@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { requireStudioSession } from "@/lib/api/studio-auth";
+import { NavLinks } from "@/components/ui/nav-links";
+import { signOutAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -7,23 +8,34 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/tools", label: "Tools" },
   { href: "/agents", label: "Agents" },
+  { href: "/playground", label: "Playground" },
+  { href: "/sessions", label: "Sessions" },
+  { href: "/doctor", label: "Doctor" },
 ];
 
 export default async function StudioLayout({ children }: { children: React.ReactNode }) {
   await requireStudioSession();
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="flex items-center gap-6 border-b border-zinc-200 px-6 py-3 dark:border-zinc-800">
-        <span className="font-semibold">Insika Studio</span>
-        <nav aria-label="Main" className="flex gap-4 text-sm">
-          {NAV.map((item) => (
-            <Link key={item.href} href={item.href} className="hover:underline">
-              {item.label}
-            </Link>
-          ))}
-        </nav>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-zinc-900">
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
+        <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:flex-nowrap sm:px-6">
+          <span className="shrink-0 font-semibold">Insika Studio</span>
+          <div className="order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
+            <NavLinks items={NAV} />
+          </div>
+          <form action={signOutAction} className="ml-auto sm:ml-0">
+            <button type="submit" className="whitespace-nowrap text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Sign out
+            </button>
+          </form>
+        </div>
       </header>
-      <main className="mx-auto w-full max-w-6xl flex-1 p-6">{children}</main>
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+        {children}
+      </main>
     </div>
   );
 }

@@ -13,7 +13,8 @@ export class LoginPage {
     await this.page.getByRole("button", { name: "Sign in" }).click();
   }
 
+  /** The sign-in error (not Next's empty route announcer, which also has role="alert"). */
   error() {
-    return this.page.getByRole("alert");
+    return this.page.getByRole("alert").filter({ hasText: /\S/ });
   }
 }

@@ -1,0 +1,24 @@
+/**
+ * What a Studio server action returns: a value, or the error as a value (never
+ * thrown), so a form can show it at the field. Unknown errors are logged and
+ * reported without their internals, as the API does.
+ */
+import { getDb, type Db } from "@/db/client";
+import { ApiError } from "@/lib/api/errors";
+import { getEnv } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
+
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; code: string; error: string };
+
+export const studioDb = (): Db => getDb(getEnv().dataDir);
+
+/** Runs one service call and turns its outcome into an ActionResult. */
+export async function asResult<T>(work: () => T | Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, code: error.code, error: error.message };
+    log.error("studio action failed", describeError(error));
+    return { ok: false, code: "internal", error: "internal error (see the server log)" };
+  }
+}

@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AgentForm } from "@/components/agents/agent-form";
+import { ToolMatrix } from "@/components/agents/tool-matrix";
+import { buttonClass } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { getAgentEditor } from "@/lib/services/agent-page";
+import { studioDb } from "../../action-result";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ tab?: string }> };
+
+export default async function AgentPage({ params, searchParams }: Props) {
+  await requireStudioSession();
+  const { id } = await params;
+  const tab = (await searchParams).tab === "tools" ? "tools" : "settings";
+  const db = studioDb();
+  const row = getAgentEditor(db, id);
+  if (!row) notFound();
+  const tabLink = (t: string, label: string) => (
+    <Link href={`/agents/${id}?tab=${t}`} aria-current={tab === t ? "page" : undefined} className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm aria-[current=page]:border-zinc-900 aria-[current=page]:font-medium dark:aria-[current=page]:border-zinc-100">
+      {label}
+    </Link>
+  );
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader
+        title={row.name}
+        description={<span className="font-mono">{row.id} · {row.model.provider}: {row.model.model}</span>}
+        actions={<Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link>}
+      />
+      <nav aria-label="Agent sections" className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
+        {tabLink("settings", "Settings")}
+        {tabLink("tools", "Tools")}
+      </nav>
+      {tab === "settings" ? (
+        <AgentForm key={row.version} id={id} stored={row.body} />
+      ) : (
+        <ToolMatrix key={row.version} agentId={id} tools={row.tools} initial={row.policy} />
+      )}
+    </div>
+  );
+}

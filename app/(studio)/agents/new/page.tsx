@@ -1,0 +1,16 @@
+import Link from "next/link";
+import { AgentForm } from "@/components/agents/agent-form";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+
+export const dynamic = "force-dynamic";
+
+export default async function NewAgentPage() {
+  await requireStudioSession();
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader title="New agent" description={<Link className="underline" href="/agents">All agents</Link>} />
+      <AgentForm id={null} stored={null} />
+    </div>
+  );
+}

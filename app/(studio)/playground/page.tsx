@@ -1,0 +1,36 @@
+import Link from "next/link";
+import { Playground } from "@/components/playground/playground";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { listAgentSummaries } from "@/lib/services/agent-page";
+import { studioDb } from "../action-result";
+
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ agent?: string; session?: string }> };
+
+export default async function PlaygroundPage({ searchParams }: Props) {
+  await requireStudioSession();
+  const { agent, session } = await searchParams;
+  const agents = listAgentSummaries(studioDb());
+  const current = agents.find((a) => a.id === agent) ?? agents[0];
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader title="Playground" description="Chat with an agent. Verify by the trace, never by the reply: every tool call links to its record." />
+      {current ? (
+        <Playground
+          key={`${current.id}:${session ?? ""}`}
+          agents={agents.map((a) => ({ id: a.id, name: a.name }))}
+          agentId={current.id}
+          sessionId={session ?? null}
+          example={current.provider === "demo" ? "The demo model calls the tool your message names, with key=value arguments, e.g. “search_catalog query=lamp”." : ""}
+        />
+      ) : (
+        <EmptyState title="No agent to talk to">
+          <Link className="underline" href="/agents/new">Create an agent</Link> first.
+        </EmptyState>
+      )}
+    </div>
+  );
+}

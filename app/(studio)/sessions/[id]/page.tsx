@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { TurnTrace, type TraceTurn } from "@/components/trace/turn-trace";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { getTrace } from "@/lib/services/sessions";
+import { studioDb } from "../../action-result";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string; call?: string }> };
+
+export default async function SessionTracePage({ params, searchParams }: Props) {
+  await requireStudioSession();
+  const { id } = await params;
+  const { turn, call } = await searchParams;
+  let trace: ReturnType<typeof getTrace>;
+  try {
+    trace = getTrace(studioDb(), id);
+  } catch {
+    notFound();
+  }
+  const turns = trace.turns as unknown as TraceTurn[];
+  const withCall = call ? turns.find((t) => t.calls.some((c) => c.call_id === call))?.id : undefined;
+  const openTurn = withCall ?? turn ?? turns.at(-1)?.id;
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader
+        title="Trace"
+        description={<span className="font-mono">{trace.session_id} · agent {trace.agent_id}</span>}
+        actions={
+          <>
+            <Link className={buttonClass("secondary")} href="/sessions">All sessions</Link>
+            <Link className={buttonClass()} href={`/playground?agent=${encodeURIComponent(trace.agent_id)}&session=${encodeURIComponent(trace.session_id)}`}>Continue in playground</Link>
+          </>
+        }
+      />
+      {turns.length === 0 ? (
+        <EmptyState title="No turns in this session yet">Send a message from the playground to run one.</EmptyState>
+      ) : (
+        <div className="flex flex-col gap-3">
+          {turns.map((t) => (
+            <TurnTrace key={t.id} sessionId={trace.session_id} turn={t} selectedCall={call} open={t.id === openTurn} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ToolEditor } from "@/components/tools/tool-editor";
+import { ToolExposure } from "@/components/tools/tool-exposure";
+import { ToolTabs, type ToolTab } from "@/components/tools/tool-tabs";
+import { TryIt } from "@/components/tools/try-it";
+import { VersionHistory } from "@/components/tools/version-history";
+import { Badge, KIND_TONE } from "@/components/ui/badge";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { getCatalog, reservedToolNames } from "@/lib/services/catalog";
+import { toolExposureByAgent, tryItContext } from "@/lib/services/tool-page";
+import { getToolDetail, listToolHistory } from "@/lib/services/tools";
+import { studioDb } from "../../action-result";
+import { CodeToolView } from "./code-tool-view";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ tab?: string; saved?: string }> };
+
+export default async function ToolPage({ params, searchParams }: Props) {
+  await requireStudioSession();
+  const { name } = await params;
+  const { tab, saved } = await searchParams;
+  const db = studioDb();
+  const entry = getCatalog(db).entries.get(name);
+  let detail: Record<string, unknown>;
+  try {
+    detail = getToolDetail(db, name) as Record<string, unknown>;
+  } catch {
+    notFound();
+  }
+  const isCode = entry?.kind === "code";
+  const tabs: ToolTab[] = isCode ? ["definition", "try", "agents"] : ["definition", "try", "history", "agents"];
+  const current = (tabs as string[]).includes(tab ?? "") ? (tab as ToolTab) : "definition";
+  const kind = String(detail.kind ?? entry?.kind ?? "data");
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader
+        title={<span className="font-mono">{name}</span>}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge tone={KIND_TONE[kind]}>{kind}</Badge>
+            {entry?.status === "dropped" ? <Badge tone="red">dropped</Badge> : <Badge tone="green">in the catalog</Badge>}
+            {typeof detail.version === "number" ? <span>version {detail.version}</span> : null}
+            <Link className="underline" href="/tools">All tools</Link>
+          </span>
+        }
+      />
+      {entry?.status === "dropped" ? (
+        <p role="alert" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          This stored tool no longer validates, so it is dropped from the catalog and no agent is offered it: {entry.problem}. Fix it below and save.
+        </p>
+      ) : null}
+      {saved && current === "definition" ? (
+        <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+          Saved version {saved}. The catalog reloaded: agents see it on their next turn.
+        </p>
+      ) : null}
+      <ToolTabs name={name} current={current} tabs={tabs} />
+      {current === "definition" ? (
+        isCode ? <CodeToolView detail={detail} /> : <ToolEditor key={String(detail.version)} stored={detail} reservedNames={[...reservedToolNames()]} />
+      ) : null}
+      {current === "try" ? <TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} /> : null}
+      {current === "history" ? <History name={name} current={typeof detail.version === "number" ? detail.version : null} /> : null}
+      {current === "agents" ? <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} /> : null}
+    </div>
+  );
+}
+
+function History({ name, current }: { name: string; current: number | null }) {
+  let versions: ReturnType<typeof listToolHistory>;
+  try {
+    versions = listToolHistory(studioDb(), name);
+  } catch {
+    return <p className="text-sm text-zinc-500">No history yet.</p>;
+  }
+  return <VersionHistory tool={name} versions={versions} current={current} />;
+}

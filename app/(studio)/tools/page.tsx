@@ -1,0 +1,41 @@
+import Link from "next/link";
+import { CatalogTable } from "@/components/tools/catalog-table";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { listCatalogRows } from "@/lib/services/tool-page";
+import { studioDb } from "../action-result";
+
+export const dynamic = "force-dynamic";
+
+export default async function ToolsPage() {
+  await requireStudioSession();
+  const rows = listCatalogRows(studioDb());
+  const dropped = rows.filter((r) => r.status === "dropped").length;
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader
+        title="Tools"
+        description={
+          <>
+            Every tool in the catalog. Code tools ship in the build (allow/deny only); data and MCP tools are editable.
+            {dropped > 0 ? <span className="text-red-700 dark:text-red-400"> {dropped} stored tool(s) no longer validate and are dropped.</span> : null}
+          </>
+        }
+        actions={
+          <Link href="/tools/new" className={buttonClass()}>
+            New data tool
+          </Link>
+        }
+      />
+      {rows.length === 0 ? (
+        <EmptyState title="The catalog is empty">
+          Create a data tool with <Link className="underline" href="/tools/new">New data tool</Link>, or POST a manifest to <code>/v1/tools/manifest</code>.
+        </EmptyState>
+      ) : (
+        <CatalogTable rows={rows} />
+      )}
+    </div>
+  );
+}

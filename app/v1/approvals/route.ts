@@ -1,0 +1,14 @@
+// GET /v1/approvals?status=pending — approvals, oldest first (expired ones are marked first)
+import { z } from "zod";
+import { json, parseWith, route } from "@/lib/api/route";
+import { listApprovalsPresented } from "@/lib/services/approvals";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const query = z.object({ status: z.enum(["pending", "approved", "rejected", "expired"]).optional() });
+
+export const GET = route(async (req, { db }) => {
+  const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
+  return json({ approvals: listApprovalsPresented(db, status) });
+});

@@ -1,0 +1,8 @@
+// GET /v1/sessions/:id — the transcript: messages in order, turns with status
+import { json, route } from "@/lib/api/route";
+import { getTranscript } from "@/lib/services/sessions";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route<{ id: string }>(async (_req, { db, params }) => json(getTranscript(db, params.id)));

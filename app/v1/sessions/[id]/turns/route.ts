@@ -1,0 +1,30 @@
+// POST /v1/sessions/:id/turns — run a turn: SSE with Accept: text/event-stream, else JSON when it ends
+import { z } from "zod";
+import { json, readBody, route } from "@/lib/api/route";
+import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
+import { startTurn } from "@/lib/services/run-turn";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const body = z.object({ message: z.string().max(200_000) }).strict();
+
+export const POST = route<{ id: string }>(async (req, { db, params }) => {
+  const { message } = await readBody(req, body);
+  if (req.headers.get("accept")?.includes("text/event-stream")) {
+    const channel = sseChannel();
+    const turn = startTurn(db, {
+      sessionId: params.id,
+      message,
+      listener: ({ type, seq: _seq, at: _at, ...data }) => {
+        channel.send(type, data);
+        if (isTerminalEvent(type)) channel.close();
+      },
+    });
+    turn.done.catch(() => channel.close());
+    return channel.response;
+  }
+  const turn = startTurn(db, { sessionId: params.id, message });
+  const result = await turn.done;
+  return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
+});

@@ -1,0 +1,74 @@
+import { callVerdict, VERDICT_LABEL, type CallRecord, type VerdictKind } from "./call-record";
+
+const BAR: Record<VerdictKind, string> = {
+  ok: "bg-emerald-500",
+  halted: "bg-violet-500",
+  failed: "bg-red-500",
+  blocked: "bg-red-600 bg-[repeating-linear-gradient(135deg,transparent_0_4px,rgba(255,255,255,.35)_4px_8px)]",
+};
+
+interface Props {
+  sessionId: string;
+  turnStart: number;
+  turnEnd: number;
+  calls: CallRecord[];
+  selected?: string;
+}
+
+const pct = (v: number, span: number) => `${Math.max(0, Math.min(100, (v / span) * 100))}%`;
+
+/**
+ * The turn's tool calls on one time axis: the light segment is time spent
+ * queued (waiting for a concurrency slot), the solid one the call itself, so
+ * parallel calls visibly overlap. Each row links to the call's record.
+ */
+export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Props) {
+  const rows = calls.map((c) => {
+    const start = c.started_at ? Date.parse(c.started_at) - turnStart : 0;
+    const queued = c.queued_ms ?? 0;
+    return { c, verdict: callVerdict(c), queueStart: start - queued, start, end: start + (c.duration_ms ?? 0) };
+  });
+  const span = Math.max(1, turnEnd - turnStart, ...rows.map((r) => r.end));
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return (
+    <div role="figure" aria-label="Tool calls on a time axis" className="flex flex-col gap-1 text-xs">
+      <div className="grid grid-cols-[minmax(8rem,14rem)_1fr] gap-2 text-zinc-500">
+        <span>call</span>
+        <div className="relative h-4">
+          {ticks.map((t) => (
+            <span key={t} className="absolute whitespace-nowrap" style={{ left: `${t * 100}%`, transform: `translateX(${t === 0 ? 0 : t === 1 ? -100 : -50}%)` }}>
+              {Math.round(span * t)} ms
+            </span>
+          ))}
+        </div>
+      </div>
+      {rows.map(({ c, verdict, queueStart, start, end }) => (
+        <a
+          key={c.call_id}
+          href={`/sessions/${sessionId}?call=${encodeURIComponent(c.call_id)}#call-${c.call_id}`}
+          aria-current={selected === c.call_id ? "true" : undefined}
+          data-testid="waterfall-row"
+          data-verdict={verdict.kind}
+          className="grid grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-2 rounded hover:bg-zinc-100 aria-[current=true]:bg-sky-50 dark:hover:bg-zinc-900 dark:aria-[current=true]:bg-sky-950"
+        >
+          <span className="flex min-w-0 items-center gap-1.5">
+            <span className={`font-mono text-[10px] font-bold ${verdict.kind === "ok" ? "text-emerald-700 dark:text-emerald-400" : verdict.kind === "halted" ? "text-violet-700 dark:text-violet-300" : "text-red-700 dark:text-red-400"}`}>
+              {VERDICT_LABEL[verdict.kind]}
+            </span>
+            <span className="truncate font-mono">{c.tool}</span>
+          </span>
+          <span className="relative h-5 rounded bg-zinc-100 dark:bg-zinc-900" title={`queued ${c.queued_ms ?? 0} ms, call ${c.duration_ms ?? 0} ms`}>
+            {start > queueStart ? <span className="absolute inset-y-1 rounded-l bg-zinc-300 dark:bg-zinc-700" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
+            <span className={`absolute inset-y-0.5 min-w-[3px] rounded ${BAR[verdict.kind]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
+          </span>
+        </a>
+      ))}
+      <p className="mt-1 text-zinc-500">
+        <span className="mr-1 inline-block h-2 w-4 rounded bg-zinc-300 align-middle dark:bg-zinc-700" /> queued
+        <span className="ml-3 mr-1 inline-block h-2 w-4 rounded bg-emerald-500 align-middle" /> call
+        <span className="ml-3 mr-1 inline-block h-2 w-4 rounded bg-red-600 align-middle" /> failed or blocked
+        <span className="ml-3 mr-1 inline-block h-2 w-4 rounded bg-violet-500 align-middle" /> halted the turn
+      </p>
+    </div>
+  );
+}

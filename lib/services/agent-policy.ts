@@ -1,0 +1,62 @@
+/**
+ * Studio writes to an agent's tool policy: the whole policy from the agent's
+ * tool matrix, or one tool's exposure from the tool's own page. Both go
+ * through putAgent, so the API's validation applies unchanged.
+ */
+import type { Db } from "@/db/client";
+import type { AgentRow } from "@/db/schema";
+import type { AgentPolicy } from "@/lib/agents/policy";
+import { getAgentOrThrow, putAgent } from "./agents";
+
+export type ToolExposureMode = "allow" | "deny" | "defer" | "unset";
+
+export interface StudioPolicy extends AgentPolicy {
+  approvals: string[];
+}
+
+/** The agent's definition as PUT /v1/agents/:id takes it (the inverse of presentAgent). */
+export function agentBody(row: AgentRow) {
+  return {
+    name: row.name,
+    instructions: row.instructions,
+    model: row.model,
+    tools_allow: row.toolsAllow,
+    tools_deny: row.toolsDeny,
+    tools_allow_groups: row.toolsAllowGroups,
+    tools_deferred: row.toolsDeferred,
+    approvals: row.approvals,
+    limits: row.limits,
+    metadata: row.metadata,
+    skills: row.skills,
+    subagents: row.subagents,
+    memory: row.memory,
+  };
+}
+
+/** Replaces the agent's tool policy (and approvals), keeping everything else. */
+export function setAgentPolicy(db: Db, agentId: string, policy: StudioPolicy) {
+  const row = getAgentOrThrow(db, agentId);
+  return putAgent(db, agentId, { ...agentBody(row), ...policy }, "studio");
+}
+
+const without = (list: string[], name: string) => list.filter((n) => n !== name);
+const withName = (list: string[], name: string) => (list.includes(name) ? list : [...list, name]);
+
+/**
+ * Sets how one agent exposes one tool. `allow` and `defer` add the name to
+ * tools_allow only when the agent has an allowlist (with none, every tool is
+ * already allowed and adding one would shut out all the others).
+ */
+export function setToolExposure(db: Db, agentId: string, tool: string, mode: ToolExposureMode) {
+  const row = getAgentOrThrow(db, agentId);
+  const hasAllowlist = row.toolsAllow !== null || row.toolsAllowGroups !== null;
+  const allow = row.toolsAllow ?? (hasAllowlist ? [] : null);
+  const policy: StudioPolicy = {
+    tools_allow: allow === null ? null : mode === "allow" || mode === "defer" ? withName(allow, tool) : without(allow, tool),
+    tools_deny: mode === "deny" ? withName(row.toolsDeny, tool) : without(row.toolsDeny, tool),
+    tools_allow_groups: row.toolsAllowGroups,
+    tools_deferred: mode === "defer" ? withName(row.toolsDeferred, tool) : without(row.toolsDeferred, tool),
+    approvals: row.approvals,
+  };
+  return putAgent(db, agentId, { ...agentBody(row), ...policy }, "studio");
+}
