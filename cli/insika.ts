@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
- * The insika command: `prepare`, `doctor [--json]`, `apply [FILE]`, `token [--rotate]`.
+ * The insika command: `prepare`, `doctor [--json]`, `apply [FILE]`, `token [--rotate]`,
+ * `mcp import NAME URL [--header 'K: V']...`.
  * Run it with `npm run insika -- <command>` (or `npx tsx cli/insika.ts <command>`).
  */
 import { closeAllDbs, getDb } from "@/db/client";
@@ -8,6 +9,9 @@ import { ensureApiToken, rotateApiToken, tokenFile } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
 import { getEnv } from "@/lib/env";
 import { applyConfig } from "@/lib/services/apply-config";
+import { getPosture } from "@/lib/services/egress-posture";
+import { importMcpServer } from "@/lib/services/import-mcp";
+import { processSecrets } from "@/lib/secrets/secret-source";
 import { runDoctor } from "@/lib/services/doctor";
 import { configFilePath, loadConfigFile, prepare } from "@/lib/services/prepare";
 import fs from "node:fs";
@@ -16,7 +20,10 @@ const USAGE = `usage: insika <command>
   prepare            migrate, ensure the API token, seed (INSIKA_DEMO=1), apply the config file
   doctor [--json]    check the database, migrations, token, egress posture and stored tools
   apply [FILE]       apply insika.config.ts (or FILE, or INSIKA_CONFIG) without a restart
-  token [--rotate]   print the API token (or generate a new one)`;
+  token [--rotate]   print the API token (or generate a new one)
+  mcp import NAME URL [--header 'K: V']...
+                     adopt an HTTP MCP server's tools as data tools of group mcp:NAME
+                     (header values may use {{secret.*}})`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -59,10 +66,32 @@ async function main(argv: string[]): Promise<number> {
       console.log(fresh ?? fs.readFileSync(tokenFile(env.dataDir), "utf8").trim());
       return 0;
     }
+    case "mcp": {
+      const [sub, name, url, ...rest] = args;
+      if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
+      const body = { name, url, headers: parseHeaderFlags(rest) };
+      const result = await importMcpServer(getDb(env.dataDir), body, { posture: getPosture(), secrets: processSecrets });
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    }
     default:
       console.error(USAGE);
       return command === undefined || command === "help" || command === "--help" ? 0 : 2;
   }
+}
+
+/** `--header 'K: V'` (or `--header=K: V`), repeatable. */
+function parseHeaderFlags(args: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const raw = arg === "--header" ? args[(i += 1)] : arg.startsWith("--header=") ? arg.slice("--header=".length) : undefined;
+    if (raw === undefined) throw new Error(`unexpected argument '${arg}' (expected --header 'K: V')`);
+    const colon = raw.indexOf(":");
+    if (colon <= 0) throw new Error(`--header '${raw}' must look like 'Name: value'`);
+    headers[raw.slice(0, colon).trim()] = raw.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 main(process.argv.slice(2))

@@ -19,8 +19,15 @@ const envSchema = z.object({
   INSIKA_EGRESS_ALLOW_HTTP: z.string().optional(),
   INSIKA_EGRESS_ALLOW_PRIVATE: z.string().optional(),
   INSIKA_APPROVAL_TTL: z.coerce.number().positive().default(3600),
+  /** Resume turns a dead process left running when the server starts (default on; 0/false/no/off = only on request). */
+  INSIKA_RESUME_ON_START: z
+    .string()
+    .optional()
+    .transform((v) => v === undefined || !/^(0|false|no|off)$/i.test(v.trim())),
   INSIKA_CONFIG: z.string().optional(),
   INSIKA_DEMO: flag,
+  /** Test-only: where provider "scripted" reads `<model>.json` scripts. Unset = scripted refused. */
+  INSIKA_SCRIPTED_DIR: z.string().min(1).optional(),
   INSIKA_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

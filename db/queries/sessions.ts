@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, max } from "drizzle-orm";
 import type { Db } from "../client";
-import { events, messages, sessions, toolCalls, turns, type TurnRow, type TurnStatus } from "../schema";
+import { checkpoints, events, messages, sessions, toolCalls, turns, type TurnRow, type TurnStatus } from "../schema";
 
 type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 
@@ -25,8 +25,14 @@ export function listSessions(db: Db, params: { agentId?: string; limit?: number 
     .all();
 }
 
-/** Starts a turn (next seq in the session) and records the user message, in one transaction. */
-export function insertTurn(db: Db, values: { id: string; sessionId: string; userMessage: string; now?: number }): TurnRow {
+/**
+ * Starts a turn (next seq in the session), records the user message and the turn's first
+ * checkpoint (its subagent depth and the process running it), in one transaction.
+ */
+export function insertTurn(
+  db: Db,
+  values: { id: string; sessionId: string; userMessage: string; depth?: number; runnerPid?: number | null; now?: number },
+): TurnRow {
   const now = values.now ?? Date.now();
   return db.transaction((tx) => {
     const last = tx.select({ seq: max(turns.seq) }).from(turns).where(eq(turns.sessionId, values.sessionId)).get();
@@ -36,6 +42,8 @@ export function insertTurn(db: Db, values: { id: string; sessionId: string; user
       .returning()
       .get();
     tx.insert(messages).values({ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }).run();
+    const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
+    tx.insert(checkpoints).values({ turnId: values.id, step: -1, state, depth: values.depth ?? 0, runnerPid: values.runnerPid ?? null, updatedAt: now }).run();
     tx.update(sessions).set({ updatedAt: now }).where(eq(sessions.id, values.sessionId)).run();
     return turn;
   });

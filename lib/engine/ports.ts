@@ -85,6 +85,13 @@ export interface ToolCallRequest {
 /** Runs tools by name; returns an `ok:false` outcome for unknown tools and bad arguments. */
 export interface ToolExecutor {
   execute(request: ToolCallRequest): Promise<ToolOutcome>;
+  /**
+   * Whether a call of `tool` may change something outside the turn (data tools: `side_effect`).
+   * Resume uses it (DESIGN D9): a side-effecting call that was in flight when the process died
+   * is reported as "outcome unknown" instead of being sent again. Absent: every tool counts
+   * as side-effecting, the safe reading.
+   */
+  sideEffect?(tool: string): boolean;
 }
 
 export interface Clock {
@@ -93,8 +100,11 @@ export interface Clock {
 
 export type EngineEvent =
   | { type: "turn_started"; turn_id: string }
+  /** A turn picked up again from its last checkpoint (`step`: the step it held, -1 = none). */
+  | { type: "turn_resumed"; turn_id: string; step: number }
   | { type: "text_delta"; text: string }
-  | { type: "tool_call"; call_id: string; tool: string; arguments: unknown }
+  /** `replayed`: a call of an earlier run of this turn, announced again on resume (not re-sent). */
+  | { type: "tool_call"; call_id: string; tool: string; arguments: unknown; replayed?: true }
   | {
       type: "tool_result";
       call_id: string;
@@ -106,9 +116,18 @@ export type EngineEvent =
       queued_ms: number;
       halted?: boolean;
       record?: unknown;
+      /** The result an earlier run of this turn recorded, given again without calling the tool. */
+      replayed?: true;
     }
   | { type: "approval_requested"; approval_id: string; call_id: string; tool: string; arguments: unknown }
-  | { type: "approval_resolved"; approval_id: string; call_id: string; decision: "approved" | "rejected" }
+  | {
+      type: "approval_resolved";
+      approval_id: string;
+      call_id: string;
+      decision: "approved" | "rejected";
+      /** The approval timed out (a rejection nobody decided). */
+      expired?: true;
+    }
   | { type: "warning"; message: string }
   | { type: "turn_completed"; content: string; usage?: TokenUsage }
   | { type: "turn_halted"; content: string; usage?: TokenUsage }
@@ -133,10 +152,23 @@ export interface GateRequest {
 }
 
 /**
+ * The approval behind a gate decision, so the engine can announce it in order with the call:
+ * `requested` (just created) emits `approval_requested`; `approved`, `rejected` and `expired`
+ * emit `approval_resolved`; `pending` (still undecided, already announced) emits nothing.
+ */
+export interface GateApproval {
+  id: string;
+  state: "requested" | "pending" | "approved" | "rejected" | "expired";
+}
+
+/**
  * `run`: go ahead. `refuse`: the model gets `{"error": error}` and the turn goes on.
  * `wait`: the turn stops here with `turn_waiting` (approval pending); a later resume picks it up.
  */
-export type GateDecision = { action: "run" } | { action: "refuse"; error: string } | { action: "wait" };
+export type GateDecision =
+  | { action: "run"; approval?: GateApproval }
+  | { action: "refuse"; error: string; approval?: GateApproval }
+  | { action: "wait"; approval?: GateApproval };
 
 /**
  * Seam for approvals (DESIGN D8): asked before every enveloped call. A turn that has a gate
@@ -156,12 +188,27 @@ export interface CompletedCall {
   ok: boolean;
   /** Exactly what the model was given. */
   content: string;
+  /** The error of a failed outcome. */
+  error?: string;
+  /** The halt verdict of an ok outcome: a reused call still halts the turn. */
+  halt?: HaltVerdict;
+  /** What an ok outcome promoted (tool_search): a reused call promotes again. */
+  promote?: ModelToolSpec[];
+}
+
+/** A call about to be sent (journaled before the executor is called). */
+export interface StartedCall {
+  identity: string;
+  step: number;
+  position: number;
+  callId: string;
+  tool: string;
 }
 
 /** The state needed to resume a turn, written after every step (DESIGN D9). */
 export interface TurnCheckpoint {
   turnId: string;
-  /** The step just finished (0-based). */
+  /** The step just finished, or (batchOpen) whose calls are running (0-based). */
   step: number;
   /** Every message this turn has appended so far (the user message first). */
   messages: ModelMessage[];
@@ -169,9 +216,42 @@ export interface TurnCheckpoint {
   completedCalls: CompletedCall[];
   /** Set when the turn stopped to wait for an approval of this call. */
   waitingOn?: { step: number; position: number; identity: string; callId: string; tool: string };
+  /**
+   * The last message is this step's assistant message and its calls have not all been
+   * answered (mid-step, or waiting): a resume runs that batch again, reusing what completed,
+   * instead of asking the model again. Trailing tool messages are partial and are rebuilt.
+   */
+  batchOpen?: boolean;
+  /** Tools promoted so far this turn, offered again on resume. */
+  promoted?: ModelToolSpec[];
+  /** Token usage summed so far. */
+  usage?: TokenUsage;
+  /** Set on the last checkpoint of a turn that completed or halted: a resume only re-announces it. */
+  end?: { status: "completed" | "halted"; content: string };
 }
 
-/** Persists checkpoints; a failure to save fails the turn (resume would be unsafe). */
+/**
+ * Persists checkpoints; a failure to save fails the turn (resume would be unsafe). The
+ * optional members make resume exact; a store without them gets the end-of-step saves only.
+ */
 export interface CheckpointStore {
   save(checkpoint: TurnCheckpoint): void | Promise<void>;
+  /** Called once a step's calls are known, before any runs (`batchOpen` set). */
+  saveOpenBatch?(checkpoint: TurnCheckpoint): void | Promise<void>;
+  /** The call journal: awaited before a call is handed to the executor (never after). */
+  callStarted?(call: StartedCall): void | Promise<void>;
+  /** The call journal: awaited when a call's result is final, before its `tool_result`. */
+  callCompleted?(call: CompletedCall): void | Promise<void>;
+}
+
+/**
+ * What resuming a turn starts from (DESIGN D9): its last checkpoint and its call journal.
+ * Calls are matched by identity, never by the provider's call id.
+ */
+export interface ResumeState {
+  checkpoint: TurnCheckpoint;
+  /** Calls with a final result, from the journal (reused without calling the tool again). */
+  completed: CompletedCall[];
+  /** Identities of calls that were started but have no result: their outcome is unknown. */
+  inFlight: string[];
 }

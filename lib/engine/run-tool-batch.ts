@@ -1,13 +1,15 @@
 import type { TurnContext } from "@/lib/tools/types";
+import { askGate } from "./ask-gate";
 import { callIdentity } from "./call-identity";
+import { completedCall, reusedOutcome } from "./completed-call";
 import { isSystemTool } from "./is-system-tool";
 import type { Limiter, Release } from "./limiter";
 import type { OrderedEmitter } from "./ordered-emitter";
 import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
 import type {
+  CheckpointStore,
   Clock,
   CompletedCall,
-  GateDecision,
   HaltVerdict,
   ModelMessage,
   ModelToolCall,
@@ -17,6 +19,7 @@ import type {
   ToolOutcome,
   TurnCheckpoint,
 } from "./ports";
+import { OUTCOME_UNKNOWN, type PriorCall, type ResumeLedger } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
 import { errorMessage, TurnFailure } from "./turn-failure";
 import type { TurnLimits } from "./turn-limits";
@@ -42,6 +45,10 @@ export interface TurnToolScope {
   serial: boolean;
   /** The turn's new messages; each tool result is appended the moment it completes. */
   messages: ModelMessage[];
+  /** On resume: the calls of earlier runs (reused, or reported unknown). */
+  ledger?: ResumeLedger;
+  /** The call journal (callStarted / callCompleted), when the store keeps one. */
+  journal?: CheckpointStore;
 }
 
 /** How a batch ended. A deadline or cancellation is not repeated here: read scope.signals. */
@@ -54,6 +61,8 @@ export interface BatchResult {
   promoted: ModelToolSpec[];
   /** `tool call limit exceeded (N)` when a call tripped max_tool_calls. */
   limitExceeded?: string;
+  /** `checkpoint failed: ...` when the call journal could not be written (the turn fails). */
+  journalFailure?: string;
   /** Set when the gate said "wait": the batch stopped there, nothing was closed out. */
   waitingOn?: TurnCheckpoint["waitingOn"];
 }
@@ -71,6 +80,11 @@ export interface BatchResult {
  *   in-flight calls (each bounded by tool_timeout). Cancellation aborts everything.
  * - Calls that never started get `{"error":"not run: <why>"}`, so every tool call of the
  *   assistant message has its result and the transcript stays valid for the next request.
+ * - On resume (scope.ledger), a call with a recorded result is given that result again
+ *   without running (`replayed`), and a side-effecting call that was in flight gets
+ *   OUTCOME_UNKNOWN; neither asks the gate or counts against the limit a second time.
+ * - With a journal, a call is journaled as started before the executor gets it and as
+ *   completed before its tool_result; a journal failure stops the batch (the turn fails).
  * Never rejects.
  */
 export async function runToolBatch(scope: TurnToolScope, step: number, calls: ModelToolCall[]): Promise<BatchResult> {
@@ -93,6 +107,7 @@ class BatchRun {
   readonly #promoted: ModelToolSpec[] = [];
   readonly #settled = new Set<number>();
   #limitExceeded: string | undefined;
+  #journalFailure: string | undefined;
   #waitingOn: TurnCheckpoint["waitingOn"];
   // Aborted by a halt, a serial limit trip or a wait; `#dispatch` adds the turn's own stops.
   readonly #stop = new AbortController();
@@ -124,6 +139,7 @@ class BatchRun {
       promoted: this.#promoted,
     };
     if (this.#limitExceeded) result.limitExceeded = this.#limitExceeded;
+    if (this.#journalFailure) result.journalFailure = this.#journalFailure;
     if (this.#waitingOn) result.waitingOn = this.#waitingOn;
     return result;
   }
@@ -140,6 +156,8 @@ class BatchRun {
       identity: callIdentity({ turnId: this.scope.turnId, step: this.step, position, tool: call.name, arguments: args }),
     };
     const enveloped = !isSystemTool(call.name);
+    const prior = this.scope.ledger?.lookup(planned.identity, call.name);
+    if (prior) return this.#replay(planned, prior, enveloped);
     let refusal = this.#refusal(call, parsed, enveloped);
     if (refusal === undefined && enveloped && this.scope.gate) {
       const verdict = await this.#askGate(this.scope.gate, planned);
@@ -169,8 +187,10 @@ class BatchRun {
     let durationMs: number;
     try {
       queuedMs = this.scope.clock.now() - queuedAt;
-      // Awaited before executing: once `tool_call` is persisted, the call may have side
-      // effects, which is what resume needs to know (DESIGN D9).
+      // Journaled and announced before executing: from here on the call may have side
+      // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
+      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name };
+      if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       await this.#emitCall(planned);
       const startedAt = this.scope.clock.now();
       end = await runToolCall({
@@ -211,48 +231,61 @@ class BatchRun {
   /** Asks the approval gate: undefined = run, "wait" = stop here, else a refusal message. */
   async #askGate(gate: ToolGate, planned: PlannedCall): Promise<string | undefined> {
     const { call, position, identity, args } = planned;
-    let decision: GateDecision;
-    try {
-      decision = await gate.check({
-        turnId: this.scope.turnId,
-        step: this.step,
-        position,
-        identity,
-        callId: call.id,
-        tool: call.name,
-        arguments: args,
-      });
-    } catch (error) {
-      return `approval check failed: ${errorMessage(error)}`;
-    }
-    if (decision.action === "run") return undefined;
-    if (decision.action === "refuse") return decision.error;
+    const request = { turnId: this.scope.turnId, step: this.step, position, identity, callId: call.id, tool: call.name, arguments: args };
+    const verdict = await askGate(gate, request, this.scope.emitter);
+    if (verdict.action === "run") return undefined;
+    if (verdict.action === "refuse") return verdict.error;
     this.#waitingOn = { step: this.step, position, identity, callId: call.id, tool: call.name };
     this.#stop.abort(new Error("waiting for approval"));
     return "wait";
   }
 
-  #emitCall({ call, args }: PlannedCall): Promise<void> {
-    return this.scope.emitter.emit({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args });
+  /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
+  async #replay(planned: PlannedCall, prior: PriorCall, enveloped: boolean): Promise<void> {
+    if (enveloped) this.scope.envelopedCalls += 1; // counted when it was first asked for; keep the tally
+    await this.#emitCall(planned, true);
+    if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
+    return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(OUTCOME_UNKNOWN) }, 0, 0);
   }
 
-  /** Records a finished call: tool message now (completion order), then its tool_result. */
-  #settle(planned: PlannedCall, end: CallEnd, queuedMs: number, durationMs: number): Promise<void> {
+  /** Writes one journal entry; false (and the batch stops, the turn fails) when it cannot. */
+  async #journal<K extends "callStarted" | "callCompleted">(kind: K, entry: Parameters<NonNullable<CheckpointStore[K]>>[0]): Promise<boolean> {
+    const journal = this.scope.journal;
+    const write = journal?.[kind] as ((entry: unknown) => void | Promise<void>) | undefined;
+    if (!journal || !write) return true;
+    try {
+      await write.call(journal, entry);
+      return true;
+    } catch (error) {
+      const message = `checkpoint failed: ${errorMessage(error)}`;
+      this.#journalFailure ??= message;
+      this.#stop.abort(new TurnFailure(message));
+      return false;
+    }
+  }
+
+  #emitCall({ call, args }: PlannedCall, replayed = false): Promise<void> {
+    return this.scope.emitter.emit({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) });
+  }
+
+  /** Records a finished call: tool message now (completion order), journal, then its tool_result. */
+  async #settle(planned: PlannedCall, end: CallEnd, queuedMs: number, durationMs: number, replayed = false): Promise<void> {
     const { call, position, identity } = planned;
     this.#settled.add(position);
     const outcome: ToolOutcome = end.kind === "outcome" ? end.outcome : errorOutcome(`aborted: ${end.reason}`);
     this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content: outcome.content });
     // An interrupted call's outcome is unknown: it is not "completed", so resume will not
     // treat its placeholder result as what the tool did.
-    if (end.kind === "outcome") {
-      this.#completed.push({ identity, step: this.step, position, callId: call.id, tool: call.name, ok: outcome.ok, content: outcome.content });
-    }
+    const completed = end.kind === "outcome" ? completedCall({ identity, step: this.step, position, callId: call.id, tool: call.name }, outcome) : undefined;
+    if (completed) this.#completed.push(completed);
+    // Before any await: a halt must stop dispatch in the same tick the halting call ends.
     const halted = outcome.ok && outcome.halt !== undefined;
     if (outcome.ok && outcome.halt) {
       this.#halts.set(position, outcome.halt);
       this.#stop.abort(new Error("the turn halted"));
     }
     if (outcome.ok && outcome.promote) this.#promoted.push(...outcome.promote);
+    if (completed && !replayed && this.scope.journal?.callCompleted) await this.#journal("callCompleted", completed);
     return this.scope.emitter.emit({
       type: "tool_result",
       call_id: call.id,
@@ -263,6 +296,7 @@ class BatchRun {
       queued_ms: queuedMs,
       ...(halted ? { halted: true } : {}),
       ...(outcome.record !== undefined ? { record: outcome.record } : {}),
+      ...(replayed ? { replayed: true as const } : {}),
     });
   }
 

@@ -10,12 +10,16 @@ import type {
   EventSink,
   Model,
   ModelMessage,
+  ModelToolCall,
   ModelToolSpec,
+  ResumeState,
   TokenUsage,
   ToolExecutor,
   ToolGate,
   TurnCheckpoint,
 } from "./ports";
+import { ResumeLedger } from "./resume-ledger";
+import { restoreTurn } from "./restore-turn";
 import { runToolBatch, type TurnToolScope } from "./run-tool-batch";
 import { addUsage, streamModelStep, type ModelStep } from "./stream-model-step";
 import { errorMessage, TurnFailure } from "./turn-failure";
@@ -44,8 +48,15 @@ export interface RunTurnInput {
   signal?: AbortSignal;
   /** Approval seam (DESIGN D8): asked before each enveloped call; forces serial execution. */
   gate?: ToolGate;
-  /** Resume seam (DESIGN D9): receives a checkpoint after every step. */
+  /** Resume seam (DESIGN D9): receives a checkpoint after every step, and the call journal. */
   checkpoints?: CheckpointStore;
+  /**
+   * Continue an interrupted or waiting turn from its checkpoint instead of starting one
+   * (`userMessage` is then ignored; the checkpoint holds it). The turn announces itself with
+   * `turn_resumed`; an open batch runs again with completed calls reused by identity and
+   * side-effecting calls that were in flight reported as "outcome unknown", never re-sent.
+   */
+  resume?: ResumeState;
 }
 
 /** How a turn ended. `waiting` only happens when a gate says so. */
@@ -81,13 +92,17 @@ const systemClock: Clock = { now: () => Date.now() };
  * (`turn_waiting`) or something fails (`turn_failed`). Exactly one terminal event, always
  * last; events reach the sink one at a time in emission order. Never rejects: every failure
  * (model error, limit, deadline, cancellation, sink or checkpoint failure) becomes a failed
- * result. A failure of the turn wins over a halt in the same batch.
+ * result. A failure of the turn wins over a halt in the same batch. With `resume`, the turn
+ * starts with `turn_resumed` and continues from its checkpoint (see RunTurnInput.resume).
  */
 export async function runTurn(input: RunTurnInput): Promise<RunTurnResult> {
   const emitter = new OrderedEmitter(input.sink);
   const messages: ModelMessage[] = [];
   const usage: { total?: TokenUsage } = {};
-  await emitter.emit({ type: "turn_started", turn_id: input.turnId });
+  const resumedAt = input.resume?.checkpoint.step;
+  await emitter.emit(
+    resumedAt === undefined ? { type: "turn_started", turn_id: input.turnId } : { type: "turn_resumed", turn_id: input.turnId, step: resumedAt },
+  );
 
   let end: TurnEnd;
   let signals: TurnSignals | undefined;
@@ -139,6 +154,7 @@ async function loop(
     messages,
   };
   if (input.gate) scope.gate = input.gate;
+  if (input.checkpoints) scope.journal = input.checkpoints;
   if (input.gate && limits.tool_concurrency > 1) {
     const message = `approvals apply to this turn: tool calls run one at a time (tool_concurrency ${limits.tool_concurrency} not used)`;
     await emitter.emit({ type: "warning", message });
@@ -146,20 +162,73 @@ async function loop(
 
   const prefix: ModelMessage[] = input.instructions ? [{ role: "system", content: input.instructions }] : [];
   prefix.push(...input.history);
-  messages.push({ role: "user", content: input.userMessage });
   const completedCalls: CompletedCall[] = [];
-  const checkpoint = async (step: number, waitingOn?: TurnCheckpoint["waitingOn"]) => {
-    if (!input.checkpoints) return;
-    const snapshot: TurnCheckpoint = { turnId: input.turnId, step, messages: [...messages], completedCalls: [...completedCalls] };
-    if (waitingOn) snapshot.waitingOn = waitingOn;
+  const promoted: ModelToolSpec[] = [];
+  const promote = (tools: ModelToolSpec[]) => {
+    // Offered from the next request on; an offered name keeps its spec.
+    for (const tool of tools) {
+      if (scope.offered.has(tool.name)) continue;
+      scope.offered.set(tool.name, tool);
+      promoted.push(tool);
+    }
+  };
+  const save = async (kind: "save" | "saveOpenBatch", step: number, extra: Partial<TurnCheckpoint> = {}) => {
+    const store = input.checkpoints;
+    const write = store?.[kind];
+    if (!store || !write) return;
+    const snapshot: TurnCheckpoint = { turnId: input.turnId, step, messages: [...messages], completedCalls: [...completedCalls], ...extra };
+    if (promoted.length > 0) snapshot.promoted = [...promoted];
+    if (usage.total) snapshot.usage = { ...usage.total };
     try {
-      await input.checkpoints.save(snapshot);
+      await write.call(store, snapshot);
     } catch (error) {
       throw new TurnFailure(`checkpoint failed: ${errorMessage(error)}`);
     }
   };
 
-  for (let step = 0; ; step += 1) {
+  /** Runs one step's calls and settles what the batch means for the turn (undefined: go on). */
+  const runBatch = async (step: number, leadIn: string, calls: ModelToolCall[]): Promise<TurnEnd | undefined> => {
+    const batch = await runToolBatch(scope, step, calls);
+    completedCalls.push(...batch.completed);
+    promote(batch.promoted);
+    const failure = signals.failure ?? batch.journalFailure ?? batch.limitExceeded;
+    if (failure !== undefined) {
+      await save("save", step).catch(() => undefined); // the failure is the news, not the save
+      return { status: "failed", error: failure };
+    }
+    if (batch.waitingOn) {
+      await save("save", step, { waitingOn: batch.waitingOn, batchOpen: true });
+      return { status: "waiting" };
+    }
+    if (batch.halts.length > 0) {
+      const content = haltContent(leadIn, batch.halts);
+      await save("save", step, { end: { status: "halted", content } });
+      return { status: "halted", content };
+    }
+    await save("save", step);
+    return undefined;
+  };
+
+  let step = 0;
+  if (input.resume) {
+    const restored = restoreTurn(input.resume.checkpoint);
+    messages.push(...restored.messages);
+    if (restored.usage) usage.total = restored.usage;
+    scope.envelopedCalls = restored.envelopedCalls;
+    promote(restored.promoted);
+    scope.ledger = new ResumeLedger(input.resume, (tool) => input.executor.sideEffect?.(tool) ?? true);
+    if (restored.end) return restored.end;
+    if (restored.openBatch) {
+      const { step: open, leadIn, calls } = restored.openBatch;
+      const end = await runBatch(open, leadIn, calls);
+      if (end) return end;
+    }
+    step = restored.nextStep;
+  } else {
+    messages.push({ role: "user", content: input.userMessage });
+  }
+
+  for (; ; step += 1) {
     signals.throwIfStopped();
     if (emitter.error) throw new TurnFailure(`event sink failed: ${emitter.error.message}`);
     const modelStep = await askModel(input.model, [...prefix, ...messages], [...scope.offered.values()], signals, emitter);
@@ -167,23 +236,13 @@ async function loop(
     const { text, toolCalls } = modelStep;
     messages.push(toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text });
     if (toolCalls.length === 0) {
-      await checkpoint(step);
+      await save("save", step, { end: { status: "completed", content: text } });
       return { status: "completed", content: text };
     }
-
-    const batch = await runToolBatch(scope, step, toolCalls);
-    completedCalls.push(...batch.completed);
-    // Promoted tools are offered from the next request on; an offered name keeps its spec.
-    for (const tool of batch.promoted) if (!scope.offered.has(tool.name)) scope.offered.set(tool.name, tool);
-
-    const failure = signals.failure ?? batch.limitExceeded;
-    if (failure !== undefined) {
-      await checkpoint(step).catch(() => undefined); // the failure is the news, not the save
-      return { status: "failed", error: failure };
-    }
-    await checkpoint(step, batch.waitingOn);
-    if (batch.waitingOn) return { status: "waiting" };
-    if (batch.halts.length > 0) return { status: "halted", content: haltContent(text, batch.halts) };
+    // The step's calls are known before any runs: a resume replays this batch, not the model.
+    await save("saveOpenBatch", step, { batchOpen: true });
+    const end = await runBatch(step, text, toolCalls);
+    if (end) return end;
   }
 }
 

@@ -91,3 +91,14 @@ export function agentToolExposure(db: Db, agent: AgentRow) {
     usable,
   );
 }
+
+/** The system tools a turn of this agent is offered (DESIGN D13): feature configured, not denied. */
+export function agentSystemTools(agent: AgentRow, hasDeferred: boolean): string[] {
+  const wanted = [
+    ...(hasDeferred ? ["tool_search"] : []),
+    ...(agent.skills.length > 0 ? ["load_skill"] : []),
+    ...(agent.memory ? ["remember"] : []),
+    ...(agent.subagents.length > 0 ? ["spawn_subagent", "spawn_subagents"] : []),
+  ];
+  return wanted.filter((name) => !agent.toolsDeny.includes(name));
+}

@@ -1,0 +1,111 @@
+import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../client";
+import { callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type StoredCheckpoint } from "../schema";
+
+type NewMessage = Omit<typeof messages.$inferInsert, "id">;
+
+/** The checkpoint row of a turn, or undefined (a turn from before checkpoints existed). */
+export function getCheckpoint(db: Db, turnId: string) {
+  return db.select().from(checkpoints).where(eq(checkpoints.turnId, turnId)).get();
+}
+
+/**
+ * Writes a turn's checkpoint and appends the transcript messages it closed, in one
+ * transaction: the transcript never holds a message its checkpoint does not.
+ */
+export function saveCheckpoint(db: Db, params: { turnId: string; state: StoredCheckpoint; messages: NewMessage[]; now?: number }) {
+  const now = params.now ?? Date.now();
+  db.transaction((tx) => {
+    tx.update(checkpoints).set({ step: params.state.step, state: params.state, updatedAt: now }).where(eq(checkpoints.turnId, params.turnId)).run();
+    if (params.messages.length > 0) tx.insert(messages).values(params.messages).run();
+  });
+}
+
+/**
+ * Takes over a turn for this process, atomically, so two processes never both resume it: a
+ * waiting turn is claimed by flipping it to running; an interrupted (running) turn by a
+ * compare-and-swap of runner_pid from the dead runner's `expectedPid`. False: someone else won.
+ */
+export function claimTurn(
+  db: Db,
+  params: { turnId: string; pid: number; from: "waiting" } | { turnId: string; pid: number; from: "running"; expectedPid: number | null },
+): boolean {
+  const now = Date.now();
+  return db.transaction((tx) => {
+    if (params.from === "waiting") {
+      const flipped = tx
+        .update(turns)
+        .set({ status: "running", endedAt: null })
+        .where(and(eq(turns.id, params.turnId), eq(turns.status, "waiting")))
+        .run();
+      if (flipped.changes !== 1) return false;
+      tx.update(checkpoints).set({ runnerPid: params.pid, updatedAt: now }).where(eq(checkpoints.turnId, params.turnId)).run();
+      return true;
+    }
+    const runner = params.expectedPid === null ? isNull(checkpoints.runnerPid) : eq(checkpoints.runnerPid, params.expectedPid);
+    const swapped = tx
+      .update(checkpoints)
+      .set({ runnerPid: params.pid, updatedAt: now })
+      .where(and(eq(checkpoints.turnId, params.turnId), runner))
+      .run();
+    return swapped.changes === 1;
+  });
+}
+
+/** Whether a turn has a call record (trace row) for this provider call id. */
+export function hasToolCallRecord(db: Db, params: { turnId: string; callId: string }): boolean {
+  return (
+    db
+      .select({ id: toolCalls.id })
+      .from(toolCalls)
+      .where(and(eq(toolCalls.turnId, params.turnId), eq(toolCalls.callId, params.callId)))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
+/** Journals a call as started (before it is sent). Idempotent for the same identity. */
+export function journalStarted(db: Db, row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { now?: number }) {
+  const { now, ...values } = row;
+  db.insert(callJournal)
+    .values({ ...values, status: "started", startedAt: now ?? Date.now() })
+    .onConflictDoNothing()
+    .run();
+}
+
+/** Journals a call's final outcome (creating the row when the call was never started: a refusal). */
+export function journalCompleted(
+  db: Db,
+  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { outcome: JournaledOutcome; now?: number },
+) {
+  const { now: at, outcome, ...values } = row;
+  const now = at ?? Date.now();
+  db.insert(callJournal)
+    .values({ ...values, status: "completed", outcome, startedAt: now, completedAt: now })
+    .onConflictDoUpdate({ target: [callJournal.turnId, callJournal.identity], set: { status: "completed", outcome, completedAt: now } })
+    .run();
+}
+
+/** Every journaled call of a turn, in order of (step, position). */
+export function listJournal(db: Db, turnId: string): CallJournalRow[] {
+  return db.select().from(callJournal).where(eq(callJournal.turnId, turnId)).orderBy(asc(callJournal.step), asc(callJournal.position)).all();
+}
+
+/** How many transcript messages a turn has (the user message included). */
+export function countTurnMessages(db: Db, turnId: string): number {
+  return db.select({ n: count() }).from(messages).where(eq(messages.turnId, turnId)).get()?.n ?? 0;
+}
+
+/** The last event recorded for a turn, or undefined. */
+export function lastTurnEvent(db: Db, turnId: string) {
+  return db.select().from(events).where(eq(events.turnId, turnId)).orderBy(desc(events.seq)).limit(1).get();
+}
+
+/** Creates a checkpoint row for a turn that has none (a turn from before checkpoints existed). */
+export function ensureCheckpoint(db: Db, params: { turnId: string; userMessage: string; runnerPid: number | null; now?: number }) {
+  const state = { turnId: params.turnId, step: -1, messages: [{ role: "user" as const, content: params.userMessage }] };
+  db.insert(checkpoints)
+    .values({ turnId: params.turnId, step: -1, state, depth: 0, runnerPid: params.runnerPid, updatedAt: params.now ?? Date.now() })
+    .onConflictDoNothing()
+    .run();
+}

@@ -1,0 +1,41 @@
+/**
+ * The turn use cases the API and the Studio call: create a session, start a turn. The
+ * running itself (engine, persistence, resume, approvals, subagents) is in turn-run.ts.
+ */
+import type { Db } from "@/db/client";
+import { getSession, insertSession, listTurns } from "@/db/queries/sessions";
+import { ApiError, notFound, validationFailed } from "@/lib/api/errors";
+import { getAgentOrThrow } from "./agents";
+import { newId } from "./new-id";
+import type { EventListener } from "./turn-recorder";
+import { startNewTurn, type StartedTurn } from "./turn-run";
+
+export { turnContext } from "./turn-setup";
+export { offeredToolSpecs } from "./tool-specs";
+export type { StartedTurn } from "./turn-run";
+
+/** Creates a session for an agent. */
+export function createSession(db: Db, params: { agentId: string; tenant?: string | null }) {
+  getAgentOrThrow(db, params.agentId);
+  const row = insertSession(db, { id: newId("ses"), agentId: params.agentId, tenant: params.tenant ?? null });
+  return { id: row.id, agent_id: row.agentId, tenant: row.tenant };
+}
+
+/**
+ * Starts a turn and returns at once; `done` settles when it ends or waits. The
+ * turn keeps running if the client goes away (and survives a restart: it is resumed).
+ * One running or waiting turn per session (409 otherwise). `signal` cancels the turn.
+ */
+export function startTurn(
+  db: Db,
+  params: { sessionId: string; message: string; listener?: EventListener; signal?: AbortSignal },
+): StartedTurn {
+  if (params.message.trim() === "") throw validationFailed("message must not be empty");
+  const session = getSession(db, params.sessionId);
+  if (!session) throw notFound(`session '${params.sessionId}'`);
+  if (listTurns(db, session.id).some((t) => t.status === "running" || t.status === "waiting")) {
+    throw new ApiError("conflict", "this session already has a turn in progress");
+  }
+  const agent = getAgentOrThrow(db, session.agentId);
+  return startNewTurn(db, { session, agent, message: params.message, depth: 0, ...(params.listener ? { listener: params.listener } : {}), ...(params.signal ? { signal: params.signal } : {}) });
+}

@@ -1,0 +1,132 @@
+/**
+ * Persistence behind the engine's ports for one turn: every event is written
+ * the moment it is emitted (with the call record of each tool result), each call
+ * is journaled before it is sent and when its result is final, and the checkpoint
+ * and transcript are written together at each checkpoint, so a crash loses
+ * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
+ */
+import type { Db } from "@/db/client";
+import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
+import { insertEvent, insertMessages, insertToolCall, lastEventSeq } from "@/db/queries/sessions";
+import type { StoredCheckpoint } from "@/db/schema";
+import type { CheckpointStore, CompletedCall, EngineEvent, EventSink, ModelMessage, StartedCall, TurnCheckpoint } from "@/lib/engine/ports";
+
+export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
+
+export interface RecorderOptions {
+  now?: () => number;
+  /** Called after each event is persisted (the scripted provider's crash points use it). */
+  afterEvent?: (event: EngineEvent) => void;
+}
+
+export class TurnRecorder implements EventSink, CheckpointStore {
+  private seq: number;
+  /** Messages of this turn already in the transcript (the user message is written with the turn). */
+  private persistedMessages: number;
+  private listeners = new Set<EventListener>();
+  private readonly now: () => number;
+  /** The last checkpoint saved by this run (where a waiting turn stopped). */
+  lastCheckpoint: TurnCheckpoint | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly turnId: string,
+    private readonly sessionId: string,
+    private readonly options: RecorderOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.seq = lastEventSeq(db, turnId);
+    this.persistedMessages = Math.max(1, countTurnMessages(db, turnId));
+  }
+
+  /** Adds a live listener (the SSE stream); returns its remover. */
+  listen(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: EngineEvent): void {
+    const at = this.now();
+    this.seq += 1;
+    const { type, ...data } = event;
+    if (type === "tool_result") {
+      const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
+      // A replayed result already has its call record, unless the process died between the
+      // journal and the record: then the replay fills the gap so the trace has every call.
+      if (!summary.replayed || !hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id })) {
+        insertToolCall(this.db, {
+          turnId: this.turnId,
+          callId: summary.call_id,
+          tool: summary.tool,
+          ok: summary.ok,
+          startedAt: at - summary.duration_ms,
+          durationMs: Math.round(summary.duration_ms),
+          queuedMs: Math.round(summary.queued_ms),
+          record: {
+            ...(record as Record<string, unknown> | undefined),
+            ...(summary.replayed ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) } : {}),
+            duration_ms: Math.round(summary.duration_ms),
+            queued_ms: Math.round(summary.queued_ms),
+            halted: summary.halted ?? false,
+          },
+        });
+      }
+      insertEvent(this.db, { turnId: this.turnId, seq: this.seq, type, data: summary, at });
+    } else {
+      insertEvent(this.db, { turnId: this.turnId, seq: this.seq, type, data, at });
+    }
+    this.options.afterEvent?.(event);
+    const withoutRecord = type === "tool_result" ? { ...event, record: undefined } : event;
+    for (const listener of this.listeners) listener({ ...withoutRecord, seq: this.seq, at });
+  }
+
+  save(checkpoint: TurnCheckpoint): void {
+    this.lastCheckpoint = checkpoint;
+    // An open batch (waiting) keeps its assistant message out of the transcript until the
+    // batch closes: a resume rebuilds its tool results, and the transcript must not hold half.
+    const closed = checkpoint.batchOpen ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages)) : checkpoint.messages;
+    const { completedCalls: _journaled, ...state } = checkpoint;
+    saveCheckpoint(this.db, { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() });
+    this.persistedMessages = Math.max(this.persistedMessages, closed.length);
+  }
+
+  saveOpenBatch(checkpoint: TurnCheckpoint): void {
+    this.save(checkpoint);
+  }
+
+  callStarted(call: StartedCall): void {
+    journalStarted(this.db, { turnId: this.turnId, ...call, now: this.now() });
+  }
+
+  callCompleted(call: CompletedCall): void {
+    const { identity, step, position, callId, tool, ...outcome } = call;
+    journalCompleted(this.db, { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() });
+  }
+
+  /** Writes the messages of this turn not yet in the transcript (when the turn ends). */
+  appendMessages(all: ModelMessage[]): void {
+    const rows = this.rows(all);
+    insertMessages(this.db, rows);
+    this.persistedMessages = Math.max(this.persistedMessages, all.length);
+  }
+
+  private rows(all: ModelMessage[]) {
+    const fresh = all.slice(this.persistedMessages);
+    const at = this.now();
+    return fresh.map((m) => ({
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      role: m.role,
+      content: m.content,
+      toolCalls: m.role === "assistant" ? (m.toolCalls ?? null) : null,
+      callId: m.role === "tool" ? m.callId : null,
+      tool: m.role === "tool" ? m.tool : null,
+      createdAt: at,
+    }));
+  }
+}
+
+function lastAssistant(messages: ModelMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.role === "assistant") return i;
+  return messages.length;
+}

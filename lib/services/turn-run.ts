@@ -1,0 +1,221 @@
+/**
+ * Running a turn in this process, fresh or resumed: the engine with persistence behind its
+ * ports, the turn row kept in step with how the run ended, and the hand-offs around it
+ * (a child turn for spawn_subagent, a resume when a waiting turn's approval is decided).
+ */
+import type { Db } from "@/db/client";
+import { getApprovalForCall } from "@/db/queries/approvals";
+import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
+import { finishTurn, getSession, getTurn, insertSession, insertTurn } from "@/db/queries/sessions";
+import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
+import { ApiError, notFound } from "@/lib/api/errors";
+import type { ResumeState } from "@/lib/engine/ports";
+import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
+import { getEnv } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
+import { isProcessAlive, isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
+import { getAgentOrThrow } from "./agents";
+import { newId } from "./new-id";
+import { loadResumeState } from "./resume-state";
+import { crashHook, scriptedCrashPoint, type CrashPoint } from "./scripted-script";
+import type { ChildRunner } from "./system-tools";
+import { TurnRecorder, type EventListener } from "./turn-recorder";
+import { setupTurn } from "./turn-setup";
+
+export interface StartedTurn {
+  turnId: string;
+  recorder: TurnRecorder;
+  /** Settles when the run ends or starts waiting. */
+  done: Promise<RunTurnResult>;
+}
+
+interface LaunchParams {
+  turnId: string;
+  session: SessionRow;
+  agent: AgentRow;
+  message: string;
+  depth: number;
+  resume?: ResumeState;
+  listener?: EventListener;
+  signal?: AbortSignal;
+  crash?: CrashPoint;
+}
+
+/** Creates a turn row and runs it here. The caller has checked the session may take a turn. */
+export function startNewTurn(
+  db: Db,
+  params: { session: SessionRow; agent: AgentRow; message: string; depth: number; listener?: EventListener; signal?: AbortSignal },
+): StartedTurn {
+  const turnId = newId("turn");
+  const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
+  insertTurn(db, { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid });
+  markTurnActive(turnId);
+  return launch(db, { ...params, turnId, ...(crash ? { crash } : {}) });
+}
+
+/**
+ * Resumes an interrupted (running, its runner dead) or waiting (its approval decided) turn
+ * from its last checkpoint. Throws 404 for an unknown turn and 409 when the turn cannot be
+ * resumed now: it runs (here or in a live process), it ended, or its approval is pending.
+ */
+export function resumeTurn(db: Db, turnId: string, options: { listener?: EventListener } = {}): StartedTurn {
+  const turn = getTurn(db, turnId);
+  if (!turn) throw notFound(`turn '${turnId}'`);
+  if (isTurnActive(turnId)) throw new ApiError("conflict", "this turn is already running");
+  if (turn.status !== "running" && turn.status !== "waiting") throw new ApiError("conflict", `this turn already ended (${turn.status})`);
+  const session = getSession(db, turn.sessionId);
+  if (!session) throw notFound(`session '${turn.sessionId}'`);
+  const agent = getAgentOrThrow(db, session.agentId);
+  const loaded = loadResumeState(db, turn);
+
+  if (turn.status === "waiting") {
+    const pending = pendingApproval(db, turn.id);
+    if (pending) throw new ApiError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
+    if (!claimTurn(db, { turnId, pid: process.pid, from: "waiting" })) throw new ApiError("conflict", "this turn was resumed by someone else");
+  } else {
+    const runner = loaded.runnerPid;
+    if (runner !== null && runner !== process.pid && isProcessAlive(runner)) {
+      throw new ApiError("conflict", `this turn is running in another process (pid ${runner})`);
+    }
+    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage, runnerPid: runner });
+    if (!claimTurn(db, { turnId, pid: process.pid, from: "running", expectedPid: runner })) {
+      throw new ApiError("conflict", "this turn was resumed by someone else");
+    }
+  }
+  markTurnActive(turnId);
+  const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
+  if (ended) return ended;
+  const { resume, depth } = loadResumeState(db, turn);
+  return launch(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
+}
+
+/** Resumes a turn without anyone waiting on it; "cannot resume now" is not an error here. */
+export function resumeInBackground(db: Db, turnId: string): void {
+  try {
+    resumeTurn(db, turnId).done.catch(() => undefined);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "conflict") log.debug("resume skipped", { turn_id: turnId, reason: error.message });
+    else log.error("resume failed", { turn_id: turnId, ...describeError(error) });
+  }
+}
+
+/** The pending (and not yet expired) approval a waiting turn waits on, if any. */
+export function pendingApproval(db: Db, turnId: string): string | undefined {
+  const waitingOn = getCheckpoint(db, turnId)?.state.waitingOn;
+  if (!waitingOn) return undefined;
+  const approval = getApprovalForCall(db, { turnId, identity: waitingOn.identity });
+  return approval?.status === "pending" && approval.expiresAt > Date.now() ? approval.id : undefined;
+}
+
+function launch(db: Db, params: LaunchParams): StartedTurn {
+  const { turnId, session, agent } = params;
+  let started: StartedTurn;
+  try {
+    const setup = setupTurn(db, {
+      turnId,
+      session,
+      agent,
+      message: params.message,
+      depth: params.depth,
+      startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
+      runChild: childRunner(db, session, params.depth),
+    });
+    const recorder = new TurnRecorder(db, turnId, session.id, params.crash ? { afterEvent: crashHook(params.crash) } : {});
+    if (params.listener) recorder.listen(params.listener);
+    const done = runTurn({
+      turnId,
+      model: setup.model,
+      ...(setup.instructions ? { instructions: setup.instructions } : {}),
+      history: setup.history,
+      userMessage: params.message,
+      tools: setup.tools,
+      executor: setup.executor,
+      ctx: setup.ctx,
+      limits: setup.limits,
+      sink: recorder,
+      checkpoints: recorder,
+      ...(setup.gate ? { gate: setup.gate } : {}),
+      ...(params.signal ? { signal: params.signal } : {}),
+      ...(params.resume ? { resume: params.resume } : {}),
+    }).then((result) => {
+      // A waiting turn's open batch stays out of the transcript (its checkpoint holds it).
+      if (result.status !== "waiting") recorder.appendMessages(result.messages);
+      finishTurn(db, { id: turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+      return result;
+    });
+    started = { turnId, recorder, done };
+  } catch (error) {
+    markTurnInactive(turnId);
+    throw error;
+  }
+  started.done
+    .catch((error: unknown) => {
+      // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
+      log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
+      try {
+        finishTurn(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
+      } catch {
+        // the database is gone; the log line above is all we can do
+      }
+    })
+    .finally(() => {
+      markTurnInactive(turnId);
+      afterRun(db, turnId);
+    });
+  return started;
+}
+
+/** A turn that stopped to wait may already have its decision (decided during the run): go on. */
+function afterRun(db: Db, turnId: string): void {
+  try {
+    if (getTurn(db, turnId)?.status === "waiting" && !pendingApproval(db, turnId)) resumeInBackground(db, turnId);
+  } catch (error) {
+    log.error("post-turn check failed", { turn_id: turnId, ...describeError(error) });
+  }
+}
+
+/**
+ * The process died after the turn's terminal event was written but before the turn row was:
+ * record the end that was already announced instead of running anything again.
+ */
+function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
+  const last = lastTurnEvent(db, turn.id);
+  const data = (last?.data ?? {}) as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
+  let result: RunTurnResult | undefined;
+  if (last?.type === "turn_completed") result = { status: "completed", content: data.content ?? "", messages: [] };
+  if (last?.type === "turn_halted") result = { status: "halted", content: data.content ?? "", messages: [] };
+  if (last?.type === "turn_failed") result = { status: "failed", content: "", error: data.error ?? "failed", messages: [] };
+  if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
+  if (!result) return undefined;
+  if (data.usage) result.usage = data.usage;
+  finishTurn(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+  markTurnInactive(turn.id);
+  if (result.status === "waiting") afterRun(db, turn.id);
+  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
+}
+
+/** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
+function childRunner(db: Db, parent: SessionRow, depth: number): ChildRunner {
+  return async (agentId, message, signal) => {
+    const agent = getAgentOrThrow(db, agentId);
+    const session = insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
+    const child = startNewTurn(db, { session, agent, message, depth: depth + 1, signal });
+    const result = await child.done;
+    return {
+      agent: agentId,
+      session_id: session.id,
+      turn_id: child.turnId,
+      status: result.status,
+      content: result.content,
+      ...(result.error ? { error: result.error } : {}),
+    };
+  };
+}
+
+function crashPointOf(agent: AgentRow, message: string): CrashPoint | undefined {
+  try {
+    return scriptedCrashPoint(getEnv().INSIKA_SCRIPTED_DIR, agent.model.model, message);
+  } catch {
+    return undefined; // the model build reports a bad script
+  }
+}
