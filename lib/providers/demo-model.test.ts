@@ -136,3 +136,28 @@ describe("parsePairs", () => {
     expect(JSON.parse(step.call!.arguments)).toStrictEqual(JSON.parse('{"__proto__":"x"}'));
   });
 });
+
+describe("demo model and deferred tools", () => {
+  const search = { name: "tool_search", description: "search", parameters: { type: "object", properties: { query: { type: "string" } } } } as const;
+  const order = { name: "order_status", description: "order", parameters: { type: "object", properties: { order_id: { type: "string" } } } } as const;
+
+  it("asks tool_search for a named tool that is not offered, then calls it once promoted", () => {
+    const system = { role: "system" as const, content: "Available tools (use tool_search):\n- order_status: order" };
+    const user = { role: "user" as const, content: "order_status order_id=A-1001" };
+    const first = planDemoStep([system, user], [search]);
+    expect(first.call?.name).toBe("tool_search");
+    expect(JSON.parse(first.call!.arguments)).toEqual({ query: "order_status" });
+    const afterSearch = planDemoStep(
+      [system, user, { role: "assistant", content: "", toolCalls: [first.call!] }, { role: "tool", callId: first.call!.id, tool: "tool_search", content: "[]" }],
+      [search, order],
+    );
+    expect(afterSearch.call?.name).toBe("order_status");
+    expect(JSON.parse(afterSearch.call!.arguments)).toEqual({ order_id: "A-1001" });
+  });
+
+  it("does not search for a tool the available list does not name, nor without tool_search", () => {
+    const system = { role: "system" as const, content: "Available tools:\n- order_status: order" };
+    expect(planDemoStep([system, { role: "user", content: "other_thing x=1" }], [search]).call).toBeUndefined();
+    expect(planDemoStep([system, { role: "user", content: "order_status order_id=1" }], []).call).toBeUndefined();
+  });
+});

@@ -11,7 +11,10 @@
  *    array/object (then a JSON value such as `ids=[1,2]` is parsed). `key="a quoted value"`
  *    (with \" escapes) and `key='single quoted'` are always strings. Before the call it streams
  *    the lead-in "Calling <tool>…" unless the message contains the word `quiet`.
- * 3. No tool named: it says it is the demo model, lists the offered tools, and gives an example.
+ * 3. No offered tool named, but `tool_search` is offered and the message names a tool that
+ *    the system prompt lists as available (a deferred one): it calls `tool_search` with that name; when the search
+ *    result comes back and the named tool is now offered, it calls that tool as in rule 2.
+ * 4. No tool named: it says it is the demo model, lists the offered tools, and gives an example.
  *
  * Words inside `key=value` pairs never count as a tool name or as `quiet`.
  */
@@ -43,22 +46,48 @@ export class DemoModel implements Model {
 /** What the demo model does for this conversation (exported for tests and the Studio hint). */
 export function planDemoStep(messages: ModelMessage[], tools: ModelToolSpec[]): DemoStep {
   const last = messages[messages.length - 1];
-  if (last?.role === "tool") return { text: describeResults(trailingToolResults(messages)) };
-
   const user = [...messages].reverse().find((m) => m.role === "user");
   const text = user?.content ?? "";
   const pairs = parsePairs(text);
   const words = text.replace(PAIR, "$1 ");
   const tool = findNamedTool(words, tools);
-  if (!tool) return { text: describeTools(tools) };
 
-  const call: ModelToolCall = {
+  if (last?.role === "tool") {
+    // After tool_search promoted the tool the user named, call it (rule 3).
+    if (last.tool === "tool_search" && tool && tool.name !== "tool_search") {
+      return { text: "", call: demoCall(messages, tool, pairs) };
+    }
+    return { text: describeResults(trailingToolResults(messages)) };
+  }
+  if (!tool) {
+    const wanted = deferredToolName(words, tools, messages);
+    const search = tools.find((t) => t.name === "tool_search");
+    if (wanted && search) {
+      return { text: `Looking for ${wanted}…`, call: demoCall(messages, search, [{ key: "query", value: wanted, quoted: true }]) };
+    }
+    return { text: describeTools(tools) };
+  }
+
+  const call = demoCall(messages, tool, pairs);
+  const quiet = /(^|[^A-Za-z0-9_])quiet([^A-Za-z0-9_]|$)/i.test(words);
+  return { text: quiet ? "" : `Calling ${tool.name}…`, call };
+}
+
+function demoCall(messages: ModelMessage[], tool: ModelToolSpec, pairs: Pair[]): ModelToolCall {
+  return {
     id: `demo_call_${countToolCalls(messages) + 1}`,
     name: tool.name,
     arguments: JSON.stringify(buildArguments(pairs, tool.parameters)),
   };
-  const quiet = /(^|[^A-Za-z0-9_])quiet([^A-Za-z0-9_]|$)/i.test(words);
-  return { text: quiet ? "" : `Calling ${tool.name}…`, call };
+}
+
+/** A word of the message that names a tool listed in the system prompt's available (deferred) tools. */
+function deferredToolName(words: string, tools: ModelToolSpec[], messages: ModelMessage[]): string | undefined {
+  const offered = new Set(tools.map((t) => t.name));
+  const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  return words
+    .match(/\b[a-z][a-z0-9_]*\b/g)
+    ?.find((w) => !offered.has(w) && new RegExp(`(^|[^a-z0-9_])${w}([^a-z0-9_]|$)`).test(system));
 }
 
 function trailingToolResults(messages: ModelMessage[]): Extract<ModelMessage, { role: "tool" }>[] {
