@@ -12,7 +12,7 @@ const PURE_CORE_BANS = [
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "data/**", "db/migrations/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", ".tmp/**", "node_modules/**", "data/**", "db/migrations/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

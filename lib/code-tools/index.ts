@@ -7,6 +7,8 @@ import type { CodeTool } from "./code-tool";
 import { CurrentTime } from "./current-time";
 
 export { CodeTool, type CodeToolContext } from "./code-tool";
+/** Bounded parallel map for a code tool that fans out (the spec's Concurrency.gather). */
+export { gather, type GatherOptions } from "./gather";
 
 /** A fresh map of the shipped code tools, by name. */
 export function shippedCodeTools(): Map<string, CodeTool> {

@@ -11,8 +11,6 @@ export interface LoadedResume {
   resume: ResumeState;
   /** The turn's subagent depth (0: a client started it). */
   depth: number;
-  /** The process that last ran the turn, if recorded. */
-  runnerPid: number | null;
 }
 
 /** The resume state of a turn. A turn without a checkpoint starts over from its user message. */
@@ -28,5 +26,5 @@ export function loadResumeState(db: Db, turn: TurnRow): LoadedResume {
     if (entry.status === "completed" && entry.outcome) completed.push({ ...place, ...entry.outcome });
     else inFlight.push(entry.identity);
   }
-  return { resume: { checkpoint, completed, inFlight }, depth: row?.depth ?? 0, runnerPid: row?.runnerPid ?? null };
+  return { resume: { checkpoint, completed, inFlight }, depth: row?.depth ?? 0 };
 }

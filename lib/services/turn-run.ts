@@ -66,14 +66,13 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
   const session = getSession(db, turn.sessionId);
   if (!session) throw notFound(`session '${turn.sessionId}'`);
   const agent = getAgentOrThrow(db, session.agentId);
-  const loaded = loadResumeState(db, turn);
 
   if (turn.status === "waiting") {
     const pending = pendingApproval(db, turn.id);
     if (pending) throw new ApiError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
     if (!claimTurn(db, { turnId, pid: process.pid, from: "waiting" })) throw new ApiError("conflict", "this turn was resumed by someone else");
   } else {
-    const runner = loaded.runnerPid;
+    const runner = getCheckpoint(db, turnId)?.runnerPid ?? null;
     if (runner !== null && runner !== process.pid && isProcessAlive(runner)) {
       throw new ApiError("conflict", `this turn is running in another process (pid ${runner})`);
     }

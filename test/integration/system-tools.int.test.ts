@@ -154,9 +154,12 @@ describe("system tools over the API", () => {
     const stranger = (await server.api("POST", "/v1/sessions", { agent_id: "helpful", tenant: "other" })).body.id as string;
     expect((await server.api("POST", `/v1/sessions/${stranger}/turns`, { message: "second" })).body.content).not.toContain("prefers email");
 
-    // Deny still wins over a configured feature.
-    await agent("helpful", { skills: ["refunds"], memory: true, tools_deny: ["remember"] });
-    expect((await server.api("GET", "/v1/agents/helpful/tools")).body.system).toEqual(["load_skill"]);
+    // Deny still wins over a configured feature: a denied remember is not offered, so the call is refused.
+    script("denied", [[{ type: "tool-call", name: "remember", args: { text: "x" } }], [{ type: "text", text: "ok" }]]);
+    await agent("denied", { memory: true, skills: ["refunds"], tools_deny: ["remember"] });
+    expect((await server.api("GET", "/v1/agents/denied/tools")).body.system).toEqual(["load_skill"]);
+    const denied = await turn("denied");
+    expect(denied.tools[0]?.content).toBe(JSON.stringify({ error: "unknown tool: remember" }));
   });
 
   it("spawn_subagents refuses more than 8 children with the exact message, runs up to 8, and subagents are depth-limited", async () => {

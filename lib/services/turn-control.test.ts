@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { openDb, type Db } from "@/db/client";
+import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
+import { claimTurn, getCheckpoint, listJournal } from "@/db/queries/checkpoints";
+import { upsertAgent } from "@/db/queries/agents";
+import { insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
+import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
+import { createApprovalGate, REJECTED_BY_OPERATOR } from "./approval-gate";
+import { loadResumeState } from "./resume-state";
+import { TurnRecorder } from "./turn-recorder";
+import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-prompt";
+
+function fixture(): { db: Db; turnId: string; sessionId: string } {
+  const db = openDb(":memory:");
+  upsertAgent(db, {
+    id: "a",
+    name: "a",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: ["pay"],
+    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
+  });
+  insertSession(db, { id: "s", agentId: "a", tenant: null });
+  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 2, runnerPid: 4242 });
+  return { db, turnId: "t", sessionId: "s" };
+}
+
+const request = (position: number, tool = "pay") => ({ turnId: "t", step: 0, position, identity: `id-${position}`, callId: `c${position}`, tool, arguments: { n: position } });
+
+describe("approval gate", () => {
+  it("creates one approval per call, waits on it, and turns decisions and expiry into run or refuse", () => {
+    const { db } = fixture();
+    let now = 1_000;
+    const gate = createApprovalGate(db, { turnId: "t", sessionId: "s", tools: new Set(["pay"]), ttlS: 60, now: () => now });
+    expect(gate.check(request(0, "lookup"))).toEqual({ action: "run" });
+    const first = gate.check(request(0)) as { action: string; approval: { id: string; state: string } };
+    expect(first).toMatchObject({ action: "wait", approval: { state: "requested" } });
+    expect(gate.check(request(0))).toEqual({ action: "wait", approval: { id: first.approval.id, state: "pending" } });
+    const second = gate.check(request(1)) as { approval: { id: string } };
+    expect(second.approval.id).not.toBe(first.approval.id);
+    expect(listApprovals(db, { status: "pending" }).map((a) => [a.callId, a.expiresAt]).sort()).toEqual([
+      ["c0", 61_000],
+      ["c1", 61_000],
+    ]);
+
+    decideApproval(db, { id: first.approval.id, status: "approved" });
+    expect(gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
+    expect(decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
+    now = 61_000;
+    expect(gate.check(request(1))).toEqual({ action: "refuse", error: REJECTED_BY_OPERATOR, approval: { id: second.approval.id, state: "expired" } });
+    expect(expireApprovals(db, now)).toEqual([]);
+  });
+});
+
+describe("turn recorder and resume state", () => {
+  const assistant: ModelMessage = { role: "assistant", content: "", toolCalls: [{ id: "c0", name: "pay", arguments: "{}" }, { id: "c1", name: "pay", arguments: "{}" }] };
+  const checkpoint = (extra: Partial<TurnCheckpoint>): TurnCheckpoint => ({ turnId: "t", step: 0, messages: [{ role: "user", content: "go" }, assistant], completedCalls: [], ...extra });
+
+  it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", () => {
+    const { db } = fixture();
+    const recorder = new TurnRecorder(db, "t", "s");
+    recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
+    recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay" });
+    recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
+    recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
+    expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
+    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, state: { batchOpen: true } });
+    expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
+      ["id-0", "completed"],
+      ["id-1", "started"],
+    ]);
+
+    const loaded = loadResumeState(db, { id: "t", userMessage: "go" } as never);
+    expect(loaded.depth).toBe(2);
+    expect(loaded.resume.inFlight).toEqual(["id-1"]);
+    expect(loaded.resume.completed).toEqual([
+      { identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } },
+    ]);
+    expect(loaded.resume.checkpoint.messages.at(-1)).toEqual(assistant);
+
+    // The batch closes on resume: the assistant message and both results enter the transcript once.
+    const resumed = new TurnRecorder(db, "t", "s");
+    const tool = (id: string): ModelMessage => ({ role: "tool", callId: id, tool: "pay", content: "1" });
+    resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
+    resumed.appendMessages([{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1"), { role: "assistant", content: "done" }]);
+    expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+  });
+
+  it("writes a trace row for a replayed result only when the original one is missing", () => {
+    const { db } = fixture();
+    const recorder = new TurnRecorder(db, "t", "s");
+    const result = (callId: string, replayed: boolean): EngineEvent => ({
+      type: "tool_result",
+      call_id: callId,
+      tool: "pay",
+      ok: true,
+      result: 1,
+      duration_ms: 0,
+      queued_ms: 0,
+      ...(replayed ? { replayed: true as const } : {}),
+    });
+    recorder.emit(result("c0", false));
+    recorder.emit(result("c0", true));
+    recorder.emit(result("c1", true));
+    const { calls, events } = listTrace(db, ["t"]);
+    expect(calls.map((c) => [c.callId, c.record.replayed ?? false])).toEqual([
+      ["c0", false],
+      ["c1", true],
+    ]);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  it("claims a turn once: a waiting one by its status, an interrupted one by its dead runner", () => {
+    const { db } = fixture();
+    expect(claimTurn(db, { turnId: "t", pid: 1, from: "running", expectedPid: 999 })).toBe(false);
+    expect(claimTurn(db, { turnId: "t", pid: 1, from: "running", expectedPid: 4242 })).toBe(true);
+    expect(claimTurn(db, { turnId: "t", pid: 2, from: "running", expectedPid: 4242 })).toBe(false);
+    expect(claimTurn(db, { turnId: "t", pid: 2, from: "waiting" })).toBe(false); // it is running, not waiting
+  });
+});
+
+describe("turn prompt", () => {
+  it("adds skills, memories and a capped list of deferred tools (first line of each) to the instructions", () => {
+    const deferred = Array.from({ length: MAX_LISTED_DEFERRED + 5 }, (_, i) => ({ name: `t${i}`, description: `does ${i}\nmore detail` }));
+    const text = turnInstructions({ instructions: "Be brief.", skills: [{ name: "refunds", description: "How to refund" }], memories: ["likes tea"], deferred })!;
+    expect(text.startsWith("Be brief.\n\nSkills you can load with load_skill:\n- refunds: How to refund\n\n")).toBe(true);
+    expect(text).toContain("- likes tea");
+    expect(text).toContain("- t0: does 0\n");
+    expect(text).not.toContain("more detail");
+    expect(text).not.toContain(`- t${MAX_LISTED_DEFERRED}:`);
+    expect(text).toContain("… and 5 more: search for them with tool_search");
+    expect(turnInstructions({ instructions: " ", skills: [], memories: [], deferred: [] })).toBeUndefined();
+    expect(firstLine("x".repeat(200))).toHaveLength(161);
+  });
+});
