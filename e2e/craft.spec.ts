@@ -7,7 +7,9 @@ const PAGES = [
   ["tool-editor", "/tools/search_catalog"],
   ["agents", "/agents"],
   ["agent-matrix", "/agents/demo?tab=tools"],
+  ["mcp", "/mcp"],
   ["playground", "/playground"],
+  ["approvals", "/approvals"],
   ["sessions", "/sessions"],
   ["doctor", "/doctor"],
 ] as const;

@@ -8,7 +8,8 @@ import { ApiError } from "@/lib/api/errors";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; code: string; error: string };
+/** `details` carries the ApiError's details when it has any (e.g. egress_blocked: {rule, hint}). */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; code: string; error: string; details?: unknown };
 
 export const studioDb = (): Db => getDb(getEnv().dataDir);
 
@@ -17,7 +18,9 @@ export async function asResult<T>(work: () => T | Promise<T>): Promise<ActionRes
   try {
     return { ok: true, value: await work() };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, code: error.code, error: error.message };
+    if (error instanceof ApiError) {
+      return error.details === undefined ? { ok: false, code: error.code, error: error.message } : { ok: false, code: error.code, error: error.message, details: error.details };
+    }
     log.error("studio action failed", describeError(error));
     return { ok: false, code: "internal", error: "internal error (see the server log)" };
   }

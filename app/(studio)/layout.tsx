@@ -7,8 +7,10 @@ export const dynamic = "force-dynamic";
 const NAV = [
   { href: "/", label: "Overview" },
   { href: "/tools", label: "Tools" },
+  { href: "/mcp", label: "MCP" },
   { href: "/agents", label: "Agents" },
   { href: "/playground", label: "Playground" },
+  { href: "/approvals", label: "Approvals" },
   { href: "/sessions", label: "Sessions" },
   { href: "/doctor", label: "Doctor" },
 ];

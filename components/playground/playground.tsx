@@ -18,7 +18,7 @@ interface Props {
 /** Chat with an agent: each turn streams, tool calls appear inline, each links to its trace. */
 export function Playground({ agents, agentId, sessionId: initialSession, example }: Props) {
   const router = useRouter();
-  const { sessionId, turns, busy, error, send, reset } = usePlayground(agentId, initialSession);
+  const { sessionId, turns, busy, error, send, reset, decided } = usePlayground(agentId, initialSession);
   const [message, setMessage] = useState("");
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -52,7 +52,7 @@ export function Playground({ agents, agentId, sessionId: initialSession, example
             {initialSession ? "This session's earlier turns are in its trace (link above). " : ""}Send a message to start a turn. {example}
           </li>
         ) : null}
-        {turns.map((t) => <TurnView key={t.key} turn={t} sessionId={sessionId} />)}
+        {turns.map((t) => <TurnView key={t.key} turn={t} sessionId={sessionId} onApprovalDecided={() => decided(t.key)} />)}
         <div ref={end} />
       </ol>
       {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{error}</p> : null}

@@ -2,7 +2,7 @@
 export type TurnPart =
   | { type: "text"; text: string }
   | { type: "call"; call_id: string; tool: string; arguments: unknown; result?: { ok: boolean; error?: string; duration_ms?: number; halted?: boolean } }
-  | { type: "approval"; approval_id: string; call_id?: string; tool: string; arguments: unknown; decided?: string };
+  | { type: "approval"; approval_id: string; call_id?: string; tool: string; arguments: unknown; decided?: "approved" | "rejected"; expired?: boolean };
 
 export interface PlaygroundTurn {
   key: string;
@@ -13,20 +13,33 @@ export interface PlaygroundTurn {
   content?: string;
   error?: string;
   warnings: string[];
+  /** The last event seq seen: following a resumed turn starts after it. */
+  lastSeq?: number;
 }
+
+export const TERMINAL_EVENTS = new Set(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
 
 /** Applies one engine event to the turn (pure; returns a new turn). */
 export function applyEvent(turn: PlaygroundTurn, event: string, d: Record<string, unknown>): PlaygroundTurn {
+  const seen = typeof d.seq === "number" ? { ...turn, lastSeq: d.seq } : turn;
+  return applyData(seen, event, d);
+}
+
+function applyData(turn: PlaygroundTurn, event: string, d: Record<string, unknown>): PlaygroundTurn {
   const parts = [...turn.parts];
   const last = parts[parts.length - 1];
   switch (event) {
     case "turn_started":
       return { ...turn, turnId: String(d.turn_id ?? "") };
+    case "turn_resumed":
+      return { ...turn, turnId: String(d.turn_id ?? turn.turnId ?? ""), status: "running" };
     case "text_delta":
       if (last?.type === "text") parts[parts.length - 1] = { type: "text", text: last.text + String(d.text ?? "") };
       else parts.push({ type: "text", text: String(d.text ?? "") });
       return { ...turn, parts };
     case "tool_call":
+      // A resumed turn announces the calls of its open batch again (replayed): one chip per call.
+      if (parts.some((p) => p.type === "call" && p.call_id === d.call_id)) return turn;
       parts.push({ type: "call", call_id: String(d.call_id), tool: String(d.tool), arguments: d.arguments });
       return { ...turn, parts };
     case "tool_result":
@@ -41,8 +54,19 @@ export function applyEvent(turn: PlaygroundTurn, event: string, d: Record<string
     case "approval_requested":
       parts.push({ type: "approval", approval_id: String(d.approval_id), call_id: d.call_id as string | undefined, tool: String(d.tool), arguments: d.arguments });
       return { ...turn, parts };
-    case "warning":
-      return { ...turn, warnings: [...turn.warnings, String(d.message ?? "")] };
+    case "approval_resolved":
+      return {
+        ...turn,
+        parts: parts.map((p) =>
+          p.type === "approval" && p.approval_id === d.approval_id
+            ? { ...p, decided: d.decision === "approved" ? "approved" : "rejected", ...(d.expired === true ? { expired: true } : {}) }
+            : p,
+        ),
+      };
+    case "warning": {
+      const message = String(d.message ?? "");
+      return turn.warnings.includes(message) ? turn : { ...turn, warnings: [...turn.warnings, message] };
+    }
     case "turn_completed":
     case "turn_halted":
       return { ...turn, status: event === "turn_completed" ? "completed" : "halted", content: String(d.content ?? "") };

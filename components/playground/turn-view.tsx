@@ -26,7 +26,7 @@ function CallChip({ part, sessionId }: { part: Extract<TurnPart, { type: "call" 
 }
 
 /** One turn: the user's message, then text and tool calls as they streamed, then how it ended. */
-export function TurnView({ turn, sessionId }: { turn: PlaygroundTurn; sessionId: string | null }) {
+export function TurnView({ turn, sessionId, onApprovalDecided }: { turn: PlaygroundTurn; sessionId: string | null; onApprovalDecided?: () => void }) {
   return (
     <li data-testid="playground-turn" data-status={turn.status} className="flex flex-col gap-2">
       <p className="self-end rounded-lg bg-sky-600 px-3 py-2 text-sm text-white">{turn.message}</p>
@@ -37,16 +37,17 @@ export function TurnView({ turn, sessionId }: { turn: PlaygroundTurn; sessionId:
           ) : p.type === "call" ? (
             <CallChip key={p.call_id} part={p} sessionId={sessionId} />
           ) : (
-            <ApprovalCard key={p.approval_id} approvalId={p.approval_id} tool={p.tool} args={p.arguments} />
+            <ApprovalCard key={p.approval_id} part={p} onDecided={onApprovalDecided} />
           ),
         )}
         {turn.status === "halted" && turn.content && !turn.parts.some((p) => p.type === "text") ? (
           <p className="whitespace-pre-wrap rounded-lg bg-violet-100 px-3 py-2 text-sm dark:bg-violet-950">{turn.content}</p>
         ) : null}
         {turn.warnings.map((w) => <p key={w} className="text-xs text-amber-700 dark:text-amber-400">Warning: {w}</p>)}
-        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">Turn failed: {turn.error}</p> : null}
-        <div className="flex items-center gap-2 text-xs">
+        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{turn.status === "failed" ? "Turn failed: " : ""}{turn.error}</p> : null}
+        <div className="flex flex-wrap items-center gap-2 text-xs">
           <Badge tone={STATUS_TONE[turn.status]}>{turn.status}</Badge>
+          {turn.status === "waiting" ? <span className="text-zinc-500">waiting for a decision (here or on the <Link className="underline" href="/approvals">Approvals</Link> page)</span> : null}
           {turn.status === "halted" ? <span className="text-zinc-500">
               ended by halt_when: {turn.parts.some((p) => p.type === "text") ? "kept the lead-in, added nothing" : turn.content ? "published the say value" : "published nothing"}
             </span> : null}

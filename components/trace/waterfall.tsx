@@ -32,11 +32,12 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
     <div role="figure" aria-label="Tool calls on a time axis" className="flex flex-col gap-1 text-xs">
-      <div className="grid grid-cols-[minmax(8rem,14rem)_1fr] gap-2 text-zinc-500">
+      <div className="grid grid-cols-[minmax(5rem,7rem)_1fr] sm:grid-cols-[minmax(8rem,14rem)_1fr] gap-2 text-zinc-500">
         <span>call</span>
         <div className="relative h-4">
           {ticks.map((t) => (
-            <span key={t} className="absolute whitespace-nowrap" style={{ left: `${t * 100}%`, transform: `translateX(${t === 0 ? 0 : t === 1 ? -100 : -50}%)` }}>
+            // On a phone the axis is narrow: the quarter ticks would run into each other.
+            <span key={t} className={`absolute whitespace-nowrap ${t === 0.25 || t === 0.75 ? "hidden sm:inline" : ""}`} style={{ left: `${t * 100}%`, transform: `translateX(${t === 0 ? 0 : t === 1 ? -100 : -50}%)` }}>
               {Math.round(span * t)} ms
             </span>
           ))}
@@ -49,7 +50,10 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
           aria-current={selected === c.call_id ? "true" : undefined}
           data-testid="waterfall-row"
           data-verdict={verdict.kind}
-          className="grid grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-2 rounded hover:bg-zinc-100 aria-[current=true]:bg-sky-50 dark:hover:bg-zinc-900 dark:aria-[current=true]:bg-sky-950"
+          data-queue-start-ms={Math.round(queueStart)}
+          data-start-ms={Math.round(start)}
+          data-end-ms={Math.round(end)}
+          className="grid grid-cols-[minmax(5rem,7rem)_1fr] sm:grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-2 rounded hover:bg-zinc-100 aria-[current=true]:bg-sky-50 dark:hover:bg-zinc-900 dark:aria-[current=true]:bg-sky-950"
         >
           <span className="flex min-w-0 items-center gap-1.5">
             <span className={`font-mono text-[10px] font-bold ${verdict.kind === "ok" ? "text-emerald-700 dark:text-emerald-400" : verdict.kind === "halted" ? "text-violet-700 dark:text-violet-300" : "text-red-700 dark:text-red-400"}`}>
@@ -58,8 +62,8 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
             <span className="truncate font-mono">{c.tool}</span>
           </span>
           <span className="relative h-5 rounded bg-zinc-100 dark:bg-zinc-900" title={`queued ${c.queued_ms ?? 0} ms, call ${c.duration_ms ?? 0} ms`}>
-            {start > queueStart ? <span className="absolute inset-y-1 rounded-l bg-zinc-300 dark:bg-zinc-700" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
-            <span className={`absolute inset-y-0.5 min-w-[3px] rounded ${BAR[verdict.kind]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
+            {start > queueStart ? <span data-testid="waterfall-queue" className="absolute inset-y-1 rounded-l bg-zinc-300 dark:bg-zinc-700" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
+            <span data-testid="waterfall-call" className={`absolute inset-y-0.5 min-w-[3px] rounded ${BAR[verdict.kind]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
           </span>
         </a>
       ))}

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, type AgentRow } from "../schema";
+import { param, prepared } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
 
 export type AgentValues = Omit<AgentRow, "createdAt" | "updatedAt">;
@@ -12,7 +13,7 @@ export function listAgents(db: Db): AgentRow[] {
 
 /** One agent, or undefined. */
 export function getAgent(db: Db, id: string): AgentRow | undefined {
-  return db.select().from(agents).where(eq(agents.id, id)).get();
+  return prepared(db, "agents.get", (d) => d.select().from(agents).where(eq(agents.id, param("id"))).prepare()).get({ id });
 }
 
 /** Creates or replaces an agent; bumps the catalog version (policies are part of what a turn sees). */

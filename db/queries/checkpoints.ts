@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type StoredCheckpoint } from "../schema";
+import { param, prepared, rawParam, transaction } from "./prepared";
+import { insertMessages } from "./sessions";
 
 type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 
@@ -15,10 +17,14 @@ export function getCheckpoint(db: Db, turnId: string) {
  */
 export function saveCheckpoint(db: Db, params: { turnId: string; state: StoredCheckpoint; messages: NewMessage[]; now?: number }) {
   const now = params.now ?? Date.now();
-  db.transaction((tx) => {
-    tx.update(checkpoints).set({ step: params.state.step, state: params.state, updatedAt: now }).where(eq(checkpoints.turnId, params.turnId)).run();
-    if (params.messages.length > 0) tx.insert(messages).values(params.messages).run();
+  const update = prepared(db, "checkpoints.save", (d) =>
+    d.update(checkpoints).set({ step: rawParam("step"), state: rawParam("state"), updatedAt: rawParam("now") }).where(eq(checkpoints.turnId, param("turnId"))).prepare(),
+  );
+  const write = transaction(db, "saveCheckpoint", (p: typeof params, now: number) => {
+    update.run({ turnId: p.turnId, step: p.state.step, state: JSON.stringify(p.state), now });
+    insertMessages(db, p.messages);
   });
+  write(params, now);
 }
 
 /**
@@ -66,11 +72,14 @@ export function hasToolCallRecord(db: Db, params: { turnId: string; callId: stri
 
 /** Journals a call as started (before it is sent). Idempotent for the same identity. */
 export function journalStarted(db: Db, row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { now?: number }) {
-  const { now, ...values } = row;
-  db.insert(callJournal)
-    .values({ ...values, status: "started", startedAt: now ?? Date.now() })
-    .onConflictDoNothing()
-    .run();
+  const insert = prepared(db, "call_journal.started", (d) =>
+    d
+      .insert(callJournal)
+      .values({ turnId: param("turnId"), identity: param("identity"), step: param("step"), position: param("position"), tool: param("tool"), callId: param("callId"), status: "started", startedAt: param("now") })
+      .onConflictDoNothing()
+      .prepare(),
+  );
+  insert.run({ turnId: row.turnId, identity: row.identity, step: row.step, position: row.position, tool: row.tool, callId: row.callId, now: row.now ?? Date.now() });
 }
 
 /** Journals a call's final outcome (creating the row when the call was never started: a refusal). */
@@ -78,12 +87,26 @@ export function journalCompleted(
   db: Db,
   row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { outcome: JournaledOutcome; now?: number },
 ) {
-  const { now: at, outcome, ...values } = row;
-  const now = at ?? Date.now();
-  db.insert(callJournal)
-    .values({ ...values, status: "completed", outcome, startedAt: now, completedAt: now })
-    .onConflictDoUpdate({ target: [callJournal.turnId, callJournal.identity], set: { status: "completed", outcome, completedAt: now } })
-    .run();
+  const upsert = prepared(db, "call_journal.completed", (d) =>
+    d
+      .insert(callJournal)
+      .values({
+        turnId: param("turnId"),
+        identity: param("identity"),
+        step: param("step"),
+        position: param("position"),
+        tool: param("tool"),
+        callId: param("callId"),
+        status: "completed",
+        outcome: rawParam("outcome"),
+        startedAt: param("now"),
+        completedAt: param("now"),
+      })
+      .onConflictDoUpdate({ target: [callJournal.turnId, callJournal.identity], set: { status: "completed", outcome: rawParam("outcome"), completedAt: rawParam("now") } })
+      .prepare(),
+  );
+  const { turnId, identity, step, position, tool, callId } = row;
+  upsert.run({ turnId, identity, step, position, tool, callId, outcome: JSON.stringify(row.outcome), now: row.now ?? Date.now() });
 }
 
 /** Every journaled call of a turn, in order of (step, position). */
@@ -93,7 +116,16 @@ export function listJournal(db: Db, turnId: string): CallJournalRow[] {
 
 /** How many transcript messages a turn has (the user message included). */
 export function countTurnMessages(db: Db, turnId: string): number {
-  return db.select({ n: count() }).from(messages).where(eq(messages.turnId, turnId)).get()?.n ?? 0;
+  // messages is indexed by session, not by turn: go through the turn's session, so the
+  // count reads that session's messages instead of scanning every message ever written.
+  const query = prepared(db, "messages.countTurn", (d) =>
+    d
+      .select({ n: count() })
+      .from(messages)
+      .where(and(eq(messages.sessionId, sql`(select ${turns.sessionId} from ${turns} where ${turns.id} = ${param("turnId")})`), eq(messages.turnId, param("turnId"))))
+      .prepare(),
+  );
+  return query.get({ turnId })?.n ?? 0;
 }
 
 /** The last event recorded for a turn, or undefined. */

@@ -1,17 +1,22 @@
-import { and, asc, desc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, max, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client";
 import { checkpoints, events, messages, sessions, toolCalls, turns, type TurnRow, type TurnStatus } from "../schema";
+import { jsonOrNull, param, prepared, rawParam, transaction } from "./prepared";
 
 type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 
 /** Creates a session. */
 export function insertSession(db: Db, values: { id: string; agentId: string; tenant: string | null; now?: number }) {
   const now = values.now ?? Date.now();
-  return db.insert(sessions).values({ id: values.id, agentId: values.agentId, tenant: values.tenant, createdAt: now, updatedAt: now }).returning().get();
+  const insert = prepared(db, "sessions.insert", (d) =>
+    d.insert(sessions).values({ id: param("id"), agentId: param("agentId"), tenant: param("tenant"), createdAt: param("now"), updatedAt: param("now") }).returning().prepare(),
+  );
+  return insert.get({ id: values.id, agentId: values.agentId, tenant: values.tenant, now }) as typeof sessions.$inferSelect;
 }
 
 export function getSession(db: Db, id: string) {
-  return db.select().from(sessions).where(eq(sessions.id, id)).get();
+  return prepared(db, "sessions.get", (d) => d.select().from(sessions).where(eq(sessions.id, param("id"))).prepare()).get({ id });
 }
 
 /** Recent sessions, newest first, optionally for one agent. */
@@ -26,6 +31,38 @@ export function listSessions(db: Db, params: { agentId?: string; limit?: number 
 }
 
 /**
+ * Recent sessions, newest first, each with its turn count and its last turn's status and
+ * user message, in one query (the Studio's sessions list). The limit applies to sessions
+ * first, so the per-session lookups use the (session_id, seq) index for those rows only.
+ */
+export function listSessionSummaries(db: Db, params: { agentId?: string; limit?: number } = {}) {
+  const recent = db
+    .select({ id: sessions.id, agentId: sessions.agentId, tenant: sessions.tenant, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
+    .from(sessions)
+    .where(params.agentId ? eq(sessions.agentId, params.agentId) : undefined)
+    .orderBy(desc(sessions.updatedAt), desc(sessions.id))
+    .limit(params.limit ?? 100)
+    .as("recent");
+  const last = alias(turns, "last_turn");
+  const lastSeq = sql`(select max(${turns.seq}) from ${turns} where ${turns.sessionId} = ${recent.id})`;
+  return db
+    .select({
+      id: recent.id,
+      agentId: recent.agentId,
+      tenant: recent.tenant,
+      createdAt: recent.createdAt,
+      updatedAt: recent.updatedAt,
+      turnCount: sql<number>`(select count(*) from ${turns} where ${turns.sessionId} = ${recent.id})`.mapWith(Number),
+      lastStatus: last.status,
+      lastMessage: last.userMessage,
+    })
+    .from(recent)
+    .leftJoin(last, and(eq(last.sessionId, recent.id), eq(last.seq, lastSeq)))
+    .orderBy(desc(recent.updatedAt), desc(recent.id))
+    .all();
+}
+
+/**
  * Starts a turn (next seq in the session), records the user message and the turn's first
  * checkpoint (its subagent depth and the process running it), in one transaction.
  */
@@ -34,28 +71,42 @@ export function insertTurn(
   values: { id: string; sessionId: string; userMessage: string; depth?: number; runnerPid?: number | null; now?: number },
 ): TurnRow {
   const now = values.now ?? Date.now();
-  return db.transaction((tx) => {
-    const last = tx.select({ seq: max(turns.seq) }).from(turns).where(eq(turns.sessionId, values.sessionId)).get();
-    const turn = tx
-      .insert(turns)
-      .values({ id: values.id, sessionId: values.sessionId, seq: (last?.seq ?? 0) + 1, status: "running", userMessage: values.userMessage, startedAt: now })
-      .returning()
-      .get();
-    tx.insert(messages).values({ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }).run();
+  const s = prepared(db, "turns.insert", turnStatements);
+  const write = transaction(db, "insertTurn", (values: Parameters<typeof insertTurn>[1], now: number) => {
+    const last = s.lastSeq.get({ sessionId: values.sessionId });
+    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (last?.seq ?? 0) + 1, userMessage: values.userMessage, startedAt: now });
+    insertMessages(db, [{ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
-    tx.insert(checkpoints).values({ turnId: values.id, step: -1, state, depth: values.depth ?? 0, runnerPid: values.runnerPid ?? null, updatedAt: now }).run();
-    tx.update(sessions).set({ updatedAt: now }).where(eq(sessions.id, values.sessionId)).run();
-    return turn;
+    s.checkpoint.run({ turnId: values.id, state, depth: values.depth ?? 0, runnerPid: values.runnerPid ?? null, updatedAt: now });
+    s.touchSession.run({ id: values.sessionId, now });
+    return turn as TurnRow;
   });
+  return write(values, now);
+}
+
+function turnStatements(db: Db) {
+  return {
+    lastSeq: db.select({ seq: max(turns.seq) }).from(turns).where(eq(turns.sessionId, param("sessionId"))).prepare(),
+    insert: db
+      .insert(turns)
+      .values({ id: param("id"), sessionId: param("sessionId"), seq: param("seq"), status: "running", userMessage: param("userMessage"), startedAt: param("startedAt") })
+      .returning()
+      .prepare(),
+    checkpoint: db
+      .insert(checkpoints)
+      .values({ turnId: param("turnId"), step: -1, state: param("state"), depth: param("depth"), runnerPid: param("runnerPid"), updatedAt: param("updatedAt") })
+      .prepare(),
+    touchSession: db.update(sessions).set({ updatedAt: rawParam("now") }).where(eq(sessions.id, param("id"))).prepare(),
+  };
 }
 
 export function getTurn(db: Db, id: string) {
-  return db.select().from(turns).where(eq(turns.id, id)).get();
+  return prepared(db, "turns.get", (d) => d.select().from(turns).where(eq(turns.id, param("id"))).prepare()).get({ id });
 }
 
 /** Turns of a session in order. */
 export function listTurns(db: Db, sessionId: string) {
-  return db.select().from(turns).where(eq(turns.sessionId, sessionId)).orderBy(asc(turns.seq)).all();
+  return prepared(db, "turns.list", (d) => d.select().from(turns).where(eq(turns.sessionId, param("sessionId"))).orderBy(asc(turns.seq)).prepare()).all({ sessionId });
 }
 
 /** Turns in a status (e.g. "running" ones to resume at start). */
@@ -69,30 +120,69 @@ export function finishTurn(
   params: { id: string; status: TurnStatus; content?: string | null; error?: string | null; usage?: TurnRow["usage"]; now?: number },
 ) {
   const done = params.status !== "running" && params.status !== "waiting";
-  db.update(turns)
-    .set({ status: params.status, content: params.content ?? null, error: params.error ?? null, usage: params.usage ?? null, endedAt: done ? (params.now ?? Date.now()) : null })
-    .where(eq(turns.id, params.id))
-    .run();
+  const update = prepared(db, "turns.finish", (d) =>
+    d
+      .update(turns)
+      .set({ status: rawParam("status"), content: rawParam("content"), error: rawParam("error"), usage: rawParam("usage"), endedAt: rawParam("endedAt") })
+      .where(eq(turns.id, param("id")))
+      .prepare(),
+  );
+  update.run({
+    id: params.id,
+    status: params.status,
+    content: params.content ?? null,
+    error: params.error ?? null,
+    usage: jsonOrNull(params.usage),
+    endedAt: done ? (params.now ?? Date.now()) : null,
+  });
 }
 
-/** Appends transcript messages in order. */
+/** Appends transcript messages in order, in one transaction (the caller's, when it has one). */
 export function insertMessages(db: Db, rows: NewMessage[]) {
-  if (rows.length > 0) db.insert(messages).values(rows).run();
+  if (rows.length === 0) return;
+  const insert = prepared(db, "messages.insert", (d) =>
+    d
+      .insert(messages)
+      .values({ sessionId: param("sessionId"), turnId: param("turnId"), role: param("role"), content: param("content"), toolCalls: rawParam("toolCalls"), callId: param("callId"), tool: param("tool"), createdAt: param("createdAt") })
+      .prepare(),
+  );
+  const run = () => {
+    for (const r of rows) insert.run({ ...r, toolCalls: jsonOrNull(r.toolCalls), callId: r.callId ?? null, tool: r.tool ?? null });
+  };
+  if (rows.length === 1 || db.$client.inTransaction) run();
+  else transaction(db, "insertMessages", (run: () => void) => run())(run);
 }
 
 /** The transcript of a session in recorded order. */
 export function listMessages(db: Db, sessionId: string) {
-  return db.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.id)).all();
+  return prepared(db, "messages.list", (d) => d.select().from(messages).where(eq(messages.sessionId, param("sessionId"))).orderBy(asc(messages.id)).prepare()).all({ sessionId });
 }
 
 /** Appends one engine event. */
 export function insertEvent(db: Db, values: { turnId: string; seq: number; type: string; data: Record<string, unknown>; at: number }) {
-  db.insert(events).values(values).run();
+  const insert = prepared(db, "events.insert", (d) =>
+    d.insert(events).values({ turnId: param("turnId"), seq: param("seq"), type: param("type"), data: param("data"), at: param("at") }).prepare(),
+  );
+  insert.run(values);
+}
+
+/** A tool result's event and, when given, its call record, committed together. */
+export function insertToolResult(db: Db, params: { call?: Parameters<typeof insertToolCall>[1]; event: Parameters<typeof insertEvent>[1] }) {
+  transaction(db, "insertToolResult", (p: typeof params) => {
+    if (p.call) insertToolCall(db, p.call);
+    insertEvent(db, p.event);
+  })(params);
 }
 
 /** Records one tool call (the trace's call record). */
 export function insertToolCall(db: Db, values: Omit<typeof toolCalls.$inferInsert, "id">) {
-  db.insert(toolCalls).values(values).run();
+  const insert = prepared(db, "tool_calls.insert", (d) =>
+    d
+      .insert(toolCalls)
+      .values({ turnId: param("turnId"), callId: param("callId"), tool: param("tool"), ok: param("ok"), startedAt: param("startedAt"), durationMs: param("durationMs"), queuedMs: param("queuedMs"), record: param("record") })
+      .prepare(),
+  );
+  insert.run(values);
 }
 
 /** Events and tool calls of the given turns, in order. */
@@ -104,7 +194,18 @@ export function listTrace(db: Db, turnIds: string[]) {
   };
 }
 
+/** Events of one turn after `afterSeq`, in order (to follow a turn that runs in the background). */
+export function listTurnEvents(db: Db, params: { turnId: string; afterSeq?: number; limit?: number }) {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.turnId, params.turnId), gt(events.seq, params.afterSeq ?? 0)))
+    .orderBy(asc(events.seq))
+    .limit(params.limit ?? 500)
+    .all();
+}
+
 /** The last event seq of a turn (to continue numbering after a resume). */
 export function lastEventSeq(db: Db, turnId: string): number {
-  return db.select({ seq: max(events.seq) }).from(events).where(and(eq(events.turnId, turnId))).get()?.seq ?? 0;
+  return prepared(db, "events.lastSeq", (d) => d.select({ seq: max(events.seq) }).from(events).where(eq(events.turnId, param("turnId"))).prepare()).get({ turnId })?.seq ?? 0;
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { settings } from "../schema";
+import { param, prepared } from "./prepared";
 
 type DbOrTx = Pick<Db, "select" | "insert" | "update">;
 
@@ -9,7 +10,9 @@ export const API_TOKEN_HASH_KEY = "api_token_hash";
 
 /** A setting's value, or undefined. */
 export function getSetting(db: DbOrTx, key: string): string | undefined {
-  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get()?.value;
+  // Prepared: the catalog version is read before every turn (DESIGN D10).
+  const query = prepared(db, "settings.get", (d) => d.select({ value: settings.value }).from(settings).where(eq(settings.key, param("key"))).prepare());
+  return query.get({ key })?.value;
 }
 
 /** Creates or replaces a setting. */

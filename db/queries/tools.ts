@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, lt, notInArray } from "drizzle-orm";
+import { and, asc, desc, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import type { Db } from "../client";
 import { tools, toolVersions, type ToolRow, type ToolVersionRow } from "../schema";
+import { jsonOrNull, param, prepared, rawParam } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
 
 /** How many versions of each tool are kept (the spec asks for at least 20). */
@@ -26,9 +27,25 @@ export function listTools(db: Db): ToolRow[] {
   return db.select().from(tools).orderBy(asc(tools.name)).all();
 }
 
+/**
+ * Every stored data tool, by name, with its definition as stored (JSON text, not
+ * parsed): the catalog compares the text and parses only the tools that changed.
+ */
+export function listToolSources(db: Db): { name: string; kind: ToolKind; group: string | null; version: number; definition: string }[] {
+  const query = prepared(db, "tools.sources", (d) =>
+    d
+      .select({ name: tools.name, kind: tools.kind, group: tools.group, version: tools.version, definition: sql<string>`${tools.definition}` })
+      .from(tools)
+      .orderBy(asc(tools.name))
+      .prepare(),
+  );
+  // Arrays, not Drizzle's mapped rows: at 10,000 tools the per-field mapping costs more than the read.
+  return (query.values() as [string, ToolKind, string | null, number, string][]).map(([name, kind, group, version, definition]) => ({ name, kind, group, version, definition }));
+}
+
 /** One stored data tool, or undefined. */
 export function getTool(db: Db, name: string): ToolRow | undefined {
-  return db.select().from(tools).where(eq(tools.name, name)).get();
+  return prepared(db, "tools.get", (d) => d.select().from(tools).where(eq(tools.name, param("name"))).prepare()).get({ name });
 }
 
 /** The stored tools of one group (MCP instances use `mcp:<name>`). */
@@ -46,27 +63,35 @@ export function writeTools(
   params: { writes: ToolWrite[]; remove?: string[]; source: string; now?: number },
 ): WriteOutcome & { removed: string[] } {
   const now = params.now ?? Date.now();
+  // Prepared statements of `db` run inside `tx` (one connection): a manifest of 1,000 tools
+  // runs ~5,000 of them, and building each with Drizzle would cost more than running it.
+  const insert = prepared(db, "tools.insert", (d) =>
+    d
+      .insert(tools)
+      .values({ name: param("name"), kind: param("kind"), definition: param("definition"), group: param("group"), version: param("version"), createdAt: param("now"), updatedAt: param("now") })
+      .prepare(),
+  );
   return db.transaction((tx) => {
     const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[], removed: [] as string[] };
     for (const { definition, kind } of params.writes) {
       const name = definition.name;
-      const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
+      const existing = getTool(db, name);
       if (existing && existing.kind === kind && sameJson(existing.definition, definition)) {
         out.unchanged.push(name);
         continue;
       }
-      const version = existing ? existing.version + 1 : nextVersion(tx, name);
+      const version = existing ? existing.version + 1 : nextVersion(db, name);
       const row = { kind, definition, group: definition.group, version, updatedAt: now };
       if (existing) tx.update(tools).set(row).where(eq(tools.name, name)).run();
-      else tx.insert(tools).values({ name, ...row, createdAt: now }).run();
-      recordVersion(tx, { name, version, change: existing ? "update" : "create", source: params.source, definition, now });
+      else insert.run({ name, kind, definition, group: definition.group, version, now });
+      recordVersion(db, { name, version, change: existing ? "update" : "create", source: params.source, definition, now });
       (existing ? out.updated : out.created).push(name);
     }
     for (const name of params.remove ?? []) {
       const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
       if (!existing) continue;
       tx.delete(tools).where(eq(tools.name, name)).run();
-      recordVersion(tx, { name, version: existing.version + 1, change: "delete", source: params.source, definition: null, now });
+      recordVersion(db, { name, version: existing.version + 1, change: "delete", source: params.source, definition: null, now });
       out.removed.push(name);
     }
     const changed = out.created.length + out.updated.length + out.removed.length > 0;
@@ -94,37 +119,31 @@ export function getToolVersion(db: Db, name: string, version: number): ToolVersi
     .get();
 }
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-function nextVersion(tx: Tx, name: string): number {
-  const last = tx
-    .select({ version: toolVersions.version })
-    .from(toolVersions)
-    .where(eq(toolVersions.name, name))
-    .orderBy(desc(toolVersions.version))
-    .limit(1)
-    .get();
+function nextVersion(db: Db, name: string): number {
+  const last = prepared(db, "tool_versions.last", (d) =>
+    d.select({ version: toolVersions.version }).from(toolVersions).where(eq(toolVersions.name, param("name"))).orderBy(desc(toolVersions.version)).limit(1).prepare(),
+  ).get({ name });
   return (last?.version ?? 0) + 1;
 }
 
 function recordVersion(
-  tx: Tx,
+  db: Db,
   v: { name: string; version: number; change: ToolVersionRow["change"]; source: string; definition: DataToolDefinition | null; now: number },
 ): void {
-  tx.insert(toolVersions)
-    .values({ name: v.name, version: v.version, change: v.change, source: v.source, definition: v.definition, createdAt: v.now })
-    .run();
-  const keep = tx
-    .select({ id: toolVersions.id })
-    .from(toolVersions)
-    .where(eq(toolVersions.name, v.name))
-    .orderBy(desc(toolVersions.version))
-    .limit(KEPT_VERSIONS)
-    .all()
-    .map((r) => r.id);
+  const insert = prepared(db, "tool_versions.insert", (d) =>
+    d
+      .insert(toolVersions)
+      .values({ name: param("name"), version: param("version"), change: param("change"), source: param("source"), definition: rawParam("definition"), createdAt: param("now") })
+      .prepare(),
+  );
+  insert.run({ ...v, definition: jsonOrNull(v.definition) });
+  const newest = prepared(db, "tool_versions.newest", (d) =>
+    d.select({ id: toolVersions.id }).from(toolVersions).where(eq(toolVersions.name, param("name"))).orderBy(desc(toolVersions.version)).limit(KEPT_VERSIONS).prepare(),
+  );
+  const keep = newest.all({ name: v.name }).map((r) => r.id);
   const oldest = keep.at(-1);
   if (keep.length === KEPT_VERSIONS && oldest !== undefined) {
-    tx.delete(toolVersions)
+    db.delete(toolVersions)
       .where(and(eq(toolVersions.name, v.name), lt(toolVersions.id, oldest), notInArray(toolVersions.id, keep)))
       .run();
   }

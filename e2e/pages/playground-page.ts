@@ -17,6 +17,10 @@ export class PlaygroundPage {
     return this.page.getByTestId("playground-turn").last();
   }
 
+  approvalCard(tool: string) {
+    return this.lastTurn().locator(`[data-testid="approval-card"]`).filter({ hasText: tool });
+  }
+
   inlineCall(tool: string) {
     return this.lastTurn().locator(`[data-testid="inline-call"][data-tool="${tool}"]`);
   }

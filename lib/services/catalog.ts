@@ -5,7 +5,7 @@
  * one process is seen by every other without a restart.
  */
 import type { Db } from "@/db/client";
-import { listTools } from "@/db/queries/tools";
+import { listToolSources } from "@/db/queries/tools";
 import { getCatalogVersion } from "@/db/queries/settings";
 import { shippedCodeTools, type CodeTool } from "@/lib/code-tools";
 import { validateToolDefinition } from "@/lib/tools";
@@ -38,7 +38,23 @@ export function reservedToolNames(): ReadonlySet<string> {
   return new Set([...shippedCodeTools().keys(), ...SYSTEM_TOOL_NAMES]);
 }
 
-/** Builds the catalog from the database now (no cache). */
+/** What the last build of a database's catalog made of each stored row, to reuse when the row is unchanged. */
+interface Built {
+  version: number;
+  kind: string;
+  group: string | null;
+  text: string;
+  entry: CatalogEntry;
+}
+
+const built = new WeakMap<Db, Map<string, Built>>();
+
+/**
+ * Builds the catalog from the database now. A stored row whose version, kind, group and
+ * definition text are those of the last build keeps the entry that build validated (the
+ * rules do not change within a process), so a rebuild after one write re-validates one
+ * tool, not every tool.
+ */
 export function buildCatalog(db: Db): Catalog {
   const version = getCatalogVersion(db);
   const entries = new Map<string, CatalogEntry>();
@@ -55,24 +71,38 @@ export function buildCatalog(db: Db): Catalog {
     });
   }
   const reserved = reservedToolNames();
-  for (const row of listTools(db)) {
+  const previous = built.get(db);
+  const next = new Map<string, Built>();
+  for (const row of listToolSources(db)) {
     if (entries.has(row.name)) continue; // code tools win; writes refuse this, so only old rows get here
-    const checked = validateToolDefinition(row.definition, { writePath: "api", reservedNames: reserved });
-    const base = {
-      name: row.name,
-      kind: row.kind,
-      description: row.definition?.description ?? "",
-      group: row.group,
-      tags: Array.isArray(row.definition?.tags) ? row.definition.tags : [],
-      editable: true,
-      version: row.version,
-    };
-    entries.set(
-      row.name,
-      checked.ok ? { ...base, status: "ok", definition: checked.tool } : { ...base, status: "dropped", problem: checked.error },
-    );
+    const last = previous?.get(row.name);
+    const same = last && last.version === row.version && last.kind === row.kind && last.group === row.group && last.text === row.definition;
+    const kept = same ? last : { version: row.version, kind: row.kind, group: row.group, text: row.definition, entry: dataEntry(row, reserved) };
+    entries.set(row.name, kept.entry);
+    next.set(row.name, kept);
   }
+  built.set(db, next);
   return { version, entries };
+}
+
+function dataEntry(row: ReturnType<typeof listToolSources>[number], reserved: ReadonlySet<string>): CatalogEntry {
+  let definition: Partial<DataToolDefinition> | null = null;
+  try {
+    definition = JSON.parse(row.definition) as Partial<DataToolDefinition> | null;
+  } catch {
+    // validation below reports it
+  }
+  const checked = validateToolDefinition(definition, { writePath: "api", reservedNames: reserved });
+  const base = {
+    name: row.name,
+    kind: row.kind,
+    description: definition?.description ?? "",
+    group: row.group,
+    tags: Array.isArray(definition?.tags) ? definition.tags : [],
+    editable: true,
+    version: row.version,
+  };
+  return checked.ok ? { ...base, status: "ok", definition: checked.tool } : { ...base, status: "dropped", problem: checked.error };
 }
 
 const cache = new Map<Db, Catalog>();

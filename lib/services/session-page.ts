@@ -1,14 +1,22 @@
 /** Read models for the Studio's session pages. */
 import type { Db } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
-import { listTurns } from "@/db/queries/sessions";
-import { listSessionsPresented } from "./sessions";
+import { listSessionSummaries } from "@/db/queries/sessions";
 
-/** Recent sessions with their agent's name, turn count and last turn status. */
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Recent sessions with their agent's name, turn count and last turn (one query for the sessions). */
 export function listSessionRows(db: Db, agentId?: string) {
   const names = new Map(listAgents(db).map((a) => [a.id, a.name]));
-  return listSessionsPresented(db, agentId).map((s) => {
-    const turns = listTurns(db, s.id);
-    return { ...s, agent_name: names.get(s.agent_id) ?? s.agent_id, turns: turns.length, last_status: turns.at(-1)?.status ?? null, last_message: turns.at(-1)?.userMessage ?? null };
-  });
+  return listSessionSummaries(db, { agentId, limit: 100 }).map((s) => ({
+    id: s.id,
+    agent_id: s.agentId,
+    tenant: s.tenant,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+    agent_name: names.get(s.agentId) ?? s.agentId,
+    turns: s.turnCount,
+    last_status: s.lastStatus,
+    last_message: s.lastMessage,
+  }));
 }

@@ -7,7 +7,7 @@
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
-import { insertEvent, insertMessages, insertToolCall, lastEventSeq } from "@/db/queries/sessions";
+import { insertEvent, insertMessages, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
 import type { CheckpointStore, CompletedCall, EngineEvent, EventSink, ModelMessage, StartedCall, TurnCheckpoint } from "@/lib/engine/ports";
 
@@ -51,33 +51,39 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const { type, ...data } = event;
     if (type === "tool_result") {
       const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
-      // A replayed result already has its call record, unless the process died between the
-      // journal and the record: then the replay fills the gap so the trace has every call.
-      if (!summary.replayed || !hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id })) {
-        insertToolCall(this.db, {
-          turnId: this.turnId,
-          callId: summary.call_id,
-          tool: summary.tool,
-          ok: summary.ok,
-          startedAt: at - summary.duration_ms,
-          durationMs: Math.round(summary.duration_ms),
-          queuedMs: Math.round(summary.queued_ms),
-          record: {
-            ...(record as Record<string, unknown> | undefined),
-            ...(summary.replayed ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) } : {}),
-            duration_ms: Math.round(summary.duration_ms),
-            queued_ms: Math.round(summary.queued_ms),
-            halted: summary.halted ?? false,
-          },
-        });
-      }
-      insertEvent(this.db, { turnId: this.turnId, seq: this.seq, type, data: summary, at });
+      // The call record and its event commit together: one write instead of two, and a
+      // crash cannot keep one without the other.
+      insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq: this.seq, type, data: summary, at } });
     } else {
       insertEvent(this.db, { turnId: this.turnId, seq: this.seq, type, data, at });
     }
     this.options.afterEvent?.(event);
+    if (this.listeners.size === 0) return;
     const withoutRecord = type === "tool_result" ? { ...event, record: undefined } : event;
     for (const listener of this.listeners) listener({ ...withoutRecord, seq: this.seq, at });
+  }
+
+  /** The trace row of a tool result; undefined when a replayed result's row already exists. */
+  private callRecord(summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">, record: unknown, at: number) {
+    // A replayed result already has its call record, unless the process died between the
+    // journal and the record: then the replay fills the gap so the trace has every call.
+    if (summary.replayed && hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id })) return undefined;
+    return {
+      turnId: this.turnId,
+      callId: summary.call_id,
+      tool: summary.tool,
+      ok: summary.ok,
+      startedAt: at - summary.duration_ms,
+      durationMs: Math.round(summary.duration_ms),
+      queuedMs: Math.round(summary.queued_ms),
+      record: {
+        ...(record as Record<string, unknown> | undefined),
+        ...(summary.replayed ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) } : {}),
+        duration_ms: Math.round(summary.duration_ms),
+        queued_ms: Math.round(summary.queued_ms),
+        halted: summary.halted ?? false,
+      },
+    };
   }
 
   save(checkpoint: TurnCheckpoint): void {

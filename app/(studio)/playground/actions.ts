@@ -1,19 +1,25 @@
 "use server";
 // Server actions of the playground: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
+import { decideApproval } from "@/lib/services/approvals";
 import { createSession } from "@/lib/services/run-turn";
-import { asResult, studioDb, type ActionResult } from "../action-result";
+import { followTurn } from "@/lib/services/turn-follow";
+import { asResult, studioDb } from "../action-result";
 
 export async function createSessionAction(agentId: string) {
   await requireStudioSession();
   return asResult(() => createSession(studioDb(), { agentId, tenant: null }).id);
 }
 
-/**
- * Seam for approvals (DESIGN D8; a later issue): the playground's approve /
- * reject buttons call this. Until the approvals service exists it says so.
- */
-export async function decideApprovalAction(approvalId: string, decision: "approved" | "rejected"): Promise<ActionResult<null>> {
+/** Decides a pending approval (DESIGN D8); the waiting turn then goes on in the background. */
+export async function decideApprovalAction(approvalId: string, decision: "approved" | "rejected", note?: string) {
   await requireStudioSession();
-  return { ok: false, code: "unavailable", error: `approvals are not available in this build yet (${decision} for ${approvalId} was not sent)` };
+  const trimmed = note?.trim().slice(0, 2000);
+  return asResult(() => decideApproval(studioDb(), approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) }).status);
+}
+
+/** A background turn's status and its events after `afterSeq` (the playground polls this after a decision). */
+export async function followTurnAction(turnId: string, afterSeq: number) {
+  await requireStudioSession();
+  return asResult(() => followTurn(studioDb(), turnId, afterSeq));
 }

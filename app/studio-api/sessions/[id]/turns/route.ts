@@ -23,7 +23,8 @@ export async function POST(req: NextRequest, { params }: { params: Promise<{ id:
     const turn = startTurn(getDb(getEnv().dataDir), {
       sessionId: id,
       message,
-      listener: ({ type, seq: _seq, ...data }) => {
+      // `seq` stays in the data: after a wait, the playground follows the turn from there.
+      listener: ({ type, ...data }) => {
         channel.send(type, data);
         if (isTerminalEvent(type)) channel.close();
       },

@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { PendingApproval } from "@/components/approvals/pending-approval";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { listPendingApprovalRows } from "@/lib/services/approval-page";
+import { studioDb } from "../action-result";
+
+export const dynamic = "force-dynamic";
+
+export default async function ApprovalsPage() {
+  await requireStudioSession();
+  const rows = listPendingApprovalRows(studioDb());
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader
+        title="Approvals"
+        description="Tool calls waiting for a person's decision, oldest first. Approving runs the call; rejecting tells the model it was rejected. Either way the turn goes on."
+      />
+      {rows.length === 0 ? (
+        <EmptyState title="Nothing is waiting for approval">
+          A call waits here when its agent lists the tool under <em>Approval for</em> in its tool matrix (<Link className="underline" href="/agents">Agents</Link>), or in <code>approvals</code> over the API.
+        </EmptyState>
+      ) : (
+        <ul aria-label="Pending approvals" className="flex flex-col gap-3">
+          {rows.map((row) => <PendingApproval key={row.id} row={row} />)}
+        </ul>
+      )}
+    </div>
+  );
+}

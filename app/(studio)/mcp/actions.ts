@@ -1,0 +1,13 @@
+"use server";
+// Server actions of the MCP page: each checks the Studio session, then calls one service.
+import { requireStudioSession } from "@/lib/api/studio-auth";
+import { processSecrets } from "@/lib/secrets/secret-source";
+import { getPosture } from "@/lib/services/egress-posture";
+import { importMcpServer } from "@/lib/services/import-mcp";
+import { asResult, studioDb } from "../action-result";
+
+/** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?}` as POST /v1/mcp/import takes it. */
+export async function importMcpAction(body: { name: string; url: string; headers?: Record<string, string> }) {
+  await requireStudioSession();
+  return asResult(() => importMcpServer(studioDb(), body, { posture: getPosture(), secrets: processSecrets, source: "studio" }));
+}

@@ -1,0 +1,45 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { importMcpAction } from "@/app/(studio)/mcp/actions";
+import type { ImportMcpResult } from "@/lib/services/import-mcp";
+import type { HeaderRow } from "./header-rows";
+import type { ImportFailureInfo } from "./import-failure";
+
+export interface McpImportForm {
+  name: string;
+  url: string;
+  headers: HeaderRow[];
+}
+
+export type ImportOutcome = { ok: true; result: ImportMcpResult } | { ok: false; failure: ImportFailureInfo };
+
+const toRows = (headers: Record<string, string>): HeaderRow[] => Object.entries(headers).map(([key, value], i) => ({ id: i + 1, key, value }));
+
+/** The import form's state, and running an import (from the form, or a re-import of a listed instance). */
+export function useMcpImport() {
+  const router = useRouter();
+  const [form, setForm] = useState<McpImportForm>({ name: "", url: "", headers: [] });
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  const [running, setRunning] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+
+  const run = (next: McpImportForm) => {
+    setForm(next);
+    setOutcome(null);
+    setRunning(next.url);
+    // Rows with neither name nor value are left out; a half-filled row goes to the server, which names the problem.
+    const headers = Object.fromEntries(next.headers.filter((h) => h.key.trim() || h.value).map((h) => [h.key.trim(), h.value]));
+    start(async () => {
+      const r = await importMcpAction({ name: next.name.trim(), url: next.url.trim(), ...(Object.keys(headers).length ? { headers } : {}) });
+      setOutcome(r.ok ? { ok: true, result: r.value } : { ok: false, failure: { code: r.code, error: r.error, details: r.details } });
+      setRunning(null);
+      if (r.ok) router.refresh();
+    });
+  };
+
+  const reimport = (instance: { name: string; url: string; headers: Record<string, string> }) =>
+    run({ name: instance.name, url: instance.url, headers: toRows(instance.headers) });
+
+  return { form, setForm, outcome, pending, running, submit: () => run(form), reimport };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "../client";
+import { upsertAgent } from "./agents";
+import { finishTurn, insertEvent, insertSession, insertTurn, listSessionSummaries, listTurnEvents } from "./sessions";
+
+function seeded() {
+  const db = openDb(":memory:");
+  for (const id of ["a1", "a2"]) {
+    upsertAgent(db, {
+      id, name: id, instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
+      approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    });
+  }
+  return db;
+}
+
+describe("listSessionSummaries", () => {
+  it("gives each session its turn count and last turn, newest first, in one query", () => {
+    const db = seeded();
+    insertSession(db, { id: "s_old", agentId: "a1", tenant: null, now: 10 });
+    insertSession(db, { id: "s_empty", agentId: "a2", tenant: "t", now: 20 });
+    insertSession(db, { id: "s_new", agentId: "a1", tenant: null, now: 30 });
+    insertTurn(db, { id: "t1", sessionId: "s_old", userMessage: "first", now: 11 });
+    finishTurn(db, { id: "t1", status: "completed", now: 12 });
+    insertTurn(db, { id: "t2", sessionId: "s_old", userMessage: "second", now: 13 });
+    finishTurn(db, { id: "t2", status: "waiting" });
+    insertTurn(db, { id: "t3", sessionId: "s_new", userMessage: "only", now: 40 });
+
+    const statements: string[] = [];
+    const prepare = db.$client.prepare.bind(db.$client);
+    db.$client.prepare = ((source: string) => (statements.push(source), prepare(source))) as typeof db.$client.prepare;
+    const rows = listSessionSummaries(db);
+    expect(statements).toHaveLength(1);
+
+    expect(rows.map((r) => [r.id, r.turnCount, r.lastStatus, r.lastMessage])).toEqual([
+      ["s_new", 1, "running", "only"],
+      ["s_empty", 0, null, null],
+      ["s_old", 2, "waiting", "second"],
+    ]);
+    expect(rows[1]).toMatchObject({ agentId: "a2", tenant: "t", createdAt: 20, updatedAt: 20 });
+  });
+
+  it("filters by agent and applies the limit to sessions", () => {
+    const db = seeded();
+    for (let i = 0; i < 5; i++) {
+      insertSession(db, { id: `s${i}`, agentId: i % 2 ? "a2" : "a1", tenant: null, now: i });
+      insertTurn(db, { id: `t${i}a`, sessionId: `s${i}`, userMessage: `m${i}a`, now: 100 + i });
+      insertTurn(db, { id: `t${i}b`, sessionId: `s${i}`, userMessage: `m${i}b`, now: 200 + i });
+    }
+    expect(listSessionSummaries(db, { agentId: "a1" }).map((r) => r.id)).toEqual(["s4", "s2", "s0"]);
+    const two = listSessionSummaries(db, { limit: 2 });
+    expect(two.map((r) => [r.id, r.turnCount, r.lastMessage])).toEqual([
+      ["s4", 2, "m4b"],
+      ["s3", 2, "m3b"],
+    ]);
+  });
+});
+
+describe("listTurnEvents", () => {
+  it("returns a turn's events after a seq, in order", () => {
+    const db = seeded();
+    insertSession(db, { id: "s", agentId: "a1", tenant: null });
+    insertTurn(db, { id: "t", sessionId: "s", userMessage: "hi" });
+    for (const seq of [3, 1, 2]) insertEvent(db, { turnId: "t", seq, type: `e${seq}`, data: { n: seq }, at: seq });
+    expect(listTurnEvents(db, { turnId: "t", afterSeq: 1 }).map((e) => [e.seq, e.type, e.data])).toEqual([
+      [2, "e2", { n: 2 }],
+      [3, "e3", { n: 3 }],
+    ]);
+    expect(listTurnEvents(db, { turnId: "t" })).toHaveLength(3);
+  });
+});

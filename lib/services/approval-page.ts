@@ -1,0 +1,33 @@
+/** Read model for the Studio's Approvals page: pending approvals with their age and time left. */
+import type { Db } from "@/db/client";
+import { listApprovalsPresented } from "./approvals";
+
+export interface PendingApprovalRow {
+  id: string;
+  tool: string;
+  arguments: unknown;
+  session_id: string;
+  turn_id: string;
+  call_id: string;
+  created_at: string | null;
+  expires_at: string | null;
+  age_ms: number;
+  /** Milliseconds until it expires (as a rejection); null when it has no deadline. */
+  expires_in_ms: number | null;
+}
+
+/** Pending approvals, oldest first (expired ones are marked expired before the list is read). */
+export function listPendingApprovalRows(db: Db, now = Date.now()): PendingApprovalRow[] {
+  return listApprovalsPresented(db, "pending").map((a) => ({
+    id: a.id,
+    tool: a.tool,
+    arguments: a.arguments,
+    session_id: a.session_id,
+    turn_id: a.turn_id,
+    call_id: a.call_id,
+    created_at: a.created_at,
+    expires_at: a.expires_at,
+    age_ms: a.created_at ? Math.max(0, now - Date.parse(a.created_at)) : 0,
+    expires_in_ms: a.expires_at ? Math.max(0, Date.parse(a.expires_at) - now) : null,
+  }));
+}
