@@ -16,6 +16,9 @@ const ROW = 44;
 /** The per-agent tool matrix: allow, deny, allow by group, deferred, approvals, and what the model is offered as a result. */
 export function ToolMatrix({ agentId, tools, initial }: { agentId: string; tools: MatrixTool[]; initial: StudioPolicy }) {
   const [policy, setPolicy] = useState(initial);
+  // What is stored: the initial policy, then whatever this form saved (the form is not
+  // remounted on save, so the "Saved" message survives the refresh).
+  const [baseline, setBaseline] = useState(initial);
   const [search, setSearch] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, start] = useTransition();
@@ -26,13 +29,16 @@ export function ToolMatrix({ agentId, tools, initial }: { agentId: string; tools
   const shown = useMemo(() => (q ? tools.filter((t) => `${t.name} ${t.group ?? ""}`.toLowerCase().includes(q)) : tools), [tools, q]);
   const win = useWindowed(shown.length, ROW);
   const all = allTools(policy);
-  const dirty = JSON.stringify(policy) !== JSON.stringify(initial);
+  const dirty = JSON.stringify(policy) !== JSON.stringify(baseline);
 
   const save = () =>
     start(async () => {
       const r = await savePolicyAction(agentId, policy);
       setMessage(r.ok ? { ok: true, text: "Saved: the next turn uses this policy." } : { ok: false, text: r.error });
-      if (r.ok) router.refresh();
+      if (r.ok) {
+        setBaseline(policy);
+        router.refresh();
+      }
     });
 
   return (

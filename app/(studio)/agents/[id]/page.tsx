@@ -36,9 +36,9 @@ export default async function AgentPage({ params, searchParams }: Props) {
         {tabLink("tools", "Tools")}
       </nav>
       {tab === "settings" ? (
-        <AgentForm key={row.version} id={id} stored={row.body} />
+        <AgentForm id={id} stored={row.body} />
       ) : (
-        <ToolMatrix key={row.version} agentId={id} tools={row.tools} initial={row.policy} />
+        <ToolMatrix agentId={id} tools={row.tools} initial={row.policy} />
       )}
     </div>
   );
