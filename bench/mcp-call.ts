@@ -1,78 +1,66 @@
 /**
- * The cost of one MCP tool call on loopback (server-everything, `echo`):
- * Insika's call envelope (executeDataTool -> lib/mcp -> guarded undici
- * request, session kept) against the official SDK client's callTool (with
- * global fetch, and with the guard's fetch). Medians of sequential calls.
- * Run: npx tsx bench/mcp-call.ts [calls]
+ * mcp-call: one call of an ingested MCP tool (server-everything's `echo`, imported
+ * with importMcpServer, called with executeDataTool: the JSON-RPC envelope through
+ * the guarded undici client, session kept) against the official SDK client's
+ * callTool on the same server (its default fetch transport). Sequential calls,
+ * alternating call by call; medians. Also shown, not in the table: the SDK client
+ * given the guard's fetch (what ingestion uses).
  */
-import { spawn } from "node:child_process";
-import net from "node:net";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { guardedFetch, parsePosture } from "@/lib/egress";
 import { executeDataTool } from "@/lib/http-tools";
 import { createMcpCaller } from "@/lib/mcp";
 import { staticSecrets } from "@/lib/secrets/secret-source";
-import type { DataToolDefinition } from "@/lib/tools/types";
+import { getCatalog } from "@/lib/services/catalog";
+import { importMcpServer } from "@/lib/services/import-mcp";
+import { freshDb } from "./fixtures";
+import { describe, interleave, row, say, stats, type Row } from "./harness";
+import { startEverything } from "../test/support/mcp-everything";
 
-const CALLS = Number(process.argv[2] ?? 500);
-const posture = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_ALLOW_PRIVATE: "1" });
+const SIZES = [30, 300, 3_000];
+const WARMUP = 50;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function median(label: string, run: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 50; i += 1) await run(i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < CALLS; i += 1) {
-    const t = performance.now();
-    await run(i);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  const m = times[Math.floor(times.length / 2)] ?? 0;
-  console.log(`${label.padEnd(44)} median ${m.toFixed(3)} ms   p90 ${(times[Math.floor(times.length * 0.9)] ?? 0).toFixed(3)} ms`);
-  return m;
-}
-
-async function sdkClient(url: string, guarded: boolean): Promise<Client> {
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), guarded ? { fetch: guardedFetch(posture) } : {}));
+async function sdkClient(url: string, fetch?: ReturnType<typeof guardedFetch>): Promise<Client> {
+  const client = new Client({ name: "insika-bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : {}));
   return client;
 }
 
-async function main(): Promise<void> {
-  const port = await freePort();
-  const entry = path.join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
-  await new Promise<void>((resolve) => child.stderr?.on("data", (d: Buffer) => d.toString().includes("listening") && resolve()));
-  const url = `http://127.0.0.1:${port}/mcp`;
+export default async function mcpCall(): Promise<Row[]> {
+  const server = await startEverything();
+  const posture = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${server.port}` });
+  const secrets = staticSecrets({});
+  const db = freshDb();
+  await importMcpServer(db, { name: "everything", url: server.url }, { posture, secrets });
+  const entry = getCatalog(db).entries.get("echo");
+  if (entry?.status !== "ok" || entry.kind !== "mcp") throw new Error("echo was not ingested");
+  const deps = { posture, secrets, mcp: createMcpCaller() };
+  const plain = await sdkClient(server.url);
+  const guarded = await sdkClient(server.url, guardedFetch(posture));
+
+  const insika = async (i: number) => {
+    const r = await executeDataTool(entry.definition, { message: `m${i}` }, {}, deps);
+    if (!r.ok) throw new Error(`insika echo failed: ${r.error}`);
+  };
+  const sdk = (i: number) => plain.callTool({ name: "echo", arguments: { message: `m${i}` } });
+  const sdkGuarded = (i: number) => guarded.callTool({ name: "echo", arguments: { message: `m${i}` } });
+
+  say(`mcp-call: server-everything (own process) at ${server.url}, tool echo; sequential; sides alternate per call; ${WARMUP} warm-up calls per size`);
+  const rows: Row[] = [];
   try {
-    const tool: DataToolDefinition = {
-      name: "echo", description: "echo", parameters: { type: "object", properties: { message: { type: "string" } } },
-      request: { method: "POST", url, headers: {}, query: {}, protocol: "mcp", mcp_tool: "echo" }, response: { extract: "body_raw" },
-      secret_headers: [], side_effect: false, timeout: 30, group: "mcp:bench", tags: [],
-    };
-    const mcp = createMcpCaller();
-    const deps = { posture, secrets: staticSecrets({}), mcp };
-    const ours = await median("insika executeDataTool (envelope, guarded)", (i) => executeDataTool(tool, { message: `m${i}` }, {}, deps));
-    const plain = await sdkClient(url, false);
-    const sdk = await median("SDK client callTool (global fetch)", (i) => plain.callTool({ name: "echo", arguments: { message: `m${i}` } }));
-    const guarded = await sdkClient(url, true);
-    const sdkGuarded = await median("SDK client callTool (guardedFetch)", (i) => guarded.callTool({ name: "echo", arguments: { message: `m${i}` } }));
-    console.log(`ratio insika / SDK: ${(ours / sdk).toFixed(2)} (global fetch), ${(ours / sdkGuarded).toFixed(2)} (guarded fetch)`);
+    for (const size of SIZES) {
+      const t = await interleave({ insika, sdk, sdkGuarded }, { warmup: WARMUP, runs: size });
+      const [a, b, g] = [stats(t.insika), stats(t.sdk), stats(t.sdkGuarded)];
+      say(`  ${size} calls  insika:               ${describe(a)}`);
+      say(`  ${size} calls  SDK client:           ${describe(b)}   ratio of medians ${(a.median / b.median).toFixed(3)}`);
+      say(`  ${size} calls  SDK + guarded fetch:  ${describe(g)}`);
+      rows.push(row({ name: "mcp-call", size: `${size} calls`, metric: "median per call", unit: "ms", value: a.median, baseline: b.median, goal: { on: "ratio", op: "<=", limit: 1.05 } }));
+    }
+  } finally {
     await plain.close();
     await guarded.close();
-  } finally {
-    child.kill("SIGKILL");
+    await server.stop();
   }
+  return rows;
 }
-
-void main();

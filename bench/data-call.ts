@@ -1,0 +1,74 @@
+/**
+ * data-call: one data tool call end to end — argument validation, placeholders,
+ * the egress guard, the send, json_path extraction, and the trace write (the call
+ * record inserted into SQLite) — against the same GET sent with undici directly
+ * (keep-alive Agent, body parsed and the same field re-serialized). Sequential
+ * calls, the two sides alternating call by call; the median of each side.
+ */
+import { insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
+import { guardedRequest } from "@/lib/egress";
+import { executeDataTool } from "@/lib/http-tools";
+import { processSecrets } from "@/lib/secrets/secret-source";
+import { getCatalog } from "@/lib/services/catalog";
+import { getPosture } from "@/lib/services/egress-posture";
+import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
+import { describe, interleave, row, say, stats, type Row } from "./harness";
+import { tempDir } from "../test/support/server";
+
+const SIZES = [100, 1_000, 10_000];
+const WARMUP = 300;
+
+export default async function dataCall(): Promise<Row[]> {
+  const backend = await startBackendProcess();
+  benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: tempDir("insika-scripts-") });
+  const db = freshDb();
+  storeItemTool(db, backend.url);
+  scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", "bench", [], { tools: ["lookup_item"] });
+  insertSession(db, { id: "ses_bench", agentId: "bench", tenant: null });
+  insertTurn(db, { id: "turn_bench", sessionId: "ses_bench", userMessage: "bench" });
+  const entry = getCatalog(db).entries.get("lookup_item");
+  if (entry?.status !== "ok" || entry.kind === "code") throw new Error("the bench tool did not validate");
+  const deps = { posture: getPosture(), secrets: processSecrets };
+  const ctx = { chat_id: "ses_bench", store_id: "store-1" };
+  const direct = undiciClient(backend.url);
+
+  const insika = async (i: number) => {
+    const callId = `call_${i}`;
+    const startedAt = Date.now();
+    const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId });
+    if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
+    const r = result.record;
+    insertToolCall(db, { turnId: "turn_bench", callId, tool: r.tool, ok: r.ok, startedAt, durationMs: r.duration_ms, queuedMs: 0, record: { ...r } });
+  };
+  const undici = (i: number) => direct.call(String(i));
+  // For the breakdown: the guard alone (same request), and the tool call without the trace write.
+  const guarded = (i: number) =>
+    guardedRequest({ method: "GET", url: `${backend.url}/items?id=${i}&store=store-1`, headers: { "X-Chat": "ses_bench" }, timeoutMs: 30_000 }, { posture: deps.posture });
+  const noTrace = (i: number) => executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
+
+  say(`data-call: GET ${backend.url}/items (loopback backend in its own process), sequential, insika/undici alternating per call, ${WARMUP} warm-up calls per size`);
+  const rows: Row[] = [];
+  try {
+    for (const size of SIZES) {
+      const t = await interleave({ insika, undici }, { warmup: WARMUP, runs: size });
+      const a = stats(t.insika);
+      const b = stats(t.undici);
+      say(`  ${size} calls  insika: ${describe(a)}`);
+      say(`  ${size} calls  undici: ${describe(b)}   ratio of medians ${(a.median / b.median).toFixed(3)}`);
+      rows.push(
+        row({ name: "data-call", size: `${size} calls`, metric: "median per call", unit: "ms", value: a.median, baseline: b.median, goal: { on: "ratio", op: "<=", limit: 1.15 } }),
+        row({ name: "data-call", size: `${size} calls`, metric: "p95 per call", unit: "ms", value: a.p95, baseline: b.p95 }),
+      );
+    }
+    const b = await interleave({ undici, guarded, noTrace, insika }, { warmup: WARMUP, runs: 3_000 });
+    const m = (k: keyof typeof b) => stats(b[k]).median;
+    say(`  where the time goes (medians of 3,000 calls, 4 sides alternating): undici ${m("undici").toFixed(3)} ms;` +
+      ` + egress guard (guardedRequest) ${(m("guarded") - m("undici")).toFixed(3)};` +
+      ` + validate, build, extract, record (executeDataTool) ${(m("noTrace") - m("guarded")).toFixed(3)};` +
+      ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`);
+  } finally {
+    backend.stop();
+    await direct.agent.close();
+  }
+  return rows;
+}

@@ -1,0 +1,113 @@
+/**
+ * What the benches share: the loopback backend (the tests' fixture, in its own
+ * process), the environment the services read, a fresh on-disk database, the
+ * bench's data tool, and a scripted agent to run turns with.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { Agent, request } from "undici";
+import { openDb, type Db } from "@/db/client";
+import { putAgent } from "@/lib/services/agents";
+import { putTool } from "@/lib/services/tools";
+import type { ScriptedPart } from "@/lib/providers/scripted";
+import { tempDir } from "../test/support/server";
+
+/** Node flags for a child process: this one's (the tsx loader), minus profiling. */
+export const childExecArgv = () => process.execArgv.filter((a) => !a.startsWith("--cpu-prof"));
+
+export interface BackendProcess {
+  url: string;
+  port: number;
+  stop(): void;
+}
+
+/** Starts bench/backend-process.ts and waits for its port. */
+export async function startBackendProcess(): Promise<BackendProcess> {
+  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", "backend-process.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+  const first = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`bench backend exited (${code})`)));
+  });
+  const { port } = JSON.parse(first) as { port: number };
+  return { url: `http://127.0.0.1:${port}`, port, stop: () => void child.kill("SIGKILL") };
+}
+
+/**
+ * The environment the services parse once (lib/env, the egress posture): call it
+ * before anything reads them. Egress as an operator would open one backend: http
+ * allowed, and only that host:port listed.
+ */
+export function benchEnv(backendPort: number, extra: Record<string, string> = {}): void {
+  Object.assign(process.env, {
+    INSIKA_LOG_LEVEL: "error",
+    INSIKA_EGRESS_ALLOW_HTTP: "1",
+    INSIKA_EGRESS_HOSTS: `127.0.0.1:${backendPort}`,
+    ...extra,
+  });
+}
+
+const dbDirs: string[] = [];
+
+/** A fresh database file (WAL, synchronous=NORMAL, migrated), as the server opens it; removed at exit. */
+export function freshDb(): Db {
+  const dir = tempDir("insika-bench-");
+  if (dbDirs.push(dir) === 1) process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  return openDb(path.join(dir, "insika.db"));
+}
+
+/** The bench's data tool: path, query and header placeholders (one from ctx), json_path extraction. */
+export function itemTool(backendUrl: string, name = "lookup_item", route = "/items") {
+  return {
+    name,
+    description: "Look up an item of the store by id",
+    parameters: { type: "object", properties: { id: { type: "string", description: "The item id" } }, required: ["id"] },
+    request: { method: "GET", url: `${backendUrl}${route}`, query: { id: "{{id}}", store: "{{ctx.store_id}}" }, headers: { "X-Chat": "{{ctx.chat_id}}" } },
+    response: { extract: "json_path", path: "$.items" },
+  };
+}
+
+/** The baseline's client: one keep-alive undici Agent and the same request, shaped the same way. */
+export function undiciClient(backendUrl: string, route = "/items") {
+  const agent = new Agent({ keepAliveTimeout: 4_000 });
+  return {
+    agent,
+    async call(id: string): Promise<string> {
+      const res = await request(`${backendUrl}${route}?id=${encodeURIComponent(id)}&store=store-1`, { dispatcher: agent, headers: { "x-chat": "ses_bench" } });
+      const body = (await res.body.json()) as { items: unknown };
+      return JSON.stringify(body.items);
+    },
+  };
+}
+
+/**
+ * A scripted agent (provider "scripted", INSIKA_SCRIPTED_DIR) whose turns play
+ * `steps`, allowed to call the given tools. Returns the agent id.
+ */
+export function scriptedAgent(db: Db, scriptsDir: string, id: string, steps: ScriptedPart[][], options: { tools: string[]; limits?: Record<string, number> }): string {
+  fs.writeFileSync(path.join(scriptsDir, `${id}.json`), JSON.stringify(steps));
+  putAgent(db, id, { model: { provider: "scripted", model: id }, metadata: { store_id: "store-1" }, tools_allow: options.tools, ...(options.limits ? { limits: options.limits } : {}) });
+  return id;
+}
+
+/** Stores the bench's data tool in `db` (the real write path). */
+export function storeItemTool(db: Db, backendUrl: string, name = "lookup_item", route = "/items"): void {
+  putTool(db, name, itemTool(backendUrl, name, route));
+}
+
+/** A call record as executeDataTool writes it for the bench tool (for benches that write traces directly). */
+export function sampleCallRecord(callId: string) {
+  return {
+    call_id: callId,
+    tool: "lookup_item",
+    kind: "data",
+    arguments: { id: "42" },
+    request: { method: "GET", url: "http://127.0.0.1:4100/items?id=42&store=store-1", headers: { "X-Chat": "ses_bench" } },
+    status: 200,
+    ok: true,
+    duration_ms: 1,
+    result: '[{"id":"42","name":"Desk lamp","price":19.9,"stock":3}]',
+    egress: { verdict: "allowed", rule: "allowlisted", hint: null },
+  };
+}

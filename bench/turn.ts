@@ -1,0 +1,138 @@
+/**
+ * turn: whole turns at concurrency 16 — model step, one loopback tool call, model
+ * step, answer — Insika (startTurn: scripted model, the real services, every event,
+ * journal entry, checkpoint and message persisted to SQLite) against the AI SDK's
+ * generateText loop (a mock LanguageModelV3, a zod tool calling the same backend
+ * with undici). A third side, "bare", makes only the tool's HTTP call, so
+ * overhead per turn = (round time - bare round time) / turns in the round.
+ * Rounds of the three sides are interleaved (order rotating). Peak RSS is
+ * measured per side in a fresh process.
+ */
+import { generateText, stepCountIs, tool, type LanguageModel } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { z } from "zod";
+import { createSession, startTurn } from "@/lib/services/run-turn";
+import { text, toolCall } from "@/lib/providers/scripted";
+import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
+import { describe, peakRssMb, pool, row, rssMb, say, stats, type Row } from "./harness";
+import { inChild } from "./run";
+import { tempDir } from "../test/support/server";
+
+const CONCURRENCY = 16;
+const SIZES = [160, 1_600, 16_000];
+const ROUNDS = 10;
+
+type Side = "insika" | "aisdk" | "bare";
+
+const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+
+/** The AI SDK side's model: a tool call first, the answer once it has seen the tool result. */
+function mockModel(): LanguageModel {
+  return new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      const answered = options.prompt.some((m) => m.role === "tool");
+      return answered
+        ? { content: [{ type: "text", text: "Found: a desk lamp." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        : {
+            content: [
+              { type: "text", text: "Let me look. " },
+              { type: "tool-call", toolCallId: `call_${Math.random().toString(36).slice(2)}`, toolName: "lookup_item", input: '{"id":"42"}' },
+            ],
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+}
+
+/** Sets up the three sides against one backend; `round(side, n)` runs n turns of a side at concurrency 16. */
+async function setup() {
+  const backend = await startBackendProcess();
+  const scripts = tempDir("insika-scripts-");
+  benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: scripts });
+  const db = freshDb();
+  storeItemTool(db, backend.url);
+  scriptedAgent(db, scripts, "bench", [[text("Let me look. "), toolCall("lookup_item", { id: "42" })], [text("Found: a desk lamp.")]], { tools: ["lookup_item"] });
+  const direct = undiciClient(backend.url);
+  const model = mockModel();
+  const tools = { lookup_item: tool({ description: "Look up an item of the store by id", inputSchema: z.object({ id: z.string() }), execute: ({ id }) => direct.call(id) }) };
+
+  // A fresh session per turn, created before the round starts (POST /v1/sessions is its own request).
+  let sessions: string[] = [];
+  const prepare = (turns: number) => {
+    sessions = Array.from({ length: turns }, () => createSession(db, { agentId: "bench" }).id);
+  };
+  const turn: Record<Side, (i: number) => Promise<unknown>> = {
+    insika: async (i) => {
+      const result = await startTurn(db, { sessionId: sessions[i] ?? "", message: "find item 42" }).done;
+      if (result.status !== "completed") throw new Error(`insika turn ${result.status}: ${result.error ?? ""}`);
+    },
+    aisdk: async () => {
+      const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: "find item 42" });
+      if (result.steps.length !== 2) throw new Error("the AI SDK turn did not call the tool");
+    },
+    bare: () => direct.call("42"),
+  };
+  /** CPU ms this process spent per side (user + system), for the printout. */
+  const cpu: Record<Side, number> = { insika: 0, aisdk: 0, bare: 0 };
+  /** Runs `turns` turns of one side at concurrency 16; returns the wall time in ms. */
+  const round = async (side: Side, turns: number): Promise<number> => {
+    if (side === "insika") prepare(turns);
+    const [t, c] = [performance.now(), process.cpuUsage()];
+    await pool(turns, CONCURRENCY, turn[side]);
+    const used = process.cpuUsage(c);
+    cpu[side] += (used.user + used.system) / 1000;
+    return performance.now() - t;
+  };
+  return { round, cpu, stop: () => backend.stop() };
+}
+
+/** Sub-measurement run in a fresh process: peak RSS after `turns` turns of one side. */
+export async function child([, side, turns]: string[]): Promise<{ start: number; peak: number }> {
+  const { round, stop } = await setup();
+  const start = rssMb();
+  await round(side as Side, Number(turns));
+  stop();
+  return { start, peak: peakRssMb() };
+}
+
+export default async function turnBench(): Promise<Row[]> {
+  const { round, cpu, stop } = await setup();
+  say(`turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), 1 warm-up round of 160 turns per side`);
+  const rows: Row[] = [];
+  const sides: Side[] = ["insika", "aisdk", "bare"];
+  for (const side of sides) await round(side, 160);
+  for (const size of SIZES) {
+    const perRound = size / ROUNDS;
+    const times: Record<Side, number[]> = { insika: [], aisdk: [], bare: [] };
+    for (const side of sides) cpu[side] = 0;
+    for (let r = 0; r < ROUNDS; r += 1) {
+      const order = [...sides.slice(r % 3), ...sides.slice(0, r % 3)];
+      for (const side of order) times[side].push(await round(side, perRound));
+    }
+    const total = (side: Side) => times[side].reduce((a, b) => a + b, 0);
+    const tput = (side: Side) => (size / total(side)) * 1000;
+    const overhead = (side: Side) => stats(times[side].map((t, i) => (t - (times.bare[i] ?? 0)) / perRound));
+    const [oi, oa] = [overhead("insika"), overhead("aisdk")];
+    say(`  ${size} turns (${ROUNDS} rounds of ${perRound}): insika ${tput("insika").toFixed(0)} turns/s, AI SDK ${tput("aisdk").toFixed(0)} turns/s, bare tool call ${tput("bare").toFixed(0)} calls/s`);
+    say(`    overhead per turn, insika: ${describe(oi)}`);
+    say(`    overhead per turn, AI SDK: ${describe(oa)}`);
+    say(`    CPU of this process per turn (the backend runs elsewhere): insika ${(cpu.insika / size).toFixed(3)} ms, AI SDK ${(cpu.aisdk / size).toFixed(3)} ms, bare ${(cpu.bare / size).toFixed(3)} ms`);
+    const size_ = `${size} turns`;
+    rows.push(
+      row({ name: "turn", size: size_, metric: "throughput", unit: "turns/s", value: tput("insika"), baseline: tput("aisdk"), goal: { on: "ratio", op: ">=", limit: 1 } }),
+      row({ name: "turn", size: size_, metric: "overhead per turn p50", unit: "ms", value: oi.median, baseline: oa.median, goal: { on: "value", op: "<=", limit: 0.3 } }),
+      row({ name: "turn", size: size_, metric: "overhead per turn p95", unit: "ms", value: oi.p95, baseline: oa.p95 }),
+    );
+  }
+  stop();
+  say("  peak RSS: each side alone in a fresh process, same setup, N turns at concurrency 16");
+  for (const size of SIZES) {
+    const ins = await inChild<{ start: number; peak: number }>("turn", ["rss", "insika", String(size)]);
+    const sdk = await inChild<{ start: number; peak: number }>("turn", ["rss", "aisdk", String(size)]);
+    say(`    ${size} turns: insika ${ins.peak.toFixed(0)} MiB (after setup ${ins.start.toFixed(0)}), AI SDK ${sdk.peak.toFixed(0)} MiB (after setup ${sdk.start.toFixed(0)})`);
+    rows.push(row({ name: "turn", size: `${size} turns`, metric: "peak RSS", unit: "MiB", value: ins.peak, baseline: sdk.peak }));
+  }
+  return rows;
+}
