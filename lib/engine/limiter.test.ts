@@ -77,3 +77,45 @@ describe("Limiter", () => {
     expect(() => new Limiter(Number.NaN)).toThrow(RangeError);
   });
 });
+
+describe("Limiter and shared abort signals", () => {
+  it("keeps one abort listener per signal however many calls wait on it, and removes it when done", async () => {
+    const limiter = new Limiter(1);
+    const controller = new AbortController();
+    const added: string[] = [];
+    const removed: string[] = [];
+    const signal = controller.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((type: string, ...rest: [EventListener, AddEventListenerOptions?]) => {
+      added.push(type);
+      add(type, ...rest);
+    }) as typeof signal.addEventListener;
+    signal.removeEventListener = ((type: string, ...rest: [EventListener]) => {
+      removed.push(type);
+      remove(type, ...rest);
+    }) as typeof signal.removeEventListener;
+
+    const first = await limiter.acquire(signal);
+    const waiting = Array.from({ length: 20 }, () => limiter.acquire(signal));
+    expect(added).toEqual(["abort"]);
+    first();
+    for (const pending of waiting) (await pending)();
+    expect(removed).toEqual(["abort"]);
+  });
+
+  it("rejects every waiter of an aborted signal and leaves other waiters queued", async () => {
+    const limiter = new Limiter(1);
+    const a = new AbortController();
+    const b = new AbortController();
+    const held = await limiter.acquire();
+    const onA = [limiter.acquire(a.signal), limiter.acquire(a.signal)];
+    const onB = limiter.acquire(b.signal);
+    a.abort(new Error("stop a"));
+    for (const p of onA) await expect(p).rejects.toThrow("stop a");
+    expect(limiter.pending).toBe(1);
+    held();
+    (await onB)();
+    expect(limiter.active).toBe(0);
+  });
+});

@@ -8,6 +8,8 @@ export type Release = () => void;
 
 interface Waiter {
   grant: () => void;
+  abort: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -19,6 +21,11 @@ export class Limiter {
   readonly capacity: number;
   #active = 0;
   readonly #waiters: Waiter[] = [];
+  /**
+   * One abort listener per signal, however many waiters share it (a turn's calls all share the
+   * turn's signal: a listener each would trip Node's MaxListenersExceededWarning past 10).
+   */
+  readonly #listening = new Map<AbortSignal, () => void>();
 
   /** Throws a RangeError unless `capacity` is an integer >= 1. */
   constructor(capacity: number) {
@@ -50,21 +57,38 @@ export class Limiter {
       return Promise.resolve(this.#releaser());
     }
     return new Promise<Release>((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.#waiters.indexOf(waiter);
-        if (index >= 0) this.#waiters.splice(index, 1);
-        reject(signal?.reason);
-      };
-      const waiter: Waiter = {
+      this.#waiters.push({
+        signal,
+        abort: reject,
         grant: () => {
-          signal?.removeEventListener("abort", onAbort);
           this.#active += 1;
           resolve(this.#releaser());
         },
-      };
-      this.#waiters.push(waiter);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      });
+      if (signal) this.#listen(signal);
     });
+  }
+
+  #listen(signal: AbortSignal): void {
+    if (this.#listening.has(signal)) return;
+    const onAbort = () => {
+      this.#listening.delete(signal);
+      // Every waiter on this signal leaves the queue and never takes a slot.
+      for (const waiter of this.#waiters.filter((w) => w.signal === signal)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.abort(signal.reason);
+      }
+    };
+    this.#listening.set(signal, onAbort);
+    signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  /** Drops the abort listener of a signal no waiter uses any more. */
+  #unlisten(signal: AbortSignal | undefined): void {
+    if (!signal || this.#waiters.some((w) => w.signal === signal)) return;
+    const onAbort = this.#listening.get(signal);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+    this.#listening.delete(signal);
   }
 
   /** Runs `fn` holding a slot; the slot is released however `fn` ends. */
@@ -91,6 +115,7 @@ export class Limiter {
     while (this.#active < this.capacity) {
       const next = this.#waiters.shift();
       if (!next) return;
+      this.#unlisten(next.signal);
       next.grant();
     }
   }
