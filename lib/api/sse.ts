@@ -1,21 +1,25 @@
 /**
- * Server-sent events: one `event:`/`data:` pair per engine event. The stream
- * closes after a terminal event; a client that goes away does not stop the turn.
+ * Server-sent events. `sseStream` is the general writer: bare `data:` lines (OpenAI Chat
+ * Completions, ending with `data: [DONE]`) or `event:`/`data:` pairs (engine events, OpenAI
+ * Responses). Writes after the client left are dropped: the turn goes on and is recorded.
+ * The response is made last so its headers can carry ids known only once the turn started.
  */
 const TERMINAL = new Set(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
 
-export interface SseChannel {
-  send(event: string, data: unknown): void;
+export interface SseStream {
+  /** `data: <json>` (or the text as is). */
+  data(payload: unknown): void;
+  /** `event: <name>` + `data: <json>`. */
+  event(name: string, payload: unknown): void;
   close(): void;
-  response: Response;
+  response(headers?: Record<string, string>): Response;
 }
 
-/** A stream whose `send` never throws (writes after the client left are dropped). */
-export function sseChannel(headers: Record<string, string> = {}): SseChannel {
+export function sseStream(): SseStream {
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let closed = false;
-  const stream = new ReadableStream<Uint8Array>({
+  const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
     },
@@ -31,29 +35,42 @@ export function sseChannel(headers: Record<string, string> = {}): SseChannel {
       closed = true;
     }
   };
+  const encode = (payload: unknown) => (typeof payload === "string" ? payload : JSON.stringify(payload));
   return {
-    send(event, data) {
-      write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    },
+    data: (payload) => write(`data: ${encode(payload)}\n\n`),
+    event: (name, payload) => write(`event: ${name}\ndata: ${encode(payload)}\n\n`),
     close() {
       if (closed) return;
       closed = true;
       try {
         controller?.close();
       } catch {
-        // already closed by the client
+        // the client already went away
       }
     },
-    response: new Response(stream, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-        ...headers,
-      },
-    }),
+    response: (headers = {}) =>
+      new Response(body, {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          connection: "keep-alive",
+          "x-accel-buffering": "no",
+          ...headers,
+        },
+      }),
   };
+}
+
+export interface SseChannel {
+  send(event: string, data: unknown): void;
+  close(): void;
+  response: Response;
+}
+
+/** One `event:`/`data:` pair per engine event; the caller closes after a terminal event. */
+export function sseChannel(headers: Record<string, string> = {}): SseChannel {
+  const stream = sseStream();
+  return { send: (event, data) => stream.event(event, data), close: () => stream.close(), response: stream.response(headers) };
 }
 
 export const isTerminalEvent = (type: string) => TERMINAL.has(type);

@@ -1,7 +1,7 @@
 /** Read models for the Studio's agent pages. */
 import type { Db } from "@/db/client";
 import { getAgent, listAgents } from "@/db/queries/agents";
-import { agentBody } from "./agent-policy";
+import { agentBody } from "./agents";
 import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
 

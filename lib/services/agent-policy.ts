@@ -4,33 +4,13 @@
  * through putAgent, so the API's validation applies unchanged.
  */
 import type { Db } from "@/db/client";
-import type { AgentRow } from "@/db/schema";
 import type { AgentPolicy } from "@/lib/agents/policy";
-import { getAgentOrThrow, putAgent } from "./agents";
+import { agentBody, getAgentOrThrow, putAgent } from "./agents";
 
 export type ToolExposureMode = "allow" | "deny" | "defer" | "unset";
 
 export interface StudioPolicy extends AgentPolicy {
   approvals: string[];
-}
-
-/** The agent's definition as PUT /v1/agents/:id takes it (the inverse of presentAgent). */
-export function agentBody(row: AgentRow) {
-  return {
-    name: row.name,
-    instructions: row.instructions,
-    model: row.model,
-    tools_allow: row.toolsAllow,
-    tools_deny: row.toolsDeny,
-    tools_allow_groups: row.toolsAllowGroups,
-    tools_deferred: row.toolsDeferred,
-    approvals: row.approvals,
-    limits: row.limits,
-    metadata: row.metadata,
-    skills: row.skills,
-    subagents: row.subagents,
-    memory: row.memory,
-  };
 }
 
 /** Replaces the agent's tool policy (and approvals), keeping everything else. */

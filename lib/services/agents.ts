@@ -10,10 +10,9 @@ import { AGENT_ID, DEFAULT_LIMITS, agentInput, type AgentInput } from "@/lib/age
 import { applyPolicy } from "@/lib/agents/policy";
 import { getCatalog } from "./catalog";
 
-/** The API shape of an agent. */
-export function presentAgent(row: AgentRow) {
+/** The agent's definition as PUT /v1/agents/:id takes it (what presentAgent shows, minus id and timestamps). */
+export function agentBody(row: AgentRow) {
   return {
-    id: row.id,
     name: row.name,
     instructions: row.instructions,
     model: row.model,
@@ -27,8 +26,12 @@ export function presentAgent(row: AgentRow) {
     skills: row.skills,
     subagents: row.subagents,
     memory: row.memory,
-    updated_at: new Date(row.updatedAt).toISOString(),
   };
+}
+
+/** The API shape of an agent. */
+export function presentAgent(row: AgentRow) {
+  return { id: row.id, ...agentBody(row), updated_at: new Date(row.updatedAt).toISOString() };
 }
 
 export type AgentSource = "api" | "studio" | "config" | "seed";

@@ -16,6 +16,7 @@ import { LOAD_SKILL_SPEC, REMEMBER_SPEC, TOOL_SEARCH_SPEC, spawnSpecs } from "@/
 import type { SystemToolResult } from "@/lib/code-tools/system/system-tool-result";
 import { runToolSearch } from "@/lib/code-tools/system/tool-search";
 import { validateArguments } from "@/lib/tools";
+import { clipResult, localCallRecord } from "./local-call-record";
 import type { TurnContext } from "@/lib/tools/types";
 import { agentSystemTools } from "./agents";
 import type { Catalog } from "./catalog";
@@ -23,7 +24,6 @@ import { offeredToolSpecs, searchIndexFor } from "./tool-specs";
 
 /** Memories kept per agent and tenant (older ones are dropped). */
 export const MEMORIES_KEPT = 200;
-const MAX_RESULT_CHARS = 8 * 1024;
 
 /** Runs one child turn for spawn_subagent(s). */
 export type ChildRunner = (agentId: string, message: string, signal: AbortSignal) => Promise<SubagentResult>;
@@ -92,14 +92,14 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
     async run(request) {
       const started = Date.now();
       const entry = entries.get(request.tool);
-      const fail = (error: string): ToolOutcome => ({ ok: false, error, content: JSON.stringify({ error }), record: record(request, started, false, error) });
+      const fail = (error: string): ToolOutcome => ({ ok: false, error, content: JSON.stringify({ error }), record: localCallRecord(request, "system", false, error, started) });
       if (!entry) return fail(`unknown tool: ${request.tool}`);
       const checked = validateArguments(entry.spec.parameters, request.arguments);
       if (!checked.ok) return fail(checked.error);
       try {
         const result = await entry.run(request.arguments as Record<string, unknown>, request.signal);
         const content = JSON.stringify(result.value ?? null);
-        const outcome: ToolOutcome = { ok: true, content, record: { ...record(request, started, true), result: clip(content) } };
+        const outcome: ToolOutcome = { ok: true, content, record: { ...localCallRecord(request, "system", true, undefined, started), result: clipResult(content) } };
         if (result.promote?.length) outcome.promote = result.promote;
         return outcome;
       } catch (error) {
@@ -109,22 +109,3 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
   };
 }
 
-/** The trace's call record of a system tool call (nothing was sent anywhere). */
-function record(request: ToolCallRequest, started: number, ok: boolean, error?: string) {
-  return {
-    call_id: request.callId,
-    tool: request.tool,
-    kind: "system",
-    arguments: request.arguments,
-    request: null,
-    status: null,
-    ok,
-    duration_ms: Date.now() - started,
-    result: null,
-    ...(error === undefined ? {} : { error }),
-  };
-}
-
-function clip(text: string): string {
-  return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}…` : text;
-}

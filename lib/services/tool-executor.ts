@@ -8,6 +8,7 @@ import type { EgressPosture } from "@/lib/egress";
 import { executeDataTool, type McpCaller } from "@/lib/http-tools";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { validateArguments } from "@/lib/tools";
+import { clipResult, localCallRecord } from "./local-call-record";
 import type { Catalog, CatalogEntry } from "./catalog";
 import { getMcpCaller } from "./mcp-caller";
 
@@ -19,7 +20,6 @@ export interface ExecutorDeps {
   mcp?: McpCaller;
 }
 
-const MAX_RESULT_CHARS = 8 * 1024;
 
 /** Builds the executor a turn uses. */
 export function createToolExecutor(deps: ExecutorDeps): ToolExecutor {
@@ -28,7 +28,7 @@ export function createToolExecutor(deps: ExecutorDeps): ToolExecutor {
       const entry = deps.catalog.entries.get(request.tool);
       if (!entry || entry.status !== "ok") {
         const error = entry ? `tool '${request.tool}' is unavailable: ${entry.status === "dropped" ? entry.problem : ""}` : `unknown tool: ${request.tool}`;
-        return { ok: false, error, content: JSON.stringify({ error }), record: bareRecord(request, "data", false, error) };
+        return { ok: false, error, content: JSON.stringify({ error }), record: localCallRecord(request, "data", false, error) };
       }
       if (entry.kind === "code") return runCodeTool(entry, request);
       return executeDataTool(entry.definition, request.arguments, request.ctx, {
@@ -46,33 +46,14 @@ async function runCodeTool(entry: Extract<CatalogEntry, { kind: "code" }>, reque
   const started = Date.now();
   const checked = validateArguments(entry.code.parameters, request.arguments);
   if (!checked.ok) {
-    return { ok: false, error: checked.error, content: JSON.stringify({ error: checked.error }), record: bareRecord(request, "code", false, checked.error, started) };
+    return { ok: false, error: checked.error, content: JSON.stringify({ error: checked.error }), record: localCallRecord(request, "code", false, checked.error, started) };
   }
   try {
     const value = await entry.code.execute(request.arguments as Record<string, unknown>, { ctx: request.ctx, signal: request.signal });
     const content = JSON.stringify(value ?? null);
-    return { ok: true, content, record: { ...bareRecord(request, "code", true, undefined, started), result: clip(content) } };
+    return { ok: true, content, record: { ...localCallRecord(request, "code", true, undefined, started), result: clipResult(content) } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: message, content: JSON.stringify({ error: message }), record: bareRecord(request, "code", false, message, started) };
+    return { ok: false, error: message, content: JSON.stringify({ error: message }), record: localCallRecord(request, "code", false, message, started) };
   }
-}
-
-function bareRecord(request: ToolCallRequest, kind: "code" | "data", ok: boolean, error?: string, started = Date.now()) {
-  return {
-    call_id: request.callId,
-    tool: request.tool,
-    kind,
-    arguments: request.arguments,
-    request: null,
-    status: null,
-    ok,
-    duration_ms: Date.now() - started,
-    result: null,
-    ...(error === undefined ? {} : { error }),
-  };
-}
-
-function clip(text: string): string {
-  return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}…` : text;
 }

@@ -5,7 +5,7 @@
 import type { Db } from "@/db/client";
 import { describeError, log } from "@/lib/log";
 import { startTurn } from "../run-turn";
-import type { SseStream } from "./sse-stream";
+import type { SseStream } from "@/lib/api/sse";
 import { answerListener, usageOf, type AnswerSink, type TurnAnswer } from "./turn-answer";
 
 interface TurnParams {

@@ -12,7 +12,7 @@ import { chatUserMessage, type ChatCompletionRequest } from "./chat-request";
 import { chatCompletionId, unixSeconds } from "./ids";
 import { openAIErrorBody, turnFailedError } from "./openai-errors";
 import { chatSession } from "./resolve-session";
-import { sseStream } from "./sse-stream";
+import { sseStream } from "@/lib/api/sse";
 
 export const SESSION_HEADER = "x-insika-session";
 

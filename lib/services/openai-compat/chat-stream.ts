@@ -8,7 +8,7 @@
 import { chatChunk, chatUsage, insikaInfo, type ChatMeta } from "./chat-shapes";
 import { chatCompletionId } from "./ids";
 import { openAIErrorBody } from "./openai-errors";
-import type { SseStream } from "./sse-stream";
+import type { SseStream } from "@/lib/api/sse";
 import type { AnswerSink } from "./turn-answer";
 
 export interface ChatStreamParams {

@@ -9,7 +9,7 @@
  */
 import { messageItemId, responseId } from "./ids";
 import { messageItem, outputText, responseObject, responseStatus, type ItemStatus, type ResponseMeta, type ResponseState } from "./responses-shapes";
-import type { SseStream } from "./sse-stream";
+import type { SseStream } from "@/lib/api/sse";
 import type { AnswerSink, TurnAnswer } from "./turn-answer";
 
 export interface ResponseStreamParams {

@@ -11,7 +11,7 @@ import { responsesUserMessage, type CreateResponseRequest } from "./responses-re
 import { messageItem, responseObject, responseStatus } from "./responses-shapes";
 import { responseStreamSink } from "./responses-stream";
 import { responsesSession } from "./resolve-session";
-import { sseStream } from "./sse-stream";
+import { sseStream } from "@/lib/api/sse";
 
 export async function createResponse(db: Db, body: CreateResponseRequest): Promise<Response> {
   const message = responsesUserMessage(body);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "@/lib/engine/ports";
 import { chatStreamSink } from "./chat-stream";
 import { responseStreamSink } from "./responses-stream";
-import { sseStream } from "./sse-stream";
+import { sseStream } from "@/lib/api/sse";
 import { answerListener, type AnswerSink } from "./turn-answer";
 
 async function play(makeSink: (sse: ReturnType<typeof sseStream>) => AnswerSink, events: EngineEvent[]): Promise<string> {
