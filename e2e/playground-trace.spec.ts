@@ -20,6 +20,13 @@ test("run a turn in the playground, see the call inline, and open its trace", as
   const trace = new TracePage(page);
   await expect(trace.waterfallRows()).toHaveCount(1);
   await expect(trace.waterfallRows().first()).toHaveAttribute("data-verdict", "ok");
+  // Closed calls ship only their summary; opening one loads its record.
+  await expect(trace.call("ok")).toContainText("Succeeded: HTTP 200");
+  await expect(page.getByTestId("call-detail")).toHaveCount(0);
+  await trace.toggleCall(0);
+  await expect(trace.openCallDetail()).toContainText("Desk lamp");
+  await trace.toggleCall(0);
+  await expect(page.getByTestId("call-detail")).toHaveCount(0);
   await trace.waterfallRows().first().click();
   await expect(page).toHaveURL(/\?call=/);
   await expect(trace.openCallDetail()).toContainText("HTTP 200");
@@ -48,6 +55,8 @@ test("a call blocked by egress is shown as blocked, with the hint, inline and in
   await playground.inlineCall("inventory_lookup").getByRole("link", { name: "Open call" }).click();
   const trace = new TracePage(page);
   await expect(trace.call("blocked")).toHaveCount(1);
+  await expect(trace.call("blocked").locator("summary")).toContainText("BLOCKED");
+  await expect(trace.call("blocked").locator("summary")).not.toContainText("Succeeded");
   await expect(trace.waterfallRows().first()).toHaveAttribute("data-verdict", "blocked");
   const detail = trace.openCallDetail();
   await expect(detail).toContainText("Blocked by the egress guard");

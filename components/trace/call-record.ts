@@ -64,6 +64,30 @@ export const VERDICT_STYLE: Record<VerdictKind, string> = {
 
 export const VERDICT_LABEL: Record<VerdictKind, string> = { blocked: "BLOCKED", failed: "FAILED", halted: "HALTED", ok: "OK" };
 
+/** The verdict word's colour in one-line rows (waterfall, call summary): only "ok" is green. */
+export const VERDICT_TEXT: Record<VerdictKind, string> = {
+  blocked: "text-red-700 dark:text-red-400",
+  failed: "text-red-700 dark:text-red-400",
+  halted: "text-violet-700 dark:text-violet-300",
+  ok: "text-emerald-700 dark:text-emerald-400",
+};
+
+/** What a closed call shows (and all the page ships for it): the detail is loaded when it is opened. */
+export interface CallSummary {
+  call_id: string;
+  tool: string;
+  verdict: VerdictKind;
+  title: string;
+  started_at?: string | null;
+  queued_ms?: number;
+  duration_ms?: number;
+}
+
+export function summarizeCall(r: CallRecord): CallSummary {
+  const v = callVerdict(r);
+  return { call_id: r.call_id, tool: r.tool, verdict: v.kind, title: v.title, started_at: r.started_at, queued_ms: r.queued_ms, duration_ms: r.duration_ms };
+}
+
 /** Pretty JSON for display (strings that hold JSON are parsed first). */
 export function pretty(value: unknown): string {
   if (typeof value === "string") {

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import { CallDetail } from "./call-detail";
-import { callVerdict, VERDICT_LABEL, type CallRecord } from "./call-record";
+import { summarizeCall, type CallRecord } from "./call-record";
+import { TraceCall } from "./trace-call";
 import { Waterfall } from "./waterfall";
 
 export interface TraceTurn {
@@ -18,10 +18,11 @@ export interface TraceTurn {
 
 const STATUS_TONE = { running: "blue", completed: "green", halted: "violet", waiting: "amber", failed: "red" } as const;
 
-/** One turn of a session: what was asked, how it ended, the waterfall, and every call's record. */
+/** One turn of a session: what was asked, how it ended, the waterfall, and a one-line summary per call (the open call's record in full). */
 export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: string; turn: TraceTurn; selectedCall?: string; open: boolean }) {
   const start = turn.started_at ? Date.parse(turn.started_at) : 0;
-  const bad = turn.calls.filter((c) => ["blocked", "failed"].includes(callVerdict(c).kind)).length;
+  const calls = turn.calls.map(summarizeCall);
+  const bad = calls.filter((c) => c.verdict === "blocked" || c.verdict === "failed").length;
   const end = turn.ended_at ? Date.parse(turn.ended_at) : Math.max(start, ...turn.events.map((e) => (e.at ? Date.parse(e.at) : 0)));
   return (
     <details id={`turn-${turn.id}`} open={open} data-testid="trace-turn" className="group rounded border border-zinc-200 dark:border-zinc-800">
@@ -38,34 +39,18 @@ export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: 
           <span className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{turn.status === "halted" ? "Published (halted)" : "Reply"}</span>
           <p className="whitespace-pre-wrap">{turn.content || <span className="text-zinc-500">(empty)</span>}</p>
         </div>
-        {turn.calls.length > 0 ? <Waterfall sessionId={sessionId} turnStart={start} turnEnd={end} calls={turn.calls} selected={selectedCall} /> : <p className="text-sm text-zinc-500">No tool was called in this turn.</p>}
+        {turn.calls.length > 0 ? <Waterfall sessionId={sessionId} turnStart={start} turnEnd={end} calls={calls} selected={selectedCall} /> : <p className="text-sm text-zinc-500">No tool was called in this turn.</p>}
         <ul className="flex flex-col gap-2">
-          {turn.calls.map((c) => {
-            const v = callVerdict(c);
-            return (
-              <li key={c.call_id}>
-                <details id={`call-${c.call_id}`} open={selectedCall === c.call_id} data-testid="trace-call" data-verdict={v.kind} className="rounded border border-zinc-200 dark:border-zinc-800">
-                  <summary className="flex cursor-pointer flex-wrap items-center gap-2 p-2 text-sm">
-                    <span className="font-mono text-xs font-bold">{VERDICT_LABEL[v.kind]}</span>
-                    <span className="font-mono">{c.tool}</span>
-                    <span className="truncate text-xs text-zinc-500">{v.title}</span>
-                    <a className="ml-auto text-xs underline" href={`/sessions/${sessionId}?call=${encodeURIComponent(c.call_id)}#call-${c.call_id}`}>link</a>
-                  </summary>
-                  <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
-                    <CallDetail record={c} />
-                  </div>
-                </details>
-              </li>
-            );
-          })}
+          {calls.map((c, i) => (
+            <li key={c.call_id}>
+              <TraceCall sessionId={sessionId} turnId={turn.id} call={c} record={selectedCall === c.call_id ? turn.calls[i] : undefined} />
+            </li>
+          ))}
         </ul>
         <details className="text-xs">
           <summary className="cursor-pointer text-zinc-500">{turn.events.length} engine events</summary>
-          <ol className="mt-1 font-mono">
-            {turn.events.map((e) => (
-              <li key={e.seq}>+{e.at ? Date.parse(e.at) - start : "?"} ms {e.type}</li>
-            ))}
-          </ol>
+          {/* One text block, not an element per event: a turn may have hundreds. */}
+          <pre className="mt-1 font-mono">{turn.events.map((e) => `+${e.at ? Date.parse(e.at) - start : "?"} ms ${e.type}`).join("\n")}</pre>
         </details>
       </div>
     </details>

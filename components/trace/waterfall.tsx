@@ -1,4 +1,5 @@
-import { callVerdict, VERDICT_LABEL, type CallRecord, type VerdictKind } from "./call-record";
+"use client";
+import { VERDICT_LABEL, VERDICT_TEXT, type CallSummary, type VerdictKind } from "./call-record";
 
 const BAR: Record<VerdictKind, string> = {
   ok: "bg-emerald-500",
@@ -11,7 +12,7 @@ interface Props {
   sessionId: string;
   turnStart: number;
   turnEnd: number;
-  calls: CallRecord[];
+  calls: CallSummary[];
   selected?: string;
 }
 
@@ -20,19 +21,20 @@ const pct = (v: number, span: number) => `${Math.max(0, Math.min(100, (v / span)
 /**
  * The turn's tool calls on one time axis: the light segment is time spent
  * queued (waiting for a concurrency slot), the solid one the call itself, so
- * parallel calls visibly overlap. Each row links to the call's record.
+ * parallel calls visibly overlap. Each row links to the call's record. A client
+ * component so that the page ships each call's summary once, not every row's markup twice.
  */
 export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Props) {
   const rows = calls.map((c) => {
     const start = c.started_at ? Date.parse(c.started_at) - turnStart : 0;
     const queued = c.queued_ms ?? 0;
-    return { c, verdict: callVerdict(c), queueStart: start - queued, start, end: start + (c.duration_ms ?? 0) };
+    return { c, queueStart: start - queued, start, end: start + (c.duration_ms ?? 0) };
   });
   const span = Math.max(1, turnEnd - turnStart, ...rows.map((r) => r.end));
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
     <div role="figure" aria-label="Tool calls on a time axis" className="flex flex-col gap-1 text-xs">
-      <div className="grid grid-cols-[minmax(5rem,7rem)_1fr] sm:grid-cols-[minmax(8rem,14rem)_1fr] gap-2 text-zinc-500">
+      <div className="wf-grid text-zinc-500">
         <span>call</span>
         <div className="relative h-4">
           {ticks.map((t) => (
@@ -43,27 +45,27 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
           ))}
         </div>
       </div>
-      {rows.map(({ c, verdict, queueStart, start, end }) => (
+      {rows.map(({ c, queueStart, start, end }) => (
         <a
           key={c.call_id}
           href={`/sessions/${sessionId}?call=${encodeURIComponent(c.call_id)}#call-${c.call_id}`}
           aria-current={selected === c.call_id ? "true" : undefined}
           data-testid="waterfall-row"
-          data-verdict={verdict.kind}
+          data-verdict={c.verdict}
           data-queue-start-ms={Math.round(queueStart)}
           data-start-ms={Math.round(start)}
           data-end-ms={Math.round(end)}
-          className="grid grid-cols-[minmax(5rem,7rem)_1fr] sm:grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-2 rounded hover:bg-zinc-100 aria-[current=true]:bg-sky-50 dark:hover:bg-zinc-900 dark:aria-[current=true]:bg-sky-950"
+          className="wf-row"
         >
           <span className="flex min-w-0 items-center gap-1.5">
-            <span className={`font-mono text-[10px] font-bold ${verdict.kind === "ok" ? "text-emerald-700 dark:text-emerald-400" : verdict.kind === "halted" ? "text-violet-700 dark:text-violet-300" : "text-red-700 dark:text-red-400"}`}>
-              {VERDICT_LABEL[verdict.kind]}
+            <span className={`font-mono text-[10px] font-bold ${VERDICT_TEXT[c.verdict]}`}>
+              {VERDICT_LABEL[c.verdict]}
             </span>
             <span className="truncate font-mono">{c.tool}</span>
           </span>
-          <span className="relative h-5 rounded bg-zinc-100 dark:bg-zinc-900" title={`queued ${c.queued_ms ?? 0} ms, call ${c.duration_ms ?? 0} ms`}>
-            {start > queueStart ? <span data-testid="waterfall-queue" className="absolute inset-y-1 rounded-l bg-zinc-300 dark:bg-zinc-700" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
-            <span data-testid="waterfall-call" className={`absolute inset-y-0.5 min-w-[3px] rounded ${BAR[verdict.kind]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
+          <span className="wf-track" title={`queued ${c.queued_ms ?? 0} ms, call ${c.duration_ms ?? 0} ms`}>
+            {start > queueStart ? <span data-testid="waterfall-queue" className="wf-queue" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
+            <span data-testid="waterfall-call" className={`wf-call ${BAR[c.verdict]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
           </span>
         </a>
       ))}

@@ -194,6 +194,25 @@ export function listTrace(db: Db, turnIds: string[]) {
   };
 }
 
+/**
+ * One tool call of a session by its call id, or undefined. Call ids are unique per turn,
+ * not always per session (scripted models number them per step): `turnId` narrows the
+ * lookup, and without it the first recorded call wins, as the trace page's deep link does.
+ */
+export function getSessionToolCall(db: Db, params: { sessionId: string; callId: string; turnId?: string }) {
+  const select = prepared(db, "tool_calls.getInSession", (d) =>
+    d
+      .select({ call: toolCalls })
+      .from(toolCalls)
+      .innerJoin(turns, eq(turns.id, toolCalls.turnId))
+      .where(and(eq(turns.sessionId, param("sessionId")), eq(toolCalls.callId, param("callId")), sql`(${param("turnId")} is null or ${toolCalls.turnId} = ${param("turnId")})`))
+      .orderBy(asc(turns.seq), asc(toolCalls.id))
+      .limit(1)
+      .prepare(),
+  );
+  return select.get({ sessionId: params.sessionId, callId: params.callId, turnId: params.turnId ?? null })?.call;
+}
+
 /** Events of one turn after `afterSeq`, in order (to follow a turn that runs in the background). */
 export function listTurnEvents(db: Db, params: { turnId: string; afterSeq?: number; limit?: number }) {
   return db

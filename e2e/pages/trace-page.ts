@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-/** A session's trace: turns, the waterfall, call records. */
+/** A session's trace: turns, the waterfall, call summaries (the open call's record in full). */
 export class TracePage {
   constructor(private readonly page: Page) {}
 
@@ -10,6 +10,11 @@ export class TracePage {
 
   call(verdict?: string) {
     return this.page.locator(`[data-testid="trace-call"]${verdict ? `[data-verdict="${verdict}"]` : ""}`);
+  }
+
+  /** Opens (or closes) a call's one-line summary; an opened call loads its record on demand. */
+  async toggleCall(index = 0) {
+    await this.call().nth(index).locator("summary").click();
   }
 
   openCallDetail() {
