@@ -5,6 +5,7 @@
  * rebinding attacker answer "public" here and "private" there.
  */
 import { promises as dns } from "node:dns";
+import type { AbortSignalLike } from "./call-deadline";
 import type { AddressClass } from "./classify-address";
 import { classifyAddress, describeAddressClass, parseIp } from "./classify-address";
 import type { EgressBlock } from "./egress-block";
@@ -61,7 +62,7 @@ export interface CheckDestinationOptions {
   /** Resolves a relative `url` (a redirect's Location) against this URL. */
   base?: string | URL;
   /** Abandons the DNS lookup (the decision is then `unresolved`). */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
 }
 
 const LOOPBACK_PIN: readonly ResolvedAddress[] = [
@@ -88,7 +89,7 @@ function addressReason(p: ParsedEgressUrl, c: NonPublic): string {
 }
 
 /** Lets a caller's deadline cut a resolver short (dns.lookup itself cannot be cancelled). */
-function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+function abortable<T>(work: Promise<T>, signal?: AbortSignalLike): Promise<T> {
   if (!signal) return work;
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
@@ -101,7 +102,7 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
 async function addressesOf(
   p: ParsedEgressUrl,
   resolver: Resolver,
-  signal?: AbortSignal,
+  signal?: AbortSignalLike,
 ): Promise<readonly ResolvedAddress[] | EgressUnresolved | EgressBlock> {
   if (p.host.kind === "ip") return [{ address: p.hostname, family: p.host.ip.kind() === "ipv6" ? 6 : 4 }];
   if (p.host.loopback) return LOOPBACK_PIN;
@@ -148,7 +149,8 @@ export async function checkDestination(
   const host = hostForHint(p);
 
   if (p.host.kind === "ip") {
-    const c = classifyAddress(p.host.ip);
+    // By its text (the bare literal): classifyAddress memoizes string inputs.
+    const c = classifyAddress(p.hostname);
     if (c.class === "always-blocked") return egressBlock("always-blocked", addressReason(p, c), NO_WIDENING);
   }
 

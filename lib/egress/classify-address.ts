@@ -123,12 +123,42 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 const RANK = { public: 0, private: 1, "always-blocked": 2 } as const;
 
+// Bounded memo tables for parseIp and classifyAddress (both pure functions of the
+// literal). Oldest entry evicted first; hostile input can only churn them.
+const MAX_CACHED = 1024;
+const PARSED = new Map<string, IpAddress>();
+const CLASSIFIED = new Map<string, AddressClass>();
+
+function remember<V>(table: Map<string, V>, key: string, value: V): void {
+  if (table.size >= MAX_CACHED) {
+    const oldest = table.keys().next();
+    if (!oldest.done) table.delete(oldest.value);
+  }
+  table.set(key, value);
+}
+
+function freezeIp(ip: IpAddress): IpAddress {
+  Object.freeze(ip.kind() === "ipv4" ? (ip as ipaddr.IPv4).octets : (ip as ipaddr.IPv6).parts);
+  return Object.freeze(ip);
+}
+
 /**
  * Parses an IP literal strictly: IPv4 only as four-part decimal (no octal/hex/short
  * forms, which WHATWG URL has already normalized for URLs), IPv6 per RFC 4291.
  * Returns null for anything else, including names.
  */
 export function parseIp(text: string): IpAddress | null {
+  // The same few literals come back on every call (a tool's host, a backend's
+  // address): parsed once, the frozen result is shared (ipaddr.js objects are
+  // never mutated after construction; freezing makes sure).
+  const hit = PARSED.get(text);
+  if (hit !== undefined) return hit;
+  const ip = parseIpUncached(text);
+  if (ip !== null) remember(PARSED, text, freezeIp(ip));
+  return ip;
+}
+
+function parseIpUncached(text: string): IpAddress | null {
   // node:net's checks first: ipaddr.js's isValid* throw and catch internally (~30 µs a miss).
   if (isIPv4(text)) return ipaddr.IPv4.parse(text);
   const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
@@ -231,9 +261,15 @@ function classifyV6(ip: ipaddr.IPv6): AddressClass {
  * by resolving them first.
  */
 export function classifyAddress(input: string | IpAddress): AddressClass {
+  if (typeof input === "string") {
+    const hit = CLASSIFIED.get(input);
+    if (hit !== undefined) return hit;
+  }
   const ip = typeof input === "string" ? parseIp(input) : input;
   if (ip === null) throw new TypeError(`not an IP address: ${JSON.stringify(input)}`);
-  return ip.kind() === "ipv4" ? classifyV4(ip as ipaddr.IPv4) : classifyV6(ip as ipaddr.IPv6);
+  const c = ip.kind() === "ipv4" ? classifyV4(ip as ipaddr.IPv4) : classifyV6(ip as ipaddr.IPv6);
+  if (typeof input === "string") remember(CLASSIFIED, input, Object.freeze(c));
+  return c;
 }
 
 /** Human text for a non-public class, e.g. `127.0.0.1 is a loopback address (127.0.0.0/8)`. */

@@ -4,6 +4,7 @@
  * throwing, because a tool call never throws into the turn loop (DESIGN §3.3):
  * a refusal becomes `{"error":"destination blocked: ..."}` for the model.
  */
+import { CallDeadline } from "./call-deadline";
 import type { Resolver } from "./check-destination";
 import { UnsupportedEncodingError, decodeBody, discardBody, readCapped } from "./decode-body";
 import type { EgressRule } from "./egress-block";
@@ -112,29 +113,32 @@ function errorKind(err: unknown): { kind: GuardedFailureKind; error: string } {
   return { kind: "network", error: `network error: ${code ? `${code} ` : ""}${message}` };
 }
 
-/**
- * One signal for the whole call: fires at the deadline or when the caller aborts.
- * Unlike AbortSignal.timeout its timer is cleared when the call ends, so a busy
- * process does not carry one live timer per finished request until it expires.
- */
-function deadlineSignal(ms: number, parent?: AbortSignal) {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`request timed out after ${ms} ms`, "TimeoutError"));
-  }, ms);
-  const onParentAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onParentAbort();
-  else parent?.addEventListener("abort", onParentAbort, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener("abort", onParentAbort);
-    },
-  };
+// Hoisted out of guardedRequest: a closure per call costs an allocation (and, under
+// tsx/esbuild keepNames, a defineProperty) on the hot path.
+function failure(
+  hops: EgressHop[],
+  started: number,
+  kind: GuardedFailureKind,
+  error: string,
+  extra: Partial<GuardedFailure> = {},
+): GuardedFailure {
+  let status: number | undefined;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const s = (hops[i] as EgressHop).status;
+    if (s !== undefined) {
+      status = s;
+      break;
+    }
+  }
+  return { ok: false, kind, error, status, ...extra, hops, durationMs: Math.round(performance.now() - started) };
+}
+
+function failureFromError(err: unknown, input: GuardedRequestInput, deadline: CallDeadline, hops: EgressHop[], started: number): GuardedFailure {
+  // Which signal fired decides the kind: our deadline, or the caller giving up.
+  if (deadline.timedOut) return failure(hops, started, "timeout", `request timed out after ${input.timeoutMs} ms`);
+  if (input.signal?.aborted) return failure(hops, started, "aborted", "request aborted");
+  const { kind, error } = errorKind(err);
+  return failure(hops, started, kind, error);
 }
 
 /**
@@ -148,24 +152,13 @@ function deadlineSignal(ms: number, parent?: AbortSignal) {
 export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRequestDeps): Promise<GuardedResult> {
   const started = performance.now();
   const hops: EgressHop[] = [];
-  const elapsed = () => Math.round(performance.now() - started);
   const dispatcher = deps.dispatcher ?? egressDispatcherFor(deps.posture);
   if (dispatcher.posture !== deps.posture) {
     throw new TypeError("guardedRequest: the dispatcher was created for another posture");
   }
-  const deadline = deadlineSignal(input.timeoutMs, input.signal);
+  // One signal for the whole call: the deadline or the caller's abort, whichever first.
+  const deadline = new CallDeadline(input.timeoutMs, input.signal);
   const signal = deadline.signal;
-  const fail = (kind: GuardedFailureKind, error: string, extra: Partial<GuardedFailure> = {}): GuardedFailure => {
-    const last = [...hops].reverse().find((h) => h.status !== undefined);
-    return { ok: false, kind, error, status: last?.status, ...extra, hops, durationMs: elapsed() };
-  };
-  const failFromError = (err: unknown): GuardedFailure => {
-    // Which signal fired decides the kind: our deadline, or the caller giving up.
-    if (deadline.timedOut()) return fail("timeout", `request timed out after ${input.timeoutMs} ms`);
-    if (input.signal?.aborted) return fail("aborted", "request aborted");
-    const { kind, error } = errorKind(err);
-    return fail(kind, error);
-  };
 
   try {
     const sent = await sendGuarded(
@@ -185,9 +178,9 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
     if (!sent.ok) {
       if (sent.kind === "blocked") {
         const { rule, hint, message } = sent.block;
-        return fail("blocked", message, { egress: { verdict: "blocked", rule, hint } });
+        return failure(hops, started, "blocked", message, { egress: { verdict: "blocked", rule, hint } });
       }
-      return fail(sent.kind, sent.error);
+      return failure(hops, started, sent.kind, sent.error);
     }
 
     const { response } = sent;
@@ -215,10 +208,10 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
       truncated,
       finalUrl: sent.url.href,
       hops,
-      durationMs: elapsed(),
+      durationMs: Math.round(performance.now() - started),
     };
   } catch (err) {
-    return failFromError(err);
+    return failureFromError(err, input, deadline, hops, started);
   } finally {
     deadline.dispose();
   }

@@ -3,6 +3,7 @@
  * Send with `guardedRequest`; hand `guardedFetch(posture)` only to libraries that
  * demand a fetch; use `checkDestination` to vet a URL without sending (ingestion).
  */
+export type { AbortSignalLike } from "./call-deadline";
 export type { AddressClass, BlockedKind, IpAddress, PrivateKind } from "./classify-address";
 export { classifyAddress, describeAddressClass, parseIp } from "./classify-address";
 export type { HostnameClass } from "./classify-hostname";

@@ -5,7 +5,6 @@
  * can never close a string or open an object. Object keys are literal
  * (ingestion refuses placeholders in keys).
  */
-import { splitTemplate } from "@/lib/tools/placeholders";
 import { toJsonValue } from "@/lib/tools/to-json-value";
 import type { JsonValue } from "@/lib/tools/types";
 import {
@@ -15,6 +14,7 @@ import {
   isPlainObject,
   renderParts,
   resolvePlaceholder,
+  splitTemplateCached,
   type TemplateScope,
 } from "./template-scope";
 
@@ -71,7 +71,7 @@ function walk(node: JsonValue, scope: TemplateScope, where: string): Built {
 }
 
 function walkString(text: string, scope: TemplateScope, where: string): Built {
-  const parts = splitTemplate(text);
+  const parts = splitTemplateCached(text);
   const exact = exactPlaceholder(parts);
   if (exact) {
     const r = resolvePlaceholder(exact, scope, where);

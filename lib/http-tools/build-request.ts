@@ -3,7 +3,6 @@
  * into a concrete HTTP request (DESIGN D5): built component by component,
  * never by splicing text. Pure apart from reading secrets; sends nothing.
  */
-import { splitTemplate } from "@/lib/tools/placeholders";
 import type { DataToolDefinition, HttpMethod, TurnContext } from "@/lib/tools/types";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { buildBody } from "./build-body";
@@ -16,6 +15,7 @@ import {
   isPlainObject,
   renderParts,
   resolvePlaceholder,
+  splitTemplateCached,
   type TemplateScope,
 } from "./template-scope";
 
@@ -109,7 +109,7 @@ function buildHeader(
   secretValues: string[],
 ): string | null {
   const where = `request.headers.${name}`;
-  const parts = splitTemplate(template);
+  const parts = splitTemplateCached(template);
   const exact = exactPlaceholder(parts);
   if (exact && exact.kind === "param" && resolvePlaceholder(exact, scope, where).kind === "absent") return null;
   let value = "";
@@ -118,7 +118,7 @@ function buildHeader(
       if (!isSecret) throw new BuildError(`${where}: {{secret.*}} is allowed only inside a header listed in secret_headers`);
       value += readSecret(part.placeholder.name, where, secrets, secretValues);
     } else {
-      value += renderParts([part], scope, where, (t) => t);
+      value += renderParts([part], scope, where, identity);
     }
   }
   // Checked on the finished value: a model value, a context value or a secret
@@ -129,6 +129,10 @@ function buildHeader(
     throw new BuildError(`${where}: the value contains characters an HTTP header cannot carry`);
   }
   return value;
+}
+
+function identity(text: string): string {
+  return text;
 }
 
 function readSecret(name: string, where: string, secrets: SecretSource, secretValues: string[]): string {

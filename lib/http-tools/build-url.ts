@@ -10,7 +10,10 @@ import { splitTemplate, type TemplatePart } from "@/lib/tools/placeholders";
 import {
   BuildError,
   assertWellFormed,
+  deepFreeze,
   exactPlaceholder,
+  rememberTemplate,
+  splitTemplateCached,
   renderParts,
   resolvePlaceholder,
   valueToText,
@@ -31,6 +34,18 @@ interface UrlShape {
   pairs: QueryPair[];
 }
 
+/** What buildUrl learns from the template alone (no call values): the same for every call. */
+interface UrlTemplate {
+  /** Scheme and authority, literal. */
+  prefix: string;
+  /** The origin the built URL must keep. */
+  origin: string;
+  shape: UrlShape;
+}
+
+// Analyzed templates by their text (frozen, shared between calls); bounded.
+const ANALYZED = new Map<string, UrlTemplate>();
+
 /**
  * Returns the request URL. Path values are percent-encoded per segment with
  * encodeURIComponent, and a segment that a value turns into `.`, `..` or ""
@@ -43,6 +58,57 @@ interface UrlShape {
  * with the template's own: it must be identical. Throws BuildError.
  */
 export function buildUrl(template: string, query: Readonly<Record<string, string>>, scope: TemplateScope): URL {
+  const { prefix, origin, shape } = analyzeTemplate(template);
+  let path = "";
+  for (let i = 0; i < shape.segments.length; i++) {
+    if (i > 0) path += "/";
+    path += renderSegment(shape.segments[i] as TemplatePart[], scope);
+  }
+
+  const pieces: string[] = [];
+  for (const pair of shape.pairs) {
+    const name = renderParts(pair.name, scope, "request.url query", encodeURIComponent);
+    if (pair.value === null) {
+      if (name !== "") pieces.push(name);
+      continue;
+    }
+    for (const v of queryValues(pair.value, scope, "request.url query", encodeURIComponent)) pieces.push(`${name}=${v}`);
+  }
+  const params = new URLSearchParams();
+  for (const [name, tpl] of Object.entries(query)) {
+    const where = `request.query.${name}`;
+    for (const v of queryValues(splitTemplateCached(tpl), scope, where, identity)) params.append(name, v);
+  }
+  const fromMap = params.toString();
+  if (fromMap !== "") pieces.push(fromMap);
+
+  const text = `${prefix}${path}${pieces.length > 0 ? `?${pieces.join("&")}` : ""}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new BuildError("request.url did not build into a valid URL");
+  }
+  // Structural encoding already makes this impossible; the assertion keeps it
+  // impossible if the code above ever changes.
+  if (url.origin !== origin || url.username !== "" || url.password !== "") {
+    throw new BuildError("request.url: the built URL would change the destination (refused)");
+  }
+  // Setting the hash re-serializes the URL; there is never a `#` to drop (a
+  // literal one ends the template, values are encoded), so only if there is.
+  if (text.includes("#")) url.hash = "";
+  return url;
+}
+
+function identity(text: string): string {
+  return text;
+}
+
+// The template-only half of buildUrl, memoized by the template text; throws
+// BuildError (refusals are not cached: they are rare and cheap to redo).
+function analyzeTemplate(template: string): UrlTemplate {
+  const hit = typeof template === "string" ? ANALYZED.get(template) : undefined;
+  if (hit !== undefined) return hit;
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (typeof template !== "string" || /[\u0000-\u0020\u007f\\]/.test(template)) {
     throw new BuildError("request.url contains spaces, control characters or backslashes");
@@ -60,40 +126,9 @@ export function buildUrl(template: string, query: Readonly<Record<string, string
   if ((origin.protocol !== "http:" && origin.protocol !== "https:") || origin.username !== "" || origin.password !== "") {
     throw new BuildError("request.url must be http/https without credentials");
   }
-
-  const shape = cutTemplate(template.slice(prefix.length));
-  const path = shape.segments.map((seg) => renderSegment(seg, scope)).join("/");
-
-  const pieces: string[] = [];
-  for (const pair of shape.pairs) {
-    const name = renderParts(pair.name, scope, "request.url query", encodeURIComponent);
-    if (pair.value === null) {
-      if (name !== "") pieces.push(name);
-      continue;
-    }
-    for (const v of queryValues(pair.value, scope, "request.url query", encodeURIComponent)) pieces.push(`${name}=${v}`);
-  }
-  const params = new URLSearchParams();
-  for (const [name, tpl] of Object.entries(query)) {
-    const where = `request.query.${name}`;
-    for (const v of queryValues(splitTemplate(tpl), scope, where, (t) => t)) params.append(name, v);
-  }
-  const fromMap = params.toString();
-  if (fromMap !== "") pieces.push(fromMap);
-
-  let url: URL;
-  try {
-    url = new URL(`${prefix}${path}${pieces.length > 0 ? `?${pieces.join("&")}` : ""}`);
-  } catch {
-    throw new BuildError("request.url did not build into a valid URL");
-  }
-  // Structural encoding already makes this impossible; the assertion keeps it
-  // impossible if the code above ever changes.
-  if (url.origin !== origin.origin || url.username !== "" || url.password !== "") {
-    throw new BuildError("request.url: the built URL would change the destination (refused)");
-  }
-  url.hash = "";
-  return url;
+  const analyzed: UrlTemplate = deepFreeze({ prefix, origin: origin.origin, shape: cutTemplate(template.slice(prefix.length)) });
+  rememberTemplate(ANALYZED, template, analyzed);
+  return analyzed;
 }
 
 // Splits the part of the template after the authority into path segments and

@@ -62,8 +62,7 @@ export async function executeDataTool(
   ctx: TurnContext,
   deps: ExecuteDataToolDeps,
 ): Promise<DataToolResult> {
-  const now = () => (deps.clock ? deps.clock.now() : performance.now());
-  const started = now();
+  const started = clockNow(deps);
   const record: CallRecord = {
     call_id: deps.callId ?? `call_${randomUUID()}`,
     tool: typeof tool?.name === "string" ? tool.name : "",
@@ -75,37 +74,16 @@ export async function executeDataTool(
     duration_ms: 0,
     result: null,
   };
-  let secretValues: string[] = [];
-
-  const finish = (outcome: { ok: true; content: string; halt?: HaltVerdict } | { ok: false; content: string; error: string }): DataToolResult => {
-    const content = redactContent(outcome.content, secretValues);
-    record.ok = outcome.ok;
-    record.duration_ms = Math.max(0, Math.round(now() - started));
-    if (!outcome.ok) record.error = outcome.error;
-    const safe = finalizeRecord(record, content, secretValues);
-    if (!outcome.ok) {
-      const error = redactText(outcome.error, secretValues);
-      if (safe.egress?.verdict === "blocked") {
-        // Egress refusals are silent to the user (spec "Egress"); the log says so.
-        const { rule, hint } = safe.egress;
-        quietly(() => log.warn("data tool call blocked by egress", { tool: safe.tool, call_id: safe.call_id, error, rule, hint }));
-      }
-      return { ok: false, content, error, record: safe };
-    }
-    const halt = outcome.halt
-      ? { say: outcome.halt.say === null ? null : redactText(outcome.halt.say, secretValues), reason: redactText(outcome.halt.reason, secretValues) }
-      : undefined;
-    return halt ? { ok: true, content, halt, record: safe } : { ok: true, content, record: safe };
-  };
-  const failWith = (error: string) => finish({ ok: false, content: JSON.stringify({ error }), error });
+  // Read by finish; filled once the request is built (secrets are read there).
+  const call: CallState = { record, started, deps, secretValues: [] };
 
   try {
     const checked = validateArguments(tool.parameters, args);
-    if (!checked.ok) return failWith(checked.error);
+    if (!checked.ok) return failWith(call, checked.error);
 
     const built = buildRequest(tool, args, ctx, deps.secrets);
-    secretValues = built.secretValues;
-    if (!built.ok) return failWith(built.error);
+    call.secretValues = built.secretValues;
+    if (!built.ok) return failWith(call, built.error);
 
     // Ingestion bounds the timeout; a stored row that predates that rule must
     // still not overflow a timer (Node turns an overflow into 1 ms).
@@ -118,14 +96,6 @@ export async function executeDataTool(
       timeoutS,
       signal: deps.signal,
     };
-    const noteExchange = (exchange: Exchange) => {
-      record.request = exchange.request;
-      record.status = exchange.status;
-      if (exchange.egress) record.egress = exchange.egress;
-      else delete record.egress;
-      if (exchange.redirects) record.redirects = exchange.redirects;
-      else delete record.redirects;
-    };
 
     if (record.kind === "mcp") {
       const outcome = await callMcpTool(tool, args as Record<string, unknown>, ctx, {
@@ -133,34 +103,85 @@ export async function executeDataTool(
         built: built.request,
         secretHeaders: built.secretHeaders,
         sendCtx,
-        onExchange: noteExchange,
+        onExchange: (exchange) => noteExchange(record, exchange),
       });
       if (tool.halt_when && outcome.ok) record.halted = outcome.halt !== undefined;
       if (outcome.ok && outcome.halt) record.halt_reason = outcome.halt.reason;
-      return finish(outcome);
+      return finish(call, outcome);
     }
 
     const exchange = await sendRequest(built.request, built.secretHeaders, sendCtx);
-    noteExchange(exchange);
+    noteExchange(record, exchange);
     const result = exchange.result;
-    if (!result.ok) return failWith(exchange.error ?? result.error);
+    if (!result.ok) return failWith(call, exchange.error ?? result.error);
 
     const extracted = extractResult(tool.response, { status: result.status, body: result.body, truncated: result.truncated });
-    if (!extracted.ok) return finish(extracted);
-    if (!tool.halt_when) return finish(extracted);
+    if (!extracted.ok) return finish(call, extracted);
+    if (!tool.halt_when) return finish(call, extracted);
     // halt_when reads the body as received, whatever response.extract shows;
     // a body cut at the cap is never a basis for ending the turn.
     const verdict = result.truncated ? { halt: false as const } : evaluateHalt(tool.halt_when, result.status, bodyText(result.body));
     record.halted = verdict.halt;
-    if (!verdict.halt) return finish(extracted);
+    if (!verdict.halt) return finish(call, extracted);
     record.halt_reason = verdict.reason;
-    return finish({ ...extracted, halt: { say: verdict.say, reason: verdict.reason } });
+    return finish(call, { ...extracted, halt: { say: verdict.say, reason: verdict.reason } });
   } catch (e) {
     // Every step above is written not to throw; this is the last line that
     // keeps a bug from reaching the turn loop (DESIGN §3.3).
-    quietly(() => log.error("data tool call failed unexpectedly", { tool: record.tool, call_id: record.call_id, ...redactError(e, secretValues) }));
-    return failWith(`internal error while calling the tool: ${e instanceof Error ? e.message : "unknown error"}`);
+    quietly(() => log.error("data tool call failed unexpectedly", { tool: record.tool, call_id: record.call_id, ...redactError(e, call.secretValues) }));
+    return failWith(call, `internal error while calling the tool: ${e instanceof Error ? e.message : "unknown error"}`);
   }
+}
+
+// One call's bookkeeping, passed to the module-level helpers below (closures
+// created per call cost an allocation each on the hot path).
+interface CallState {
+  record: CallRecord;
+  started: number;
+  deps: ExecuteDataToolDeps;
+  /** Every secret value read for this call: redacted from everything returned. */
+  secretValues: string[];
+}
+
+function clockNow(deps: ExecuteDataToolDeps): number {
+  return deps.clock ? deps.clock.now() : performance.now();
+}
+
+type Outcome = { ok: true; content: string; halt?: HaltVerdict } | { ok: false; content: string; error: string };
+
+function finish(call: CallState, outcome: Outcome): DataToolResult {
+  const { record, secretValues } = call;
+  const content = redactContent(outcome.content, secretValues);
+  record.ok = outcome.ok;
+  record.duration_ms = Math.max(0, Math.round(clockNow(call.deps) - call.started));
+  if (!outcome.ok) record.error = outcome.error;
+  const safe = finalizeRecord(record, content, secretValues);
+  if (!outcome.ok) {
+    const error = redactText(outcome.error, secretValues);
+    if (safe.egress?.verdict === "blocked") {
+      // Egress refusals are silent to the user (spec "Egress"); the log says so.
+      const { rule, hint } = safe.egress;
+      quietly(() => log.warn("data tool call blocked by egress", { tool: safe.tool, call_id: safe.call_id, error, rule, hint }));
+    }
+    return { ok: false, content, error, record: safe };
+  }
+  const halt = outcome.halt
+    ? { say: outcome.halt.say === null ? null : redactText(outcome.halt.say, secretValues), reason: redactText(outcome.halt.reason, secretValues) }
+    : undefined;
+  return halt ? { ok: true, content, halt, record: safe } : { ok: true, content, record: safe };
+}
+
+function failWith(call: CallState, error: string): DataToolResult {
+  return finish(call, { ok: false, content: JSON.stringify({ error }), error });
+}
+
+function noteExchange(record: CallRecord, exchange: Exchange): void {
+  record.request = exchange.request;
+  record.status = exchange.status;
+  if (exchange.egress) record.egress = exchange.egress;
+  else delete record.egress;
+  if (exchange.redirects) record.redirects = exchange.redirects;
+  else delete record.redirects;
 }
 
 // Logging must not be how a tool call throws (the logger reads the env, which can be invalid).

@@ -15,7 +15,7 @@
  * placeholder parts, and never scan a substituted value again, so a model
  * value of `{{secret.x}}` stays those literal characters.
  */
-import type { Placeholder, TemplatePart } from "@/lib/tools/placeholders";
+import { splitTemplate, type Placeholder, type TemplatePart } from "@/lib/tools/placeholders";
 import { CTX_KEYS, type TurnContext } from "@/lib/tools/types";
 
 /** The inputs a template may read. */
@@ -128,6 +128,42 @@ export function renderParts(
     }
   }
   return out;
+}
+
+// Templates are a tool version's own strings, split again on every call otherwise.
+// Keyed by the text itself (a string cannot change under the key, unlike a
+// definition object); bounded, oldest first out.
+const MAX_CACHED_TEMPLATES = 4096;
+const SPLIT = new Map<string, readonly TemplatePart[]>();
+
+/**
+ * splitTemplate, memoized: the same template text always yields the same parts.
+ * The parts are frozen (shared between calls); callers copy before changing.
+ */
+export function splitTemplateCached(text: string): readonly TemplatePart[] {
+  const hit = SPLIT.get(text);
+  if (hit !== undefined) return hit;
+  const parts = deepFreeze(splitTemplate(text));
+  if (typeof text === "string") rememberTemplate(SPLIT, text, parts);
+  return parts;
+}
+
+/** Adds to a bounded memo table (the oldest entry goes when full). */
+export function rememberTemplate<V>(table: Map<string, V>, key: string, value: V): void {
+  if (table.size >= MAX_CACHED_TEMPLATES) {
+    const oldest = table.keys().next();
+    if (!oldest.done) table.delete(oldest.value);
+  }
+  table.set(key, value);
+}
+
+/** Freezes a tree of plain objects and arrays (template parts, URL shapes). */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** The single placeholder a template consists of, if that is all it is. */

@@ -1,0 +1,49 @@
+import { PassThrough, Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readCapped } from "./decode-body";
+
+// readCapped listens to stream events directly (not `for await`); these pin the
+// answers the async iterator used to give in every state a body can be in.
+describe("readCapped", () => {
+  it("reads a whole body under the cap, and an empty one", async () => {
+    expect(await readCapped(Readable.from([Buffer.from("abc")]), 3)).toEqual({ body: Buffer.from("abc"), truncated: false });
+    expect(await readCapped(Readable.from([]), 10)).toEqual({ body: Buffer.alloc(0), truncated: false });
+  });
+
+  it("stops at the cap and destroys the stream", async () => {
+    const source = Readable.from([Buffer.from("abc"), Buffer.from("defgh"), Buffer.from("never read")]);
+    expect(await readCapped(source, 5)).toEqual({ body: Buffer.from("abcde"), truncated: true });
+    expect(source.destroyed).toBe(true);
+  });
+
+  it("takes string chunks as UTF-8", async () => {
+    const s = new PassThrough();
+    s.setEncoding("utf8");
+    const read = readCapped(s, 10);
+    s.end("héllo");
+    expect((await read).body.toString("utf8")).toBe("héllo");
+  });
+
+  it("rejects with the stream's error, before or during the read", async () => {
+    const early = new PassThrough();
+    early.on("error", () => {});
+    early.destroy(new Error("early"));
+    await expect(readCapped(early, 10)).rejects.toThrow("early");
+    const late = new PassThrough();
+    const read = readCapped(late, 10);
+    late.write("ab");
+    late.destroy(new Error("late"));
+    await expect(read).rejects.toThrow("late");
+  });
+
+  it("rejects a stream that closes before its end as a premature close", async () => {
+    const early = new PassThrough();
+    early.destroy();
+    await expect(readCapped(early, 10)).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });
+    const late = new PassThrough();
+    const read = readCapped(late, 10);
+    late.write("ab");
+    late.destroy();
+    await expect(read).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });
+  });
+});
