@@ -1,10 +1,12 @@
 /**
  * trace-write: engine events persisted per second by the TurnRecorder (the
- * EventSink a turn writes through: every event committed as it is emitted, a tool
- * result together with its call record) against raw better-sqlite3 prepared
- * INSERTs of the same rows with the same commits. A turn's 20 events: turn_started,
- * 5 x (text_delta, tool_call, tool_result), 3 text_delta, turn_completed. Blocks of
- * 10 turns alternate between the sides, into the same database.
+ * EventSink a turn writes through: every event awaited until committed, as the
+ * engine does; the events of turns running at the same time share a group commit; a
+ * tool result is written together with its call record) against raw better-sqlite3
+ * prepared INSERTs of the same rows, one commit per event (or per tool result and its
+ * record). A turn's 20 events: turn_started, 5 x (text_delta, tool_call, tool_result),
+ * 3 text_delta, turn_completed. Blocks of 10 concurrent turns alternate between the
+ * sides, into the same database.
  */
 import type { Db } from "@/db/client";
 import { insertSession, insertTurn } from "@/db/queries/sessions";
@@ -70,13 +72,19 @@ export default async function traceWrite(): Promise<Row[]> {
     return { id, session: `s${n}`, events: turnEvents(id) };
   };
   const sides = {
-    insika: (t: ReturnType<typeof newTurn>) => {
-      const recorder = new TurnRecorder(db, t.id, t.session);
-      for (const e of t.events) recorder.emit(e);
+    insika: async (turns: ReturnType<typeof newTurn>[]) => {
+      await Promise.all(
+        turns.map(async (t) => {
+          const recorder = new TurnRecorder(db, t.id, t.session);
+          for (const e of t.events) await recorder.emit(e);
+        }),
+      );
     },
-    raw: (t: ReturnType<typeof newTurn>) => raw(t.id, t.events),
+    raw: async (turns: ReturnType<typeof newTurn>[]) => {
+      for (const t of turns) raw(t.id, t.events);
+    },
   };
-  say(`trace-write: ${PER_TURN} events per turn (5 tool results, each with its call record), blocks of ${BLOCK} turns alternating, ${WARMUP_BLOCKS} warm-up blocks each per size; turn rows made outside the timing`);
+  say(`trace-write: ${PER_TURN} events per turn (5 tool results, each with its call record), blocks of ${BLOCK} concurrent turns alternating, ${WARMUP_BLOCKS} warm-up blocks each per size; turn rows made outside the timing`);
   const rows: Row[] = [];
   for (const size of SIZES) {
     const blocks = Math.max(2, Math.round(size / PER_TURN / BLOCK));
@@ -86,7 +94,7 @@ export default async function traceWrite(): Promise<Row[]> {
       for (const side of order) {
         const turns = Array.from({ length: BLOCK }, newTurn);
         const t = performance.now();
-        for (const turn of turns) sides[side](turn);
+        await sides[side](turns);
         if (b >= 0) rates[side].push((BLOCK * PER_TURN * 1000) / (performance.now() - t));
       }
     }

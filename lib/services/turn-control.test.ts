@@ -65,13 +65,13 @@ describe("turn recorder and resume state", () => {
   const assistant: ModelMessage = { role: "assistant", content: "", toolCalls: [{ id: "c0", name: "pay", arguments: "{}" }, { id: "c1", name: "pay", arguments: "{}" }] };
   const checkpoint = (extra: Partial<TurnCheckpoint>): TurnCheckpoint => ({ turnId: "t", step: 0, messages: [{ role: "user", content: "go" }, assistant], completedCalls: [], ...extra });
 
-  it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", () => {
+  it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", async () => {
     const { db } = fixture();
     const recorder = new TurnRecorder(db, "t", "s");
-    recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
-    recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay" });
-    recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
-    recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
+    await recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
+    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay" });
+    await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
+    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
     expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, state: { batchOpen: true } });
     expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
@@ -90,12 +90,12 @@ describe("turn recorder and resume state", () => {
     // The batch closes on resume: the assistant message and both results enter the transcript once.
     const resumed = new TurnRecorder(db, "t", "s");
     const tool = (id: string): ModelMessage => ({ role: "tool", callId: id, tool: "pay", content: "1" });
-    resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
+    await resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
     resumed.appendMessages([{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1"), { role: "assistant", content: "done" }]);
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
   });
 
-  it("writes a trace row for a replayed result only when the original one is missing", () => {
+  it("writes a trace row for a replayed result only when the original one is missing", async () => {
     const { db } = fixture();
     const recorder = new TurnRecorder(db, "t", "s");
     const result = (callId: string, replayed: boolean): EngineEvent => ({
@@ -108,9 +108,9 @@ describe("turn recorder and resume state", () => {
       queued_ms: 0,
       ...(replayed ? { replayed: true as const } : {}),
     });
-    recorder.emit(result("c0", false));
-    recorder.emit(result("c0", true));
-    recorder.emit(result("c1", true));
+    await recorder.emit(result("c0", false));
+    await recorder.emit(result("c0", true));
+    await recorder.emit(result("c1", true));
     const { calls, events } = listTrace(db, ["t"]);
     expect(calls.map((c) => [c.callId, c.record.replayed ?? false])).toEqual([
       ["c0", false],

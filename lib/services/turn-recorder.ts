@@ -4,12 +4,19 @@
  * is journaled before it is sent and when its result is final, and the checkpoint
  * and transcript are written together at each checkpoint, so a crash loses
  * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
+ *
+ * Writes go through the process's group commit (write-queue.ts): the writes of all turns
+ * issued within one tick share one transaction, and each port call resolves only once its
+ * write is committed. The engine awaits every one, so it still never sends a call before
+ * its journal row is durable, and listeners (and the crash hook) see an event only after
+ * its commit, in emission order.
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
 import { insertEvent, insertMessages, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
 import type { CheckpointStore, CompletedCall, EngineEvent, EventSink, ModelMessage, StartedCall, TurnCheckpoint } from "@/lib/engine/ports";
+import { groupCommit } from "./write-queue";
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
 
@@ -45,22 +52,25 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     return () => this.listeners.delete(listener);
   }
 
-  emit(event: EngineEvent): void {
+  /** Persists `event`; resolves once it is committed (then the crash hook and listeners see it). */
+  async emit(event: EngineEvent): Promise<void> {
     const at = this.now();
-    this.seq += 1;
+    const seq = (this.seq += 1);
     const { type, ...data } = event;
     if (type === "tool_result") {
       const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
       // The call record and its event commit together: one write instead of two, and a
       // crash cannot keep one without the other.
-      insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq: this.seq, type, data: summary, at } });
+      await groupCommit(this.db, () =>
+        insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq, type, data: summary, at } }),
+      );
     } else {
-      insertEvent(this.db, { turnId: this.turnId, seq: this.seq, type, data, at });
+      await groupCommit(this.db, () => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
     }
     this.options.afterEvent?.(event);
     if (this.listeners.size === 0) return;
     const withoutRecord = type === "tool_result" ? { ...event, record: undefined } : event;
-    for (const listener of this.listeners) listener({ ...withoutRecord, seq: this.seq, at });
+    for (const listener of this.listeners) listener({ ...withoutRecord, seq, at });
   }
 
   /** The trace row of a tool result; undefined when a replayed result's row already exists. */
@@ -86,30 +96,38 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     };
   }
 
-  save(checkpoint: TurnCheckpoint): void {
+  async save(checkpoint: TurnCheckpoint): Promise<void> {
     this.lastCheckpoint = checkpoint;
     // An open batch (waiting) keeps its assistant message out of the transcript until the
     // batch closes: a resume rebuilds its tool results, and the transcript must not hold half.
     const closed = checkpoint.batchOpen ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages)) : checkpoint.messages;
     const { completedCalls: _journaled, ...state } = checkpoint;
-    saveCheckpoint(this.db, { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() });
+    const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
+    await groupCommit(this.db, () => saveCheckpoint(this.db, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
   }
 
-  saveOpenBatch(checkpoint: TurnCheckpoint): void {
-    this.save(checkpoint);
+  saveOpenBatch(checkpoint: TurnCheckpoint): Promise<void> {
+    return this.save(checkpoint);
   }
 
-  callStarted(call: StartedCall): void {
-    journalStarted(this.db, { turnId: this.turnId, ...call, now: this.now() });
+  /** Journals a call as started; resolves once the row is committed (the engine sends the call only then). */
+  callStarted(call: StartedCall): Promise<void> {
+    const row = { turnId: this.turnId, ...call, now: this.now() };
+    return groupCommit(this.db, () => journalStarted(this.db, row));
   }
 
-  callCompleted(call: CompletedCall): void {
+  callCompleted(call: CompletedCall): Promise<void> {
     const { identity, step, position, callId, tool, ...outcome } = call;
-    journalCompleted(this.db, { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() });
+    const row = { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() };
+    return groupCommit(this.db, () => journalCompleted(this.db, row));
   }
 
-  /** Writes the messages of this turn not yet in the transcript (when the turn ends). */
+  /**
+   * Writes the messages of this turn not yet in the transcript (when the turn ends). Direct,
+   * not in the group commit: it and the turn row are written in the same tick the terminal
+   * event reached the listeners, so a client that saw the turn end never finds it running.
+   */
   appendMessages(all: ModelMessage[]): void {
     const rows = this.rows(all);
     insertMessages(this.db, rows);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { groupCommit } from "./write-queue";
+
+function fixture() {
+  const db = openDb(":memory:");
+  db.$client.exec("create table gc_t (k integer primary key, v text not null)");
+  const insert = db.$client.prepare("insert into gc_t (k, v) values (?, ?)");
+  const count = () => (db.$client.prepare("select count(*) as n from gc_t").get() as { n: number }).n;
+  return { db, insert, count };
+}
+
+describe("group commit", () => {
+  it("commits the writes of one tick in one transaction and resolves each only after the commit", async () => {
+    const { db, insert, count } = fixture();
+    const seen: boolean[] = [];
+    const writes = [1, 2, 3].map((k) =>
+      groupCommit(db, () => {
+        seen.push(db.$client.inTransaction);
+        return insert.run(k, `v${k}`).changes;
+      }),
+    );
+    expect(count()).toBe(0); // nothing is written before the flush
+    await expect(Promise.all(writes)).resolves.toEqual([1, 1, 1]);
+    expect(seen).toEqual([true, true, true]);
+    expect(count()).toBe(3);
+    expect(db.$client.inTransaction).toBe(false);
+  });
+
+  it("undoes and rejects only a write that fails on its own; the others of the flush commit", async () => {
+    const { db, insert, count } = fixture();
+    const results = await Promise.allSettled([
+      groupCommit(db, () => insert.run(1, "a")),
+      groupCommit(db, () => {
+        insert.run(2, "b"); // undone with the savepoint of this write
+        insert.run(1, "duplicate");
+      }),
+      groupCommit(db, () => {
+        throw new Error("bad value");
+      }),
+      groupCommit(db, () => insert.run(3, "c")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+    expect(db.$client.prepare("select k from gc_t order by k").pluck().all()).toEqual([1, 3]);
+    expect(count()).toBe(2);
+  });
+
+  it("rejects every write of a flush that fails as a whole, and writes nothing of it", async () => {
+    const { db, insert, count } = fixture();
+    const results = await Promise.allSettled([
+      groupCommit(db, () => insert.run(1, "a")),
+      groupCommit(db, () => db.$client.exec("rollback")), // the transaction is gone: the flush cannot commit
+      groupCommit(db, () => insert.run(2, "b")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(count()).toBe(0);
+    await expect(groupCommit(db, () => insert.run(4, "d"))).resolves.toMatchObject({ changes: 1 }); // the queue goes on
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Group commit: the writes every turn of this process issues within one event-loop tick
+ * are committed together, in one SQLite transaction, instead of one commit each. A write
+ * is a closure run at flush time, in the order writes were queued; its promise settles
+ * only once the transaction that holds it has committed (or failed), so a caller that
+ * awaits it never proceeds on a write that is not durable yet (DESIGN D9: the journal row
+ * of a call is committed before the call is sent).
+ *
+ * Each write runs in a savepoint of its own: a write that fails with an error that leaves
+ * the transaction usable (a constraint, a bad value) is undone alone and rejects only its
+ * own promise; any other failure (the commit itself, a busy or full database) rolls the
+ * whole flush back and rejects every write in it.
+ */
+import type { Db } from "@/db/client";
+import { prepared } from "@/db/queries/prepared";
+
+interface Job {
+  write: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+class WriteQueue {
+  private jobs: Job[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Queues `write` for this tick's commit; resolves with its result once committed. */
+  run<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const jobs = this.jobs;
+    this.jobs = [];
+    if (jobs.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.commit(jobs);
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+  }
+
+  /** Runs the jobs in one transaction (each in a savepoint); throws when the whole flush failed. */
+  private commit(jobs: Job[]): Outcome[] {
+    const client = this.db.$client;
+    const one = prepared(this.db, "transaction:group-commit-one", (d) => d.$client.transaction((job: Job) => job.write()));
+    const all = prepared(this.db, "transaction:group-commit", (d) =>
+      d.$client.transaction((batch: Job[]) =>
+        batch.map((job): Outcome => {
+          try {
+            return { ok: true, value: one(job) };
+          } catch (error) {
+            // Undone alone only when the transaction is still open and sound; otherwise the flush fails.
+            if (!client.inTransaction || !isolatable(error)) throw error;
+            return { ok: false, error };
+          }
+        }),
+      ),
+    );
+    return all(jobs);
+  }
+}
+
+/** Errors that fail one statement and leave the transaction usable. */
+function isolatable(error: unknown): boolean {
+  // better-sqlite3's SqliteError carries the SQLite result code; anything else is a JS error
+  // raised before or between statements (the savepoint undid what the write had done).
+  const code = error instanceof Error && error.name === "SqliteError" ? (error as Error & { code?: unknown }).code : undefined;
+  if (typeof code !== "string") return true;
+  return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || code === "SQLITE_RANGE";
+}
+
+const queues = new WeakMap<Db, WriteQueue>();
+
+/** The group-commit queue of this connection. */
+export function writeQueue(db: Db): WriteQueue {
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = new WriteQueue(db)));
+  return queue;
+}
+
+/** Runs `write` in this tick's group commit of `db`; resolves once it is committed. */
+export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
+  return writeQueue(db).run(write);
+}
