@@ -109,6 +109,19 @@ export function listTurns(db: Db, sessionId: string) {
   return prepared(db, "turns.list", (d) => d.select().from(turns).where(eq(turns.sessionId, param("sessionId"))).orderBy(asc(turns.seq)).prepare()).all({ sessionId });
 }
 
+/** Whether the session has a turn running or waiting. */
+export function hasUnfinishedTurn(db: Db, sessionId: string): boolean {
+  const select = prepared(db, "turns.unfinished", (d) =>
+    d
+      .select({ id: turns.id })
+      .from(turns)
+      .where(and(eq(turns.sessionId, param("sessionId")), inArray(turns.status, ["running", "waiting"])))
+      .limit(1)
+      .prepare(),
+  );
+  return select.get({ sessionId }) !== undefined;
+}
+
 /** Turns in a status (e.g. "running" ones to resume at start). */
 export function listTurnsByStatus(db: Db, statuses: TurnStatus[]) {
   return db.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)).all();
@@ -135,6 +148,21 @@ export function finishTurn(
     usage: jsonOrNull(params.usage),
     endedAt: done ? (params.now ?? Date.now()) : null,
   });
+}
+
+/**
+ * A run's end in one transaction: its terminal event (when there is one), the messages
+ * of the turn not yet in the transcript, and the turn row's status.
+ */
+export function endTurn(
+  db: Db,
+  params: { event?: Parameters<typeof insertEvent>[1] | undefined; messages: NewMessage[]; turn: Parameters<typeof finishTurn>[1]; now?: number },
+) {
+  transaction(db, "endTurn", (p: typeof params) => {
+    if (p.event) insertEvent(db, p.event);
+    insertMessages(db, p.messages);
+    finishTurn(db, { ...p.turn, ...(p.now === undefined ? {} : { now: p.now }) });
+  })(params);
 }
 
 /** Appends transcript messages in order, in one transaction (the caller's, when it has one). */

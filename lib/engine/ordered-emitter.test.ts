@@ -34,4 +34,38 @@ describe("OrderedEmitter", () => {
     expect(emitter.error?.message).toBe("bad x");
     expect(delivered).toEqual(["ok"]);
   });
+
+  it("hands an ordered sink each event at once, and resolves each emit only after the ones before it", async () => {
+    const handed: string[] = [];
+    const release: Array<() => void> = [];
+    const emitter = new OrderedEmitter({
+      ordered: true,
+      emit(event) {
+        if (event.type === "text_delta") handed.push(event.text);
+        return new Promise<void>((resolve) => release.push(resolve));
+      },
+    });
+    const resolved: string[] = [];
+    const first = emitter.emit(delta("first")).then(() => resolved.push("first"));
+    const second = emitter.emit(delta("second")).then(() => resolved.push("second"));
+    // Both reached the sink before either was delivered (a non-ordered sink would see one).
+    expect(handed).toEqual(["first", "second"]);
+    release[1]?.();
+    await sleep(5);
+    expect(resolved).toEqual([]); // the second waits for the first
+    release[0]?.();
+    await Promise.all([first, second]);
+    expect(resolved).toEqual(["first", "second"]);
+    await emitter.flush();
+  });
+
+  it("keeps an ordered sink's first error too, and never rejects", async () => {
+    const emitter = new OrderedEmitter({
+      ordered: true,
+      emit: (event) => (event.type === "text_delta" && event.text === "bad" ? Promise.reject(new Error("disk full")) : Promise.resolve()),
+    });
+    await Promise.all([emitter.emit(delta("ok")), emitter.emit(delta("bad")), emitter.emit(delta("later"))]);
+    await expect(emitter.flush()).resolves.toBeUndefined();
+    expect(emitter.error?.message).toBe("disk full");
+  });
 });

@@ -23,18 +23,27 @@ export class OrderedEmitter {
 
   /**
    * Queues `event` now (its place in the order is fixed by this call) and resolves once it,
-   * and everything queued before it, has been handed to the sink. Never rejects.
+   * and everything queued before it, has been handed to the sink. Never rejects. A sink
+   * that keeps the order itself (`ordered`) is handed the event at once.
    */
   emit(event: EngineEvent): Promise<void> {
-    const delivered = this.#tail.then(async () => {
-      try {
-        await this.#sink.emit(event);
-      } catch (error) {
-        this.#error ??= error instanceof Error ? error : new Error(String(error));
-      }
-    });
+    const delivered = this.#sink.ordered ? this.#deliverNow(event) : this.#tail.then(() => this.#deliver(event));
     this.#tail = delivered;
     return delivered;
+  }
+
+  async #deliver(event: EngineEvent): Promise<void> {
+    try {
+      await this.#sink.emit(event);
+    } catch (error) {
+      this.#error ??= error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  #deliverNow(event: EngineEvent): Promise<void> {
+    const previous = this.#tail;
+    const delivering = this.#deliver(event);
+    return previous.then(() => delivering);
   }
 
   /** Resolves when every event queued so far has been delivered. */

@@ -137,6 +137,13 @@ export type EngineEvent =
 /** Receives every event as it happens; persistence lives behind it. */
 export interface EventSink {
   emit(event: EngineEvent): void | Promise<void>;
+  /**
+   * True when the sink itself keeps events in the order `emit` was called, even with
+   * several in flight (it queues each one before returning): the engine then hands it
+   * the next event without waiting for the previous one to be delivered, so a burst
+   * (a step's text deltas, a result and its neighbours) can be persisted together.
+   */
+  readonly ordered?: boolean;
 }
 
 /** One tool call of a turn, as the approval gate sees it (before it runs). */

@@ -213,7 +213,7 @@ class BatchRun {
     return this.scope.emitter.emit({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) });
   }
 
-  /** Records a finished call: tool message now (completion order), journal, then its tool_result. */
+  /** Records a finished call: tool message now (completion order), then its journal entry and tool_result. */
   async #settle(planned: PlannedCall, end: CallEnd, queuedMs: number, durationMs: number, replayed = false): Promise<void> {
     const { call, position, identity } = planned;
     this.#settled.add(position);
@@ -230,8 +230,9 @@ class BatchRun {
       this.#stop.abort(new Error("the turn halted"));
     }
     if (outcome.ok && outcome.promote) this.#promoted.push(...outcome.promote);
-    if (completed && !replayed && this.scope.journal?.callCompleted) await this.#journal("callCompleted", completed);
-    return this.scope.emitter.emit({
+    // The journal entry and the event do not depend on each other: written side by side.
+    const journaled = completed && !replayed && this.scope.journal?.callCompleted ? this.#journal("callCompleted", completed) : undefined;
+    const announced = this.scope.emitter.emit({
       type: "tool_result",
       call_id: call.id,
       tool: call.name,
@@ -243,6 +244,8 @@ class BatchRun {
       ...(outcome.record !== undefined ? { record: outcome.record } : {}),
       ...(replayed ? { replayed: true as const } : {}),
     });
+    await journaled;
+    await announced;
   }
 
   #closeOut(): void {

@@ -12,8 +12,8 @@ export interface ModelStep {
 
 /**
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
- * `text_delta` event (awaited, so a slow sink slows the stream rather than reordering it),
- * tool calls are collected in stream order, usage is summed. Rejects with whatever the
+ * `text_delta` event (in order; the stream does not wait for each to be persisted, but the
+ * step ends only once all of them are), tool calls are collected in stream order, usage is summed. Rejects with whatever the
  * model threw, or with `request.signal.reason` as soon as the signal aborts, even if the
  * model ignores its signal.
  */
@@ -30,7 +30,7 @@ export async function streamModelStep(model: Model, request: ModelRequest, emitt
       if (part.type === "text-delta") {
         if (part.text === "") continue;
         step.text += part.text;
-        await emitter.emit({ type: "text_delta", text: part.text });
+        void emitter.emit({ type: "text_delta", text: part.text });
       } else if (part.type === "tool-call") {
         step.toolCalls.push({ id: part.call.id, name: part.call.name, arguments: part.call.arguments });
       } else if (part.type === "finish") {
@@ -43,6 +43,7 @@ export async function streamModelStep(model: Model, request: ModelRequest, emitt
     iterator.return?.()?.catch(() => undefined);
     throw error;
   }
+  await emitter.flush();
   return step;
 }
 

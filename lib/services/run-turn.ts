@@ -3,8 +3,8 @@
  * running itself (engine, persistence, resume, approvals, subagents) is in turn-run.ts.
  */
 import type { Db } from "@/db/client";
-import { getSession, insertSession, listTurns } from "@/db/queries/sessions";
-import { ApiError, notFound, validationFailed } from "@/lib/api/errors";
+import { getSession, insertSession } from "@/db/queries/sessions";
+import { notFound, validationFailed } from "@/lib/api/errors";
 import { getAgentOrThrow } from "./agents";
 import { newId } from "./new-id";
 import type { EventListener } from "./turn-recorder";
@@ -22,20 +22,26 @@ export function createSession(db: Db, params: { agentId: string; tenant?: string
 }
 
 /**
- * Starts a turn and returns at once; `done` settles when it ends or waits. The
- * turn keeps running if the client goes away (and survives a restart: it is resumed).
- * One running or waiting turn per session (409 otherwise). `signal` cancels the turn.
+ * Starts a turn: resolves once its row is written, while it runs; `done` settles when it
+ * ends or waits. The turn keeps running if the client goes away (and survives a restart:
+ * it is resumed). One running or waiting turn per session (409 otherwise). `signal`
+ * cancels the turn.
  */
-export function startTurn(
+export async function startTurn(
   db: Db,
   params: { sessionId: string; message: string; listener?: EventListener; signal?: AbortSignal },
-): StartedTurn {
+): Promise<StartedTurn> {
   if (params.message.trim() === "") throw validationFailed("message must not be empty");
   const session = getSession(db, params.sessionId);
   if (!session) throw notFound(`session '${params.sessionId}'`);
-  if (listTurns(db, session.id).some((t) => t.status === "running" || t.status === "waiting")) {
-    throw new ApiError("conflict", "this session already has a turn in progress");
-  }
   const agent = getAgentOrThrow(db, session.agentId);
-  return startNewTurn(db, { session, agent, message: params.message, depth: 0, ...(params.listener ? { listener: params.listener } : {}), ...(params.signal ? { signal: params.signal } : {}) });
+  return startNewTurn(db, {
+    session,
+    agent,
+    message: params.message,
+    depth: 0,
+    exclusive: true,
+    ...(params.listener ? { listener: params.listener } : {}),
+    ...(params.signal ? { signal: params.signal } : {}),
+  });
 }

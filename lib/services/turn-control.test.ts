@@ -3,7 +3,7 @@ import { openDb, type Db } from "@/db/client";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import { claimTurn, getCheckpoint, listJournal } from "@/db/queries/checkpoints";
 import { upsertAgent } from "@/db/queries/agents";
-import { insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
+import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "./approval-gate";
 import { loadResumeState } from "./resume-state";
@@ -91,8 +91,29 @@ describe("turn recorder and resume state", () => {
     const resumed = new TurnRecorder(db, "t", "s");
     const tool = (id: string): ModelMessage => ({ role: "tool", callId: id, tool: "pay", content: "1" });
     await resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
-    resumed.appendMessages([{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1"), { role: "assistant", content: "done" }]);
+    await resumed.end({ status: "completed", content: "done", messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1"), { role: "assistant", content: "done" }] });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+  });
+
+  it("writes a run's end (final checkpoint, terminal event, transcript, turn row) in one commit, and announces it only after", async () => {
+    const { db } = fixture();
+    const recorder = new TurnRecorder(db, "t", "s");
+    const seen: { type: string; status: string | undefined; messages: number }[] = [];
+    recorder.listen((event) => seen.push({ type: event.type, status: getTurn(db, "t")?.status, messages: listMessages(db, "s").length }));
+    const messages: ModelMessage[] = [{ role: "user", content: "go" }, { role: "assistant", content: "done" }];
+    await recorder.save({ turnId: "t", step: 0, messages, completedCalls: [], end: { status: "completed", content: "done" } });
+    await recorder.emit({ type: "turn_completed", content: "done" });
+    // Held: nothing of the end is written or announced yet.
+    expect(getTurn(db, "t")?.status).toBe("running");
+    expect(getCheckpoint(db, "t")?.step).toBe(-1);
+    expect(listTrace(db, ["t"]).events).toEqual([]);
+    expect(seen).toEqual([]);
+
+    await recorder.end({ status: "completed", content: "done", messages });
+    expect(seen).toEqual([{ type: "turn_completed", status: "completed", messages: 2 }]);
+    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, state: { end: { status: "completed", content: "done" } } });
+    expect(listTrace(db, ["t"]).events.map((e) => [e.seq, e.type])).toEqual([[1, "turn_completed"]]);
+    expect(listMessages(db, "s").map((m) => m.content)).toEqual(["go", "done"]);
   });
 
   it("writes a trace row for a replayed result only when the original one is missing", async () => {

@@ -4,6 +4,9 @@
  * is journaled before it is sent and when its result is final, and the checkpoint
  * and transcript are written together at each checkpoint, so a crash loses
  * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
+ * The terminal event is the exception: it is held until `end()`, which writes it with
+ * the rest of the transcript and the turn row in one commit, so whoever sees a turn end
+ * (a listener, the crash hook, a reader of the database) finds it ended everywhere.
  *
  * Writes go through the process's group commit (write-queue.ts): the writes of all turns
  * issued within one tick share one transaction, and each port call resolves only once its
@@ -13,9 +16,10 @@
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
-import { insertEvent, insertMessages, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
+import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
 import type { CheckpointStore, CompletedCall, EngineEvent, EventSink, ModelMessage, StartedCall, TurnCheckpoint } from "@/lib/engine/ports";
+import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { groupCommit } from "./write-queue";
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
@@ -24,9 +28,21 @@ export interface RecorderOptions {
   now?: () => number;
   /** Called after each event is persisted (the scripted provider's crash points use it). */
   afterEvent?: (event: EngineEvent) => void;
+  /** A turn just created: nothing recorded yet but its user message (saves reading it back). */
+  fresh?: boolean;
+}
+
+const TERMINAL = new Set<EngineEvent["type"]>(["turn_completed", "turn_halted", "turn_failed", "turn_waiting"]);
+
+interface HeldEvent {
+  event: EngineEvent;
+  seq: number;
+  at: number;
 }
 
 export class TurnRecorder implements EventSink, CheckpointStore {
+  /** Each emit queues its write before returning, and the group commit keeps that order. */
+  readonly ordered = true;
   private seq: number;
   /** Messages of this turn already in the transcript (the user message is written with the turn). */
   private persistedMessages: number;
@@ -34,6 +50,10 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   private readonly now: () => number;
   /** The last checkpoint saved by this run (where a waiting turn stopped). */
   lastCheckpoint: TurnCheckpoint | undefined;
+  /** The terminal event, held until end() writes it with the turn row. */
+  private terminal: HeldEvent | undefined;
+  /** The run's final checkpoint (the one that says how it ended), held for end() likewise. */
+  private finalCheckpoint: StoredCheckpoint | undefined;
 
   constructor(
     private readonly db: Db,
@@ -42,8 +62,8 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     private readonly options: RecorderOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.seq = lastEventSeq(db, turnId);
-    this.persistedMessages = Math.max(1, countTurnMessages(db, turnId));
+    this.seq = options.fresh ? 0 : lastEventSeq(db, turnId);
+    this.persistedMessages = options.fresh ? 1 : Math.max(1, countTurnMessages(db, turnId));
   }
 
   /** Adds a live listener (the SSE stream); returns its remover. */
@@ -52,10 +72,17 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Persists `event`; resolves once it is committed (then the crash hook and listeners see it). */
+  /**
+   * Persists `event`; resolves once it is committed (then the crash hook and listeners see it).
+   * A terminal event is only held here: end() writes it.
+   */
   async emit(event: EngineEvent): Promise<void> {
     const at = this.now();
     const seq = (this.seq += 1);
+    if (TERMINAL.has(event.type)) {
+      this.terminal = { event, seq, at };
+      return;
+    }
     const { type, ...data } = event;
     if (type === "tool_result") {
       const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
@@ -67,10 +94,39 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     } else {
       await groupCommit(this.db, () => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
     }
+    this.delivered(event, seq, at);
+  }
+
+  /** After its commit: the crash hook, then the live listeners (never the call record). */
+  private delivered(event: EngineEvent, seq: number, at: number): void {
     this.options.afterEvent?.(event);
     if (this.listeners.size === 0) return;
-    const withoutRecord = type === "tool_result" ? { ...event, record: undefined } : event;
+    const withoutRecord = event.type === "tool_result" ? { ...event, record: undefined } : event;
     for (const listener of this.listeners) listener({ ...withoutRecord, seq, at });
+  }
+
+  /**
+   * Ends this run: the final checkpoint and the terminal event (both held), the messages of
+   * the turn not yet in the transcript (none for a waiting turn: its checkpoint holds the
+   * open batch) and the turn row, in one commit; then the terminal event reaches the crash
+   * hook and the listeners. A crash before that commit leaves the turn running at its
+   * previous checkpoint: the resume asks the model for the last step again (no tool runs twice).
+   */
+  async end(result: RunTurnResult): Promise<void> {
+    const held = this.terminal;
+    const checkpoint = this.finalCheckpoint;
+    this.terminal = undefined;
+    this.finalCheckpoint = undefined;
+    const messages = result.status === "waiting" ? [] : this.rows(result.messages);
+    const turn = { id: this.turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null };
+    const event = held && { turnId: this.turnId, seq: held.seq, type: held.event.type, data: dataOf(held.event), at: held.at };
+    const now = this.now();
+    await groupCommit(this.db, () => {
+      if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
+      endTurn(this.db, { event, messages, turn, now });
+    });
+    if (result.status !== "waiting") this.persistedMessages = Math.max(this.persistedMessages, result.messages.length);
+    if (held) this.delivered(held.event, held.seq, held.at);
   }
 
   /** The trace row of a tool result; undefined when a replayed result's row already exists. */
@@ -102,6 +158,11 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     // batch closes: a resume rebuilds its tool results, and the transcript must not hold half.
     const closed = checkpoint.batchOpen ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages)) : checkpoint.messages;
     const { completedCalls: _journaled, ...state } = checkpoint;
+    if (checkpoint.end) {
+      // The run ends next: this checkpoint is written by end(), with the terminal event.
+      this.finalCheckpoint = state as StoredCheckpoint;
+      return;
+    }
     const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
     await groupCommit(this.db, () => saveCheckpoint(this.db, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
@@ -123,17 +184,6 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     return groupCommit(this.db, () => journalCompleted(this.db, row));
   }
 
-  /**
-   * Writes the messages of this turn not yet in the transcript (when the turn ends). Direct,
-   * not in the group commit: it and the turn row are written in the same tick the terminal
-   * event reached the listeners, so a client that saw the turn end never finds it running.
-   */
-  appendMessages(all: ModelMessage[]): void {
-    const rows = this.rows(all);
-    insertMessages(this.db, rows);
-    this.persistedMessages = Math.max(this.persistedMessages, all.length);
-  }
-
   private rows(all: ModelMessage[]) {
     const fresh = all.slice(this.persistedMessages);
     const at = this.now();
@@ -148,6 +198,11 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       createdAt: at,
     }));
   }
+}
+
+function dataOf(event: EngineEvent): Record<string, unknown> {
+  const { type: _type, ...data } = event;
+  return data;
 }
 
 function lastAssistant(messages: ModelMessage[]): number {

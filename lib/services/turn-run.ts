@@ -6,7 +6,7 @@
 import type { Db } from "@/db/client";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { finishTurn, getSession, getTurn, insertSession, insertTurn } from "@/db/queries/sessions";
+import { finishTurn, getSession, getTurn, hasUnfinishedTurn, insertSession, insertTurn } from "@/db/queries/sessions";
 import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/errors";
 import type { ResumeState } from "@/lib/engine/ports";
@@ -21,6 +21,7 @@ import { crashHook, scriptedCrashPoint, type CrashPoint } from "./scripted-scrip
 import type { ChildRunner } from "./system-tools";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 import { setupTurn } from "./turn-setup";
+import { groupCommit } from "./write-queue";
 
 export interface StartedTurn {
   turnId: string;
@@ -39,18 +40,29 @@ interface LaunchParams {
   listener?: EventListener;
   signal?: AbortSignal;
   crash?: CrashPoint;
+  /** The turn row was just created (the recorder need not read back what it holds). */
+  fresh?: boolean;
 }
 
-/** Creates a turn row and runs it here. The caller has checked the session may take a turn. */
-export function startNewTurn(
+/**
+ * Creates a turn row and runs it here; resolves once the row is committed. The row is
+ * written in the group commit (write-queue.ts); with `exclusive`, the same write first
+ * checks that the session has no running or waiting turn (409 otherwise), so no two
+ * turns of a session can start, whichever processes start them.
+ */
+export async function startNewTurn(
   db: Db,
-  params: { session: SessionRow; agent: AgentRow; message: string; depth: number; listener?: EventListener; signal?: AbortSignal },
-): StartedTurn {
+  params: { session: SessionRow; agent: AgentRow; message: string; depth: number; exclusive?: boolean; listener?: EventListener; signal?: AbortSignal },
+): Promise<StartedTurn> {
   const turnId = newId("turn");
   const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
-  insertTurn(db, { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid });
+  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid };
+  await groupCommit(db, () => {
+    if (params.exclusive && hasUnfinishedTurn(db, params.session.id)) throw new ApiError("conflict", "this session already has a turn in progress");
+    insertTurn(db, values);
+  });
   markTurnActive(turnId);
-  return launch(db, { ...params, turnId, ...(crash ? { crash } : {}) });
+  return launch(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
 }
 
 /**
@@ -119,7 +131,7 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
       runChild: childRunner(db, session, params.depth),
     });
-    const recorder = new TurnRecorder(db, turnId, session.id, params.crash ? { afterEvent: crashHook(params.crash) } : {});
+    const recorder = new TurnRecorder(db, turnId, session.id, { fresh: params.fresh === true, ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}) });
     if (params.listener) recorder.listen(params.listener);
     const done = runTurn({
       turnId,
@@ -136,10 +148,8 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       ...(setup.gate ? { gate: setup.gate } : {}),
       ...(params.signal ? { signal: params.signal } : {}),
       ...(params.resume ? { resume: params.resume } : {}),
-    }).then((result) => {
-      // A waiting turn's open batch stays out of the transcript (its checkpoint holds it).
-      if (result.status !== "waiting") recorder.appendMessages(result.messages);
-      finishTurn(db, { id: turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+    }).then(async (result) => {
+      await recorder.end(result);
       return result;
     });
     started = { turnId, recorder, done };
@@ -198,7 +208,7 @@ function childRunner(db: Db, parent: SessionRow, depth: number): ChildRunner {
   return async (agentId, message, signal) => {
     const agent = getAgentOrThrow(db, agentId);
     const session = insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
-    const child = startNewTurn(db, { session, agent, message, depth: depth + 1, signal });
+    const child = await startNewTurn(db, { session, agent, message, depth: depth + 1, signal });
     const result = await child.done;
     return {
       agent: agentId,

@@ -46,7 +46,7 @@ const POINTS: KillPoint[] = [
   { name: "call c in flight at the backend", hold: "c", fates: ["ok", "ok", "unknown"] },
   { name: "after the batch, before its checkpoint", crashAfter: "tool_result:3", fates: OK3, manual: true },
   { name: "while the model streams the answer", crashAfter: "text_delta:2", fates: OK3 },
-  { name: "after turn_completed, before the turn row", crashAfter: "turn_completed", fates: OK3, ended: true },
+  { name: "after turn_completed (committed with the turn row)", crashAfter: "turn_completed", fates: OK3, ended: true },
 ];
 
 describe("SIGKILL at every point of a side-effecting turn, then resume", () => {

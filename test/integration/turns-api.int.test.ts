@@ -133,6 +133,21 @@ describe("turns over the API with the scripted model", () => {
     expect(typeof call.queued_ms).toBe("number");
   });
 
+  it("starts one turn per session when requests race: the others get 409 and nothing of theirs is written", async () => {
+    backend.route("GET", "/wait", () => ({ body: { ok: true }, delayMs: 300 }));
+    await server.api("PUT", "/v1/tools/wait", { name: "wait", description: "waits", request: { method: "GET", url: `${backend.url}/wait` } });
+    script("race", [[{ type: "tool-call", name: "wait", args: {} }], [{ type: "text", text: "waited" }]]);
+    await agent("race", { tools_allow: ["wait"] });
+    const id = await session("race");
+    const answers = await Promise.all(Array.from({ length: 6 }, () => server.api("POST", `/v1/sessions/${id}/turns`, { message: "go" })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect(answers.find((a) => a.status === 200)?.body).toMatchObject({ status: "completed", content: "waited" });
+    expect(answers.find((a) => a.status === 409)?.body.error.message).toBe("this session already has a turn in progress");
+    const transcript = await server.api("GET", `/v1/sessions/${id}`);
+    expect(transcript.body.turns).toHaveLength(1);
+    expect(transcript.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+
   it("refuses a turn for an unknown session and an empty message", async () => {
     expect((await server.api("POST", "/v1/sessions/ses_nope/turns", { message: "hi" })).status).toBe(404);
     await agent("empty");

@@ -17,7 +17,7 @@ interface TurnParams {
 export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: string; answer: TurnAnswer }> {
   let answer: TurnAnswer | undefined;
   const sink: AnswerSink = { start: () => undefined, text: () => undefined, end: (a) => (answer = a) };
-  const turn = startTurn(db, { ...params, listener: answerListener(sink) });
+  const turn = await startTurn(db, { ...params, listener: answerListener(sink) });
   const result = await turn.done;
   answer ??= { status: result.status, content: result.content, approvals: [], ...usageOf(result.usage), ...(result.error ? { error: result.error } : {}) };
   return { turnId: turn.turnId, answer };
@@ -27,8 +27,8 @@ export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: 
  * Starts a turn written to `sse` by `sink` and returns the streaming response (its headers
  * carry X-Insika-Turn). `onLost` ends the stream if the turn could not be recorded.
  */
-export function streamTurn(db: Db, params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> }): Response {
-  const turn = startTurn(db, { sessionId: params.sessionId, message: params.message, listener: answerListener(params.sink) });
+export async function streamTurn(db: Db, params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> }): Promise<Response> {
+  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, listener: answerListener(params.sink) });
   turn.done.catch((error: unknown) => {
     log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
     params.onLost();

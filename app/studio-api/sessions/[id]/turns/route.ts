@@ -20,7 +20,7 @@ export async function POST(req: NextRequest, { params }: { params: Promise<{ id:
     const { message } = await readBody(req, body);
     const { id } = await params;
     const channel = sseChannel();
-    const turn = startTurn(getDb(getEnv().dataDir), {
+    const turn = await startTurn(getDb(getEnv().dataDir), {
       sessionId: id,
       message,
       // `seq` stays in the data: after a wait, the playground follows the turn from there.

@@ -13,7 +13,7 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
   const { message } = await readBody(req, body);
   if (req.headers.get("accept")?.includes("text/event-stream")) {
     const channel = sseChannel();
-    const turn = startTurn(db, {
+    const turn = await startTurn(db, {
       sessionId: params.id,
       message,
       listener: ({ type, seq: _seq, at: _at, ...data }) => {
@@ -24,7 +24,7 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
     turn.done.catch(() => channel.close());
     return channel.response;
   }
-  const turn = startTurn(db, { sessionId: params.id, message });
+  const turn = await startTurn(db, { sessionId: params.id, message });
   const result = await turn.done;
   return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
 });
