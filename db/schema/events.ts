@@ -6,7 +6,7 @@ import { turns } from "./turns";
 export const events = sqliteTable(
   "events",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: integer("id").primaryKey(),
     turnId: text("turn_id")
       .notNull()
       .references(() => turns.id, { onDelete: "cascade" }),

@@ -7,7 +7,7 @@ import { turns } from "./turns";
 export const messages = sqliteTable(
   "messages",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: integer("id").primaryKey(),
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),

@@ -20,8 +20,8 @@ export class TurnSignals {
 
   /** Starts the deadline clock now. */
   constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
-    const timedOut = new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`);
-    this.#timer = setTimeout(() => this.#deadline.abort(timedOut), timeoutMs(options.turnTimeoutS));
+    const timedOut = () => this.#deadline.abort(new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
+    this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
     const external = options.external;
     const onCancel = () => this.#cancel.abort(new TurnFailure("turn cancelled"));
     if (external?.aborted) onCancel();

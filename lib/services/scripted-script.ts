@@ -28,11 +28,25 @@ interface Script {
   crashAfter?: CrashPoint;
 }
 
+type ScriptFile = Steps | { turns?: Record<string, Steps>; steps?: Steps; crash_after?: string };
+
+/** Parsed scripts by path, reused while the file's size and modification time stay the same. */
+const parsed = new Map<string, { stamp: string; script: ScriptFile }>();
+
+function readScriptFile(file: string): ScriptFile {
+  const stat = fs.statSync(file, { bigint: true });
+  const stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  const cached = parsed.get(file);
+  if (cached?.stamp === stamp) return cached.script;
+  const script = JSON.parse(fs.readFileSync(file, "utf8")) as ScriptFile;
+  parsed.set(file, { stamp, script });
+  return script;
+}
+
 function readScript(dir: string | undefined, name: string, userMessage: string): Script {
   if (!dir) throw new Error('provider "scripted" is for tests: set INSIKA_SCRIPTED_DIR');
   if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes("..")) throw new Error(`bad scripted model name: ${name}`);
-  const file = path.join(dir, `${name}.json`);
-  const script = JSON.parse(fs.readFileSync(file, "utf8")) as Steps | { turns?: Record<string, Steps>; steps?: Steps; crash_after?: string };
+  const script = readScriptFile(path.join(dir, `${name}.json`));
   if (Array.isArray(script)) return { steps: script };
   const steps = (script.turns && Object.hasOwn(script.turns, userMessage) ? script.turns[userMessage] : script.steps) ?? [];
   return script.crash_after ? { steps, crashAfter: parseCrashPoint(script.crash_after) } : { steps };

@@ -157,8 +157,13 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
     markTurnInactive(turnId);
     throw error;
   }
-  started.done
-    .catch((error: unknown) => {
+  started.done.then(
+    (result) => {
+      markTurnInactive(turnId);
+      if (result.status === "waiting") afterRun(db, turnId);
+    },
+    (error: unknown) => {
+      markTurnInactive(turnId);
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {
@@ -166,11 +171,8 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       } catch {
         // the database is gone; the log line above is all we can do
       }
-    })
-    .finally(() => {
-      markTurnInactive(turnId);
-      afterRun(db, turnId);
-    });
+    },
+  );
   return started;
 }
 
