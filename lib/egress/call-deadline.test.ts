@@ -42,4 +42,31 @@ describe("CallDeadline", () => {
     parent.abort();
     expect(d.signal.aborted).toBe(false);
   });
+
+  it("signals like an AbortSignal: each listener once, removable, none after the abort", async () => {
+    const d = new CallDeadline(20);
+    const kept = vi.fn();
+    const removed = vi.fn();
+    const throwing = vi.fn(() => {
+      throw new Error("listener bug");
+    });
+    d.signal.addEventListener("abort", throwing);
+    d.signal.addEventListener("abort", kept);
+    d.signal.addEventListener("abort", kept); // a second add of the same listener is ignored
+    d.signal.addEventListener("abort", removed);
+    d.signal.removeEventListener("abort", removed);
+    expect(() => d.signal.throwIfAborted()).not.toThrow();
+    // A throwing listener does not stop the others; its error surfaces as uncaught, as with EventTarget.
+    const uncaught = new Promise<unknown>((resolve) => process.once("uncaughtException", resolve));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await uncaught).toMatchObject({ message: "listener bug" });
+    expect(throwing).toHaveBeenCalledTimes(1);
+    expect(kept).toHaveBeenCalledTimes(1);
+    expect(removed).not.toHaveBeenCalled();
+    expect(() => d.signal.throwIfAborted()).toThrow("request timed out after 20 ms");
+    const late = vi.fn();
+    d.signal.addEventListener("abort", late);
+    d.dispose();
+    expect(late).not.toHaveBeenCalled();
+  });
 });

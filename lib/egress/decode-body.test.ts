@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readCapped } from "./decode-body";
+import { UnsupportedEncodingError, decodeBody, readCapped } from "./decode-body";
 
 // readCapped listens to stream events directly (not `for await`); these pin the
 // answers the async iterator used to give in every state a body can be in.
@@ -47,3 +48,27 @@ describe("readCapped", () => {
     await expect(read).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });
   });
 });
+
+describe("decodeBody", () => {
+  it("hands an unencoded body back as is (no header, empty, identity), still capped by readCapped", async () => {
+    for (const coding of [undefined, "", "identity"]) {
+      const body = Readable.from([Buffer.from("abc"), Buffer.from("defgh")]);
+      expect(decodeBody(body, coding)).toBe(body);
+      expect(await readCapped(decodeBody(body, coding), 4)).toEqual({ body: Buffer.from("abcd"), truncated: true });
+      expect(body.destroyed).toBe(true);
+    }
+  });
+
+  it("parses anything else: identity in a list or in another case, gzip, and refuses unknown codings", async () => {
+    for (const coding of ["IDENTITY", " identity ", "identity, identity", ","]) {
+      const body = Readable.from([Buffer.from("plain")]);
+      expect(decodeBody(body, coding)).toBe(body);
+    }
+    const gz = Readable.from([zlib.gzipSync("hello")]);
+    const decoded = decodeBody(gz, "identity, gzip");
+    expect(decoded).not.toBe(gz);
+    expect(await readCapped(decoded, 100)).toEqual({ body: Buffer.from("hello"), truncated: false });
+    expect(() => decodeBody(Readable.from([]), "zstd")).toThrow(UnsupportedEncodingError);
+  });
+});
+

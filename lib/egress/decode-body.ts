@@ -39,6 +39,8 @@ function decoderFor(coding: string): Transform {
  * which Node 20's zlib lacks). Destroying the returned stream destroys `body`.
  */
 export function decodeBody(body: Readable, contentEncoding: string | undefined): Readable {
+  // Most bodies are not encoded: skip the parse below, which gives the same answer for these.
+  if (contentEncoding === undefined || contentEncoding === "" || contentEncoding === "identity") return body;
   const codings = (contentEncoding ?? "")
     .split(",")
     .map((c) => c.trim().toLowerCase())

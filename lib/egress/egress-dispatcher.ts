@@ -73,6 +73,7 @@ export function createEgressDispatcher(posture: EgressPosture, options: EgressDi
   // connect wedges its pool (close() never resolves); the kept pin was vetted under this
   // same posture, so honoring it is safe.
   const evictIdle = () => {
+    if (pins.size <= MAX_IDLE_PINS) return;
     for (const [host, entry] of pins) {
       if (pins.size <= MAX_IDLE_PINS) break;
       if (entry.refs <= 0) pins.delete(host);

@@ -6,7 +6,7 @@
  * exactly the vetted addresses (and the stub then refuses: nothing is sent).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { checkDestination } from "./check-destination";
+import { checkDestination, decideDestination } from "./check-destination";
 import type { EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import { createEgressDispatcher } from "./egress-dispatcher";
@@ -185,6 +185,28 @@ describe("egress table: hostile URLs", () => {
       assertOutcome(outcome, priv);
       if (!resolves) expect(outcome.calls).toEqual([]);
     });
+  });
+});
+
+describe("decideDestination (the send loop's synchronous path)", () => {
+  it.each(ROWS)("%s: checkDestination's decision, a Promise only when DNS was asked", async (_label, url) => {
+    for (const posture of [STRICT, PRIV]) {
+      const sync = stubResolver((host) => DNS[host] ?? notFound(host));
+      const decided = decideDestination(url, posture, sync.resolver);
+      const decision = await decided;
+      expect(decided instanceof Promise).toBe(sync.calls.length > 0);
+      const reference = stubResolver((host) => DNS[host] ?? notFound(host));
+      expect(decision).toEqual(await checkDestination(url, posture, reference.resolver));
+    }
+  });
+
+  it("answers an IP literal and a localhost name synchronously", () => {
+    const { resolver, calls } = stubResolver(notFound);
+    const literal = decideDestination("https://93.184.216.34/x", STRICT, resolver);
+    expect(literal).toMatchObject({ verdict: "allowed", rule: "public", address: "93.184.216.34" });
+    const local = decideDestination("https://localhost/", PRIV, resolver);
+    expect(local).toMatchObject({ verdict: "allowed", rule: "allow-private", addresses: [{ address: "127.0.0.1" }, { address: "::1" }] });
+    expect(calls).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
+import { guardedRequest } from "./guarded-request";
 import { parsePosture } from "./posture";
 import { harness } from "./test-support";
 
@@ -181,6 +182,24 @@ describe("timeouts", () => {
     const r = await send({ url: `${s.origin}/0`, timeoutMs: 400 }, DEV);
     expect(r).toMatchObject({ ok: false, kind: "timeout" });
     expect(s.requests.length).toBeLessThanOrEqual(3);
+  });
+
+  it("bounds a DNS lookup that never answers, and a caller abort cuts it short too", async () => {
+    const hanging = () => new Promise<never>(() => {});
+    const t = performance.now();
+    const r = await guardedRequest(
+      { method: "GET", url: "http://slow-dns.example/", timeoutMs: 200 },
+      { posture: DEV, resolver: hanging, dispatcher: dispatcher(DEV) },
+    );
+    expect(r).toMatchObject({ ok: false, kind: "timeout", error: "request timed out after 200 ms", hops: [] });
+    expect(performance.now() - t).toBeLessThan(2_000);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const a = await guardedRequest(
+      { method: "GET", url: "http://slow-dns.example/", timeoutMs: 5_000, signal: ac.signal },
+      { posture: DEV, resolver: hanging, dispatcher: dispatcher(DEV) },
+    );
+    expect(a).toMatchObject({ ok: false, kind: "aborted" });
   });
 
   it("reports a caller abort as aborted", async () => {

@@ -91,7 +91,8 @@ export type GuardedResult = GuardedSuccess | GuardedFailure;
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
@@ -185,11 +186,12 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
 
     const { response } = sent;
     const headers = flattenHeaders(response.headers);
-    let body: Buffer = Buffer.alloc(0);
+    let body: Buffer;
     let truncated = false;
     const method = hops[hops.length - 1]?.method ?? input.method.toUpperCase();
     if (method === "HEAD" || response.statusCode === 204 || response.statusCode === 304) {
       await response.body.dump();
+      body = Buffer.alloc(0);
     } else {
       let decoded;
       try {

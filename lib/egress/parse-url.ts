@@ -34,11 +34,14 @@ const FIX_URL = "none: fix the URL";
 
 /** C0 controls, space, DEL, C1 controls, or Unicode whitespace anywhere in the string. */
 function hasControlOrSpace(raw: string): boolean {
+  let ascii = true;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+    if (c > 0x7f) ascii = false;
   }
-  return /\s/u.test(raw);
+  // The ASCII whitespace \s matches is all <= 0x20, refused above: only other text can hold more.
+  return !ascii && /\s/u.test(raw);
 }
 // An authority section (after `//`) holding an `@`: userinfo, even when empty (`http://@host`).
 const AUTHORITY_WITH_AT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*@/i;
@@ -53,10 +56,11 @@ function screenRaw(raw: string): EgressBlock | null {
     return egressBlock("control-chars", "URL contains whitespace or control characters", FIX_URL);
   }
   if (raw.includes("\\")) return egressBlock("backslash", "URL contains a backslash", FIX_URL);
-  if (AUTHORITY_WITH_AT.test(raw)) {
+  // Both patterns need a literal character; includes() is the cheap test for the usual URL without it.
+  if (raw.includes("@") && AUTHORITY_WITH_AT.test(raw)) {
     return egressBlock("userinfo", "URL contains credentials (user@host)", "none: send credentials in a header");
   }
-  if (ZONE_ID.test(raw)) return egressBlock("zone-id", "IPv6 zone ids are not allowed", NO_WIDENING);
+  if (raw.includes("[") && ZONE_ID.test(raw)) return egressBlock("zone-id", "IPv6 zone ids are not allowed", NO_WIDENING);
   return null;
 }
 

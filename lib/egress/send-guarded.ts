@@ -5,8 +5,9 @@
  */
 import type { Dispatcher } from "undici";
 import { request } from "undici";
+import type { AbortSignalLike } from "./call-deadline";
 import type { Resolver } from "./check-destination";
-import { checkDestination } from "./check-destination";
+import { decideDestination } from "./check-destination";
 import type { EgressBlock, EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import type { EgressPosture } from "./posture";
@@ -33,7 +34,8 @@ export interface SendInput {
   body?: string | Buffer | null;
   /** Header names (any case) that hold secrets: dropped on a cross-origin hop. */
   secretHeaderNames?: readonly string[];
-  signal: AbortSignal;
+  /** An AbortSignal, or guardedRequest's CallDeadline (see call-deadline.ts). */
+  signal: AbortSignalLike;
   /** `manual` returns a redirect response as is (fetch's redirect: "manual"). */
   redirect: "follow" | "manual";
   maxRedirects: number;
@@ -65,12 +67,18 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function cleanHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
     const lower = name.toLowerCase();
-    if (!DROPPED_HEADERS.has(lower)) out[lower] = value;
+    if (!DROPPED_HEADERS.has(lower)) out[lower] = headers[name] as string;
   }
   out["accept-encoding"] ??= "gzip, deflate, br";
   return out;
+}
+
+// Authorization, Cookie, Proxy-Authorization and the caller's secret headers, for a cross-origin hop.
+function withoutSecrets(headers: Record<string, string>, secretHeaderNames: readonly string[] | undefined): Record<string, string> {
+  const secret = new Set(["authorization", "cookie", "proxy-authorization", ...(secretHeaderNames ?? []).map((h) => h.toLowerCase())]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !secret.has(name)));
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
@@ -101,12 +109,13 @@ export async function sendGuarded(input: SendInput, deps: SendDeps, hops: Egress
   }
   let headers = cleanHeaders(input.headers);
   let body = input.body ?? null;
-  const secret = new Set(["authorization", "cookie", "proxy-authorization", ...(input.secretHeaderNames ?? []).map((h) => h.toLowerCase())]);
   let next: string | URL = input.url;
   let base: URL | undefined;
 
   for (let redirects = 0; ; redirects += 1) {
-    const decision = await checkDestination(next, deps.posture, deps.resolver, { base, signal: input.signal });
+    // checkDestination's decision; a Promise only when a DNS lookup was needed.
+    let decision = decideDestination(next, deps.posture, deps.resolver, { base, signal: input.signal });
+    if (decision instanceof Promise) decision = await decision;
     input.signal.throwIfAborted();
     if (decision.verdict === "blocked") {
       hops.push({ url: hopUrl(next, base), method, verdict: "blocked", rule: decision.rule, hint: decision.hint });
@@ -118,7 +127,7 @@ export async function sendGuarded(input: SendInput, deps: SendDeps, hops: Egress
     }
     if (base !== undefined && decision.url.origin !== base.origin) {
       // Once dropped, never restored: a later hop back to the first origin is still downstream of a stranger.
-      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !secret.has(name)));
+      headers = withoutSecrets(headers, input.secretHeaderNames);
     }
 
     // Recorded before sending so a hop that fails in transit still shows in the trace.
@@ -132,7 +141,9 @@ export async function sendGuarded(input: SendInput, deps: SendDeps, hops: Egress
         method,
         headers,
         body,
-        signal: input.signal,
+        // undici takes any signal with addEventListener/removeEventListener and
+        // aborted/reason, though its type names only AbortSignal (call-deadline.ts).
+        signal: input.signal as AbortSignal,
       });
     } finally {
       // Once headers are in, the socket exists; later requests re-pin before any new connect.

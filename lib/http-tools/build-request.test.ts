@@ -202,6 +202,16 @@ describe("buildRequest: JSON body", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("keeps a literal `__proto__` key (body or header) as a plain key, never a prototype", () => {
+    const t = bodyTool(JSON.parse('{"__proto__": {"inner": "{{page}}"}, "x": "y"}') as ToolRequest["body"]);
+    const r = ok(buildRequest(t, { page: "two" }, {}, SECRETS));
+    expect(r.request.body).toBe('{"__proto__":{"inner":"two"},"x":"y"}');
+    const h = ok(buildRequest(tool({ headers: JSON.parse('{"__proto__": "p", "X-A": "1"}') as Record<string, string> }), {}, {}, SECRETS));
+    expect(Object.getPrototypeOf(h.request.headers)).toBe(Object.prototype);
+    expect(Object.keys(h.request.headers)).toEqual(["__proto__", "X-A"]);
+    expect(h.request.headers["__proto__"]).toBe("p");
+  });
+
   it("sends a lossless string as the model sent it (no coercion)", () => {
     const r = ok(buildRequest(bodyTool({ page: "{{page}}" }), { page: "2" }, {}, SECRETS));
     expect(r.request.body).toBe('{"page":"2"}');

@@ -38,6 +38,8 @@ export type BuildRequestResult =
   | { ok: true; request: BuiltRequest; secretValues: string[]; secretHeaders: string[] }
   | { ok: false; error: string; secretValues: string[] };
 
+const NO_SECRET_HEADERS: ReadonlySet<string> = new Set();
+
 // What undici accepts in a header value (RFC 9110 field-value, obs-text allowed).
 const HEADER_VALUE_CHARS = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -74,7 +76,8 @@ export function buildRequest(
     };
     const req = tool.request;
     const url = buildUrl(req.url, req.query ?? {}, scope);
-    const secretNames = new Set((tool.secret_headers ?? []).map((h) => h.toLowerCase()));
+    const listed = tool.secret_headers ?? [];
+    const secretNames = listed.length === 0 ? NO_SECRET_HEADERS : new Set(listed.map((h) => h.toLowerCase()));
     const headers: Record<string, string> = {};
     const secretHeaders: string[] = [];
     for (const [name, template] of Object.entries(req.headers ?? {})) {

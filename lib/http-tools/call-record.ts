@@ -76,15 +76,13 @@ export function clipText(text: string, max = MAX_RECORD_RESULT_CHARS): { text: s
  * since `Bearer <token>` is a secret as a whole.
  */
 export function maskHeaders(headers: Readonly<Record<string, string>>, secretHeaders: readonly string[]): Record<string, string> {
+  // Spread defines own data properties, it never assigns: `__proto__` stays a plain key.
+  const out: Record<string, string> = { ...headers };
+  if (secretHeaders.length === 0) return out;
   const secret = new Set(secretHeaders.map((h) => h.toLowerCase()));
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    Object.defineProperty(out, name, {
-      value: secret.has(name.toLowerCase()) ? REDACTED : value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const name of Object.keys(out)) {
+    // An own data property by now, so assigning it runs no setter.
+    if (secret.has(name.toLowerCase())) out[name] = REDACTED;
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { DEFAULT_TOOL_TIMEOUT_S, type DataToolDefinition, type TurnContext } fro
 import { validateArguments } from "@/lib/tools/validate-arguments";
 import { MAX_TOOL_TIMEOUT_S } from "@/lib/tools/validate-definition";
 import { buildRequest } from "./build-request";
+import { copyArguments } from "./copy-arguments";
 import { finalizeRecord, redactContent, type CallRecord } from "./call-record";
 import { bodyText, extractResult } from "./extract-result";
 import { callMcpTool, type McpCaller } from "./call-mcp-tool";
@@ -190,15 +191,6 @@ function quietly(write: () => void): void {
     write();
   } catch {
     // nothing sensible to do: the result still carries the error
-  }
-}
-
-// The record keeps its own copy: the arguments as sent, immune to later mutation.
-function copyArguments(args: unknown): unknown {
-  try {
-    return args === undefined ? null : (JSON.parse(JSON.stringify(args)) as unknown);
-  } catch {
-    return null;
   }
 }
 

@@ -27,6 +27,15 @@ describe("extractResult (DESIGN D2)", () => {
     expect(JSON.parse(html.content)).toEqual({ error: "the response is not JSON, so $.results cannot be read", status: 200, body: "<html>oops</html>" });
   });
 
+  it("json_path: the same path text read again (parsed once) gives the same answers", () => {
+    const body = received(200, JSON.stringify({ a: { b: [10, 20] } }));
+    for (let i = 0; i < 2; i++) {
+      expect(extractResult({ extract: "json_path", path: "$.a.b[1]" }, body)).toEqual({ ok: true, content: "20" });
+      expect(extractResult({ extract: "json_path", path: "$.a[" }, body)).toEqual({ ok: true, content: "null" });
+      expect(extractResult({ extract: "json_path", path: "$.a.b" }, received(200, "[1]"))).toEqual({ ok: true, content: "null" });
+    }
+  });
+
   it("status: {\"status\":N}", () => {
     expect(extractResult({ extract: "status" }, received(201, "whatever"))).toEqual({ ok: true, content: '{"status":201}' });
   });
@@ -67,6 +76,19 @@ describe("call record helpers", () => {
 
   it("masks secret headers whatever their case", () => {
     expect(maskHeaders({ Authorization: "Bearer x", "X-A": "1" }, ["authorization"])).toEqual({ Authorization: "[secret]", "X-A": "1" });
+  });
+
+  it("maskHeaders copies every header as an own key, `__proto__` included, with or without secrets", () => {
+    const headers = JSON.parse('{"__proto__": "p", "Authorization": "Bearer x"}') as Record<string, string>;
+    for (const [secrets, auth] of [[[], "Bearer x"], [["AUTHORIZATION"], "[secret]"]] as const) {
+      const out = maskHeaders(headers, secrets);
+      expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+      expect(Object.keys(out)).toEqual(["__proto__", "Authorization"]);
+      expect(Object.getOwnPropertyDescriptor(out, "__proto__")).toEqual({ value: "p", enumerable: true, writable: true, configurable: true });
+      expect(out.Authorization).toBe(auth);
+      expect(out).not.toBe(headers);
+    }
+    expect(maskHeaders(JSON.parse('{"__proto__": "s"}') as Record<string, string>, ["__PROTO__"])).toEqual(JSON.parse('{"__proto__": "[secret]"}'));
   });
 
   it("redacts secrets from content in any JSON spelling, keeping the text otherwise", () => {

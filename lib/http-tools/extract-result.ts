@@ -3,8 +3,9 @@
  * comes out as JSON text; the choice of `response.extract` changes what is
  * shown, never whether the call succeeded.
  */
-import { readJsonPath } from "@/lib/tools/json-path";
+import { parseJsonPath, readJsonPath, type ParseJsonPathResult } from "@/lib/tools/json-path";
 import type { ToolResponse } from "@/lib/tools/types";
+import { deepFreeze, rememberTemplate } from "./template-scope";
 
 /** A response as received (body already decoded and capped). */
 export interface ReceivedResponse {
@@ -73,7 +74,7 @@ export function extractResult(response: ToolResponse, received: ReceivedResponse
         body: preview(text),
       });
     }
-    const hit = readJsonPath(parsed.value, response.path);
+    const hit = readPath(parsed.value, response.path);
     return { ok: true, content: toJsonText(hit.found ? hit.value : null) };
   }
   // The text as received, not a re-serialization: JSON.parse would round
@@ -112,4 +113,19 @@ function preview(text: string): string {
 // a path result typed unknown is guarded anyway.
 function toJsonText(value: unknown): string {
   return JSON.stringify(value) ?? "null";
+}
+
+// Parsed `response.path`s by their text (frozen, shared between calls; bounded):
+// a tool's path is the same on every call, and parsing it is a visible share of one.
+const PATHS = new Map<string, ParseJsonPathResult>();
+
+// readJsonPath(value, path), with the path parsed once per distinct text.
+function readPath(value: unknown, path: string): ReturnType<typeof readJsonPath> {
+  if (typeof path !== "string") return readJsonPath(value, path);
+  let parsed = PATHS.get(path);
+  if (parsed === undefined) {
+    parsed = deepFreeze(parseJsonPath(path));
+    rememberTemplate(PATHS, path, parsed);
+  }
+  return parsed.ok ? readJsonPath(value, parsed.steps) : { found: false };
 }
