@@ -13,7 +13,7 @@ import { tempDir } from "../test/support/server";
 
 // The goals are for 8 calls; 80 and 800 (tool_concurrency is at most 64) show the growth.
 const CASES: { calls: number; concurrency: number; runs: number; goal?: Goal; vsSingle?: boolean }[] = [
-  { calls: 8, concurrency: 8, runs: 7, goal: { on: "ratio", op: "<=", limit: 1.05 } },
+  { calls: 8, concurrency: 8, runs: 15, goal: { on: "ratio", op: "<=", limit: 1.05 } },
   { calls: 8, concurrency: 1, runs: 5, goal: { on: "ratio", op: "<=", limit: 8, within: 0.4 }, vsSingle: true },
   { calls: 80, concurrency: 64, runs: 5 },
   { calls: 800, concurrency: 64, runs: 3 },

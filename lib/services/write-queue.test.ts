@@ -56,4 +56,22 @@ describe("group commit", () => {
     expect(count()).toBe(0);
     await expect(groupCommit(db, () => insert.run(4, "d"))).resolves.toMatchObject({ changes: 1 }); // the queue goes on
   });
+
+  it("runs the writes of a flush with a failing one again, each once in what is committed", async () => {
+    const { db, insert, count } = fixture();
+    let runs = 0;
+    const results = await Promise.allSettled([
+      groupCommit(db, () => {
+        runs += 1;
+        return insert.run(1, "a").changes;
+      }),
+      groupCommit(db, () => insert.run(1, "duplicate")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+    expect(runs).toBe(2); // the plain transaction, rolled back, then the isolated one
+    expect(count()).toBe(1);
+    let alone = 0;
+    await groupCommit(db, () => (alone += 1, insert.run(2, "b")));
+    expect(alone).toBe(1); // nothing failed: one run
+  });
 });

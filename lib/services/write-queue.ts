@@ -6,10 +6,12 @@
  * awaits it never proceeds on a write that is not durable yet (DESIGN D9: the journal row
  * of a call is committed before the call is sent).
  *
- * Each write runs in a savepoint of its own: a write that fails with an error that leaves
- * the transaction usable (a constraint, a bad value) is undone alone and rejects only its
- * own promise; any other failure (the commit itself, a busy or full database) rolls the
- * whole flush back and rejects every write in it.
+ * A write that fails with an error that leaves the transaction usable (a constraint, a bad
+ * value) is undone alone and rejects only its own promise; any other failure (the commit
+ * itself, a busy or full database) rolls the whole flush back and rejects every write in it.
+ * To get there cheaply, a flush first runs all its writes in one plain transaction; only if
+ * one throws is that rolled back and the flush run again with a savepoint per write. So a
+ * write must touch nothing but the database: it may run twice (its first run undone).
  */
 import type { Db } from "@/db/client";
 import { prepared } from "@/db/queries/prepared";
@@ -58,8 +60,29 @@ class WriteQueue {
     });
   }
 
-  /** Runs the jobs in one transaction (each in a savepoint); throws when the whole flush failed. */
+  /** Runs the jobs in one transaction; throws when the whole flush failed. */
   private commit(jobs: Job[]): Outcome[] {
+    const client = this.db.$client;
+    const fast = prepared(this.db, "transaction:group-commit-fast", (d) =>
+      d.$client.transaction((batch: Job[]) =>
+        batch.map((job): Outcome => {
+          const value = job.write();
+          // A write that ended the transaction: stop before the next one autocommits alone.
+          if (!client.inTransaction) throw new Error("a write ended the group commit's transaction");
+          return { ok: true, value };
+        }),
+      ),
+    );
+    try {
+      return fast(jobs);
+    } catch {
+      // Rolled back as a whole: run the flush again, isolating each write.
+      return this.commitIsolated(jobs);
+    }
+  }
+
+  /** The jobs in one transaction, each in a savepoint of its own. */
+  private commitIsolated(jobs: Job[]): Outcome[] {
     const client = this.db.$client;
     const one = prepared(this.db, "transaction:group-commit-one", (d) => d.$client.transaction((job: Job) => job.write()));
     const all = prepared(this.db, "transaction:group-commit", (d) =>
@@ -97,7 +120,10 @@ export function writeQueue(db: Db): WriteQueue {
   return queue;
 }
 
-/** Runs `write` in this tick's group commit of `db`; resolves once it is committed. */
+/**
+ * Runs `write` in this tick's group commit of `db`; resolves once it is committed. `write`
+ * must only touch the database: when another write of the flush fails, it runs again.
+ */
 export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
   return writeQueue(db).run(write);
 }
