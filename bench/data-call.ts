@@ -66,6 +66,11 @@ export default async function dataCall(): Promise<Row[]> {
       ` + egress guard (guardedRequest) ${(m("guarded") - m("undici")).toFixed(3)};` +
       ` + validate, build, extract, record (executeDataTool) ${(m("noTrace") - m("guarded")).toFixed(3)};` +
       ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`);
+    // The floor the trace row sets: one durable SQLite commit of the same row, no request at all.
+    const sample = await executeDataTool(entry.definition, { id: "42" }, ctx, { ...deps, callId: "call_floor" });
+    const commits = await interleave({ commit: async (i: number) => insertToolCall(db, { turnId: "turn_bench", callId: `floor_${i}`, tool: "lookup_item", ok: true, startedAt: Date.now(), durationMs: 0, queuedMs: 0, record: { ...sample.record } }) }, { warmup: WARMUP, runs: 3_000 });
+    const commit = stats(commits.commit).median;
+    say(`  the trace row alone (one insert, its own commit, no request): ${commit.toFixed(3)} ms = ${((commit / m("undici")) * 100).toFixed(0)}% of the undici call, before any other work`);
   } finally {
     backend.stop();
     await direct.agent.close();
