@@ -186,8 +186,9 @@ function afterRun(db: Db, turnId: string): void {
 }
 
 /**
- * The process died after the turn's terminal event was written but before the turn row was:
- * record the end that was already announced instead of running anything again.
+ * The turn's terminal event was written but not its turn row: record the end that was
+ * already announced instead of running anything again. The recorder now commits both
+ * together (TurnRecorder.end); this still closes turns recorded before it did.
  */
 function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
   const last = lastTurnEvent(db, turn.id);
