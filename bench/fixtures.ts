@@ -50,11 +50,11 @@ export function benchEnv(backendPort: number, extra: Record<string, string> = {}
 
 const dbDirs: string[] = [];
 
-/** A fresh database file (WAL, synchronous=NORMAL, migrated), as the server opens it; removed at exit. */
+/** A fresh database file (WAL, synchronous=NORMAL, migrated, WAL checkpointed on a worker), as the server opens it; removed at exit. */
 export function freshDb(): Db {
   const dir = tempDir("insika-bench-");
   if (dbDirs.push(dir) === 1) process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-  return openDb(path.join(dir, "insika.db"));
+  return openDb(path.join(dir, "insika.db"), { backgroundCheckpoint: true });
 }
 
 /** The bench's data tool: path, query and header placeholders (one from ctx), json_path extraction. */

@@ -9,13 +9,20 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema";
+import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
 
-/** Opens (and migrates) the database file at `file`; `:memory:` works for tests. */
-export function openDb(file: string): Db {
+const checkpointers = new WeakMap<Db, WalCheckpointer>();
+
+/**
+ * Opens (and migrates) the database file at `file`; `:memory:` works for tests. With
+ * `backgroundCheckpoint`, a worker thread checkpoints the WAL instead of the commits of
+ * this connection (wal-checkpointer.ts); the server's connection is opened so.
+ */
+export function openDb(file: string, options: { backgroundCheckpoint?: boolean } = {}): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
@@ -24,7 +31,15 @@ export function openDb(file: string): Db {
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  if (options.backgroundCheckpoint && file !== ":memory:") checkpointers.set(db, startWalCheckpointer(sqlite, file));
   return db;
+}
+
+/** Closes a connection and stops its checkpointer. */
+export function closeDb(db: Db): void {
+  void checkpointers.get(db)?.stop();
+  checkpointers.delete(db);
+  db.$client.close();
 }
 
 /** The database file inside a data directory. */
@@ -38,7 +53,7 @@ const handles = new Map<string, Db>();
 export function getDb(dataDir: string): Db {
   let db = handles.get(dataDir);
   if (!db) {
-    db = openDb(dbFile(dataDir));
+    db = openDb(dbFile(dataDir), { backgroundCheckpoint: true });
     handles.set(dataDir, db);
   }
   return db;
@@ -46,6 +61,6 @@ export function getDb(dataDir: string): Db {
 
 /** Closes every connection this process opened (CLI and tests). */
 export function closeAllDbs(): void {
-  for (const db of handles.values()) db.$client.close();
+  for (const db of handles.values()) closeDb(db);
   handles.clear();
 }
