@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
-import { finishTurn, insertEvent, insertSession, insertTurn, listSessionSummaries, listTurnEvents } from "./sessions";
+import { finishTurn, insertEvent, insertSession, insertTurn, listMessages, listSessionSummaries, listTurnEvents, listTurns, SessionBusyError } from "./sessions";
 
 function seeded() {
   const db = openDb(":memory:");
@@ -53,6 +53,22 @@ describe("listSessionSummaries", () => {
       ["s4", 2, "m4b"],
       ["s3", 2, "m3b"],
     ]);
+  });
+});
+
+describe("insertTurn", () => {
+  it("numbers a session's turns, and with exclusive refuses one while another runs or waits, writing nothing", () => {
+    const db = seeded();
+    insertSession(db, { id: "s", agentId: "a1", tenant: null });
+    expect(insertTurn(db, { id: "t1", sessionId: "s", userMessage: "one", exclusive: true }).seq).toBe(1);
+    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
+    expect(listTurns(db, "s").map((t) => t.id)).toEqual(["t1"]);
+    expect(listMessages(db, "s").map((m) => m.content)).toEqual(["one"]);
+    finishTurn(db, { id: "t1", status: "waiting" });
+    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
+    finishTurn(db, { id: "t1", status: "completed", content: "done" });
+    expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true }).seq).toBe(2);
+    expect(insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" }).seq).toBe(3); // not exclusive: no check
   });
 });
 

@@ -62,19 +62,30 @@ export function listSessionSummaries(db: Db, params: { agentId?: string; limit?:
     .all();
 }
 
+/** insertTurn with `exclusive`: the session already has a running or waiting turn. */
+export class SessionBusyError extends Error {
+  override name = "SessionBusyError";
+  constructor(sessionId: string) {
+    super(`session '${sessionId}' already has a turn in progress`);
+  }
+}
+
 /**
  * Starts a turn (next seq in the session), records the user message and the turn's first
- * checkpoint (its subagent depth and the process running it), in one transaction.
+ * checkpoint (its subagent depth and the process running it), in one transaction. With
+ * `exclusive`, throws SessionBusyError instead when the session has a turn running or
+ * waiting (checked by the same statement that picks the seq).
  */
 export function insertTurn(
   db: Db,
-  values: { id: string; sessionId: string; userMessage: string; depth?: number; runnerPid?: number | null; now?: number },
+  values: { id: string; sessionId: string; userMessage: string; depth?: number; runnerPid?: number | null; exclusive?: boolean; now?: number },
 ): TurnRow {
   const now = values.now ?? Date.now();
   const s = prepared(db, "turns.insert", turnStatements);
   const write = transaction(db, "insertTurn", (values: Parameters<typeof insertTurn>[1], now: number) => {
-    const last = s.lastSeq.get({ sessionId: values.sessionId });
-    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (last?.seq ?? 0) + 1, userMessage: values.userMessage, startedAt: now });
+    const session = s.sessionTurns.get({ sessionId: values.sessionId });
+    if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
+    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (session?.lastSeq ?? 0) + 1, userMessage: values.userMessage, startedAt: now });
     insertMessages(db, [{ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
     s.checkpoint.run({ turnId: values.id, state, depth: values.depth ?? 0, runnerPid: values.runnerPid ?? null, updatedAt: now });
@@ -86,7 +97,15 @@ export function insertTurn(
 
 function turnStatements(db: Db) {
   return {
-    lastSeq: db.select({ seq: max(turns.seq) }).from(turns).where(eq(turns.sessionId, param("sessionId"))).prepare(),
+    // One pass over the session's turns: the last seq, and whether one is still going.
+    sessionTurns: db
+      .select({
+        lastSeq: max(turns.seq),
+        unfinished: sql<number>`count(*) filter (where ${turns.status} in ('running', 'waiting'))`.mapWith(Number),
+      })
+      .from(turns)
+      .where(eq(turns.sessionId, param("sessionId")))
+      .prepare(),
     insert: db
       .insert(turns)
       .values({ id: param("id"), sessionId: param("sessionId"), seq: param("seq"), status: "running", userMessage: param("userMessage"), startedAt: param("startedAt") })
@@ -107,19 +126,6 @@ export function getTurn(db: Db, id: string) {
 /** Turns of a session in order. */
 export function listTurns(db: Db, sessionId: string) {
   return prepared(db, "turns.list", (d) => d.select().from(turns).where(eq(turns.sessionId, param("sessionId"))).orderBy(asc(turns.seq)).prepare()).all({ sessionId });
-}
-
-/** Whether the session has a turn running or waiting. */
-export function hasUnfinishedTurn(db: Db, sessionId: string): boolean {
-  const select = prepared(db, "turns.unfinished", (d) =>
-    d
-      .select({ id: turns.id })
-      .from(turns)
-      .where(and(eq(turns.sessionId, param("sessionId")), inArray(turns.status, ["running", "waiting"])))
-      .limit(1)
-      .prepare(),
-  );
-  return select.get({ sessionId }) !== undefined;
 }
 
 /** Turns in a status (e.g. "running" ones to resume at start). */

@@ -10,20 +10,25 @@ import { formatSeconds, timeoutMs } from "./turn-limits";
  */
 export class TurnSignals {
   readonly #cancel = new AbortController();
-  readonly #deadline = new AbortController();
+  // Aborted by whichever comes first; a second abort() is a no-op, so its reason says which.
+  readonly #stop = new AbortController();
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #unlink: () => void;
   /** Aborts on cancellation only. */
   readonly cancelled: AbortSignal = this.#cancel.signal;
   /** Aborts on cancellation or the deadline, whichever comes first (its reason says which). */
-  readonly stopped: AbortSignal = AbortSignal.any([this.#cancel.signal, this.#deadline.signal]);
+  readonly stopped: AbortSignal = this.#stop.signal;
 
   /** Starts the deadline clock now. */
   constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
-    const timedOut = () => this.#deadline.abort(new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
+    const timedOut = () => this.#stop.abort(new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
     this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
     const external = options.external;
-    const onCancel = () => this.#cancel.abort(new TurnFailure("turn cancelled"));
+    const onCancel = () => {
+      const reason = new TurnFailure("turn cancelled");
+      this.#cancel.abort(reason);
+      this.#stop.abort(reason);
+    };
     if (external?.aborted) onCancel();
     else external?.addEventListener("abort", onCancel, { once: true });
     this.#unlink = () => external?.removeEventListener("abort", onCancel);

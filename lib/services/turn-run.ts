@@ -6,7 +6,7 @@
 import type { Db } from "@/db/client";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { finishTurn, getSession, getTurn, hasUnfinishedTurn, insertSession, insertTurn } from "@/db/queries/sessions";
+import { finishTurn, getSession, getTurn, insertSession, insertTurn, SessionBusyError } from "@/db/queries/sessions";
 import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/errors";
 import type { ResumeState } from "@/lib/engine/ports";
@@ -56,11 +56,13 @@ export async function startNewTurn(
 ): Promise<StartedTurn> {
   const turnId = newId("turn");
   const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
-  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid };
-  await groupCommit(db, () => {
-    if (params.exclusive && hasUnfinishedTurn(db, params.session.id)) throw new ApiError("conflict", "this session already has a turn in progress");
-    insertTurn(db, values);
-  });
+  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid, exclusive: params.exclusive === true };
+  try {
+    await groupCommit(db, () => insertTurn(db, values));
+  } catch (error) {
+    if (error instanceof SessionBusyError) throw new ApiError("conflict", "this session already has a turn in progress");
+    throw error;
+  }
   markTurnActive(turnId);
   return launch(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
 }
