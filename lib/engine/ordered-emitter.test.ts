@@ -68,4 +68,26 @@ describe("OrderedEmitter", () => {
     await expect(emitter.flush()).resolves.toBeUndefined();
     expect(emitter.error?.message).toBe("disk full");
   });
+
+  it("handOff resolves once the sink has the event: at once for an ordered sink, after delivery otherwise", async () => {
+    for (const ordered of [true, false]) {
+      let release = () => {};
+      const handed: string[] = [];
+      const emitter = new OrderedEmitter({
+        ordered,
+        emit(event) {
+          if (event.type === "text_delta") handed.push(event.text);
+          return new Promise<void>((resolve) => (release = resolve));
+        },
+      });
+      let resolved = false;
+      const handOff = emitter.handOff(delta("x")).then(() => (resolved = true));
+      await sleep(5);
+      expect(handed).toEqual(["x"]);
+      expect(resolved).toBe(ordered); // an ordered sink persists on its own; the other must deliver first
+      release();
+      await handOff;
+      await emitter.flush();
+    }
+  });
 });

@@ -16,6 +16,16 @@ export class OrderedEmitter {
     this.#sink = sink;
   }
 
+  /**
+   * Queues `event` and resolves once the sink has it: at once for an ordered sink (which
+   * then persists it in order on its own), else once it has been delivered. For events that
+   * must reach the sink before the engine goes on, without waiting for their persistence.
+   */
+  handOff(event: EngineEvent): Promise<void> {
+    const delivered = this.emit(event);
+    return this.#sink.ordered ? Promise.resolve() : delivered;
+  }
+
   /** The first error the sink raised, if any. */
   get error(): Error | undefined {
     return this.#error;

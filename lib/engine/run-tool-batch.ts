@@ -136,7 +136,8 @@ class BatchRun {
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
       const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
-      await this.#emitCall(planned);
+      // Handed to the sink before the call runs (its persistence need not be waited for).
+      await this.#emitCall(planned, false, "handOff");
       const startedAt = this.scope.clock.now();
       end = await runToolCall({
         executor: this.scope.executor,
@@ -209,8 +210,8 @@ class BatchRun {
     }
   }
 
-  #emitCall({ call, args }: PlannedCall, replayed = false): Promise<void> {
-    return this.scope.emitter.emit({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) });
+  #emitCall({ call, args }: PlannedCall, replayed = false, how: "emit" | "handOff" = "emit"): Promise<void> {
+    return this.scope.emitter[how]({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) });
   }
 
   /** Records a finished call: tool message now (completion order), then its journal entry and tool_result. */

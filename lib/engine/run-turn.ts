@@ -100,7 +100,8 @@ export async function runTurn(input: RunTurnInput): Promise<RunTurnResult> {
   const messages: ModelMessage[] = [];
   const usage: { total?: TokenUsage } = {};
   const resumedAt = input.resume?.checkpoint.step;
-  await emitter.emit(
+  // The sink has it before anything else happens; its persistence need not be waited for.
+  await emitter.handOff(
     resumedAt === undefined ? { type: "turn_started", turn_id: input.turnId } : { type: "turn_resumed", turn_id: input.turnId, step: resumedAt },
   );
 
