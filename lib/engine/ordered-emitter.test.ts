@@ -69,7 +69,7 @@ describe("OrderedEmitter", () => {
     expect(emitter.error?.message).toBe("disk full");
   });
 
-  it("handOff resolves once the sink has the event: at once for an ordered sink, after delivery otherwise", async () => {
+  it("handOff and handedOff resolve once the sink has the events: at once for an ordered sink, after delivery otherwise", async () => {
     for (const ordered of [true, false]) {
       let release = () => {};
       const handed: string[] = [];
@@ -81,10 +81,13 @@ describe("OrderedEmitter", () => {
         },
       });
       let resolved = false;
+      let allHanded = false;
       const handOff = emitter.handOff(delta("x")).then(() => (resolved = true));
+      void emitter.handedOff().then(() => (allHanded = true));
       await sleep(5);
       expect(handed).toEqual(["x"]);
       expect(resolved).toBe(ordered); // an ordered sink persists on its own; the other must deliver first
+      expect(allHanded).toBe(ordered);
       release();
       await handOff;
       await emitter.flush();

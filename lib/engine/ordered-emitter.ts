@@ -56,6 +56,14 @@ export class OrderedEmitter {
     return previous.then(() => delivering);
   }
 
+  /**
+   * Resolves once the sink has every event queued so far: at once for an ordered sink,
+   * else once they have been delivered (flush).
+   */
+  handedOff(): Promise<void> {
+    return this.#sink.ordered ? Promise.resolve() : this.#tail;
+  }
+
   /** Resolves when every event queued so far has been delivered. */
   flush(): Promise<void> {
     return this.#tail;

@@ -12,8 +12,8 @@ export interface ModelStep {
 
 /**
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
- * `text_delta` event (in order; the stream does not wait for each to be persisted, but the
- * step ends only once all of them are), tool calls are collected in stream order, usage is summed. Rejects with whatever the
+ * `text_delta` event (in order; the stream does not wait for each to be persisted, and the
+ * step ends once the sink has all of them), tool calls are collected in stream order, usage is summed. Rejects with whatever the
  * model threw, or with `request.signal.reason` as soon as the signal aborts, even if the
  * model ignores its signal.
  */
@@ -43,7 +43,7 @@ export async function streamModelStep(model: Model, request: ModelRequest, emitt
     iterator.return?.()?.catch(() => undefined);
     throw error;
   }
-  await emitter.flush();
+  await emitter.handedOff();
   return step;
 }
 
