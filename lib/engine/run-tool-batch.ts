@@ -5,7 +5,7 @@ import { isSystemTool } from "./is-system-tool";
 import type { Release } from "./limiter";
 import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
 import type { BatchResult, TurnToolScope } from "./tool-batch-scope";
-import type { CheckpointStore, CompletedCall, HaltVerdict, ModelToolCall, ModelToolSpec, ToolGate, ToolOutcome, TurnCheckpoint } from "./ports";
+import type { CheckpointStore, CompletedCall, EngineEvent, HaltVerdict, ModelToolCall, ModelToolSpec, ToolGate, ToolOutcome, TurnCheckpoint } from "./ports";
 import { OUTCOME_UNKNOWN, type PriorCall } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
 import { errorMessage, TurnFailure } from "./turn-failure";
@@ -110,7 +110,7 @@ class BatchRun {
       refusal = verdict;
     }
     if (refusal !== undefined) {
-      await this.#emitCall(planned);
+      await this.scope.emitter.emit(callEvent(planned));
       return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(refusal) }, 0, 0);
     }
 
@@ -137,7 +137,7 @@ class BatchRun {
       const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
-      await this.#emitCall(planned, false, "handOff");
+      await this.scope.emitter.handOff(callEvent(planned));
       const startedAt = this.scope.clock.now();
       end = await runToolCall({
         executor: this.scope.executor,
@@ -189,7 +189,7 @@ class BatchRun {
   /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
   async #replay(planned: PlannedCall, prior: PriorCall, enveloped: boolean): Promise<void> {
     if (enveloped) this.scope.envelopedCalls += 1; // counted when it was first asked for; keep the tally
-    await this.#emitCall(planned, true);
+    await this.scope.emitter.emit(callEvent(planned, true));
     if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
     return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(OUTCOME_UNKNOWN) }, 0, 0);
   }
@@ -208,10 +208,6 @@ class BatchRun {
       this.#stop.abort(new TurnFailure(message));
       return false;
     }
-  }
-
-  #emitCall({ call, args }: PlannedCall, replayed = false, how: "emit" | "handOff" = "emit"): Promise<void> {
-    return this.scope.emitter[how]({ type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) });
   }
 
   /** Records a finished call: tool message now (completion order), then its journal entry and tool_result. */
@@ -257,6 +253,11 @@ class BatchRun {
       this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content });
     }
   }
+}
+
+/** The `tool_call` event announcing a call (again, `replayed`, on resume). */
+function callEvent({ call, args }: PlannedCall, replayed = false): EngineEvent {
+  return { type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) };
 }
 
 function parseJson(text: string): unknown {
