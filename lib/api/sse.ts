@@ -4,7 +4,7 @@
  * Responses). Writes after the client left are dropped: the turn goes on and is recorded.
  * The response is made last so its headers can carry ids known only once the turn started.
  */
-const TERMINAL = new Set(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
+import { isTerminalEvent } from "@/lib/engine/ports";
 
 export interface SseStream {
   /** `data: <json>` (or the text as is). */
@@ -73,4 +73,4 @@ export function sseChannel(headers: Record<string, string> = {}): SseChannel {
   return { send: (event, data) => stream.event(event, data), close: () => stream.close(), response: stream.response(headers) };
 }
 
-export const isTerminalEvent = (type: string) => TERMINAL.has(type);
+export { isTerminalEvent };

@@ -134,6 +134,11 @@ export type EngineEvent =
   | { type: "turn_waiting" }
   | { type: "turn_failed"; error: string };
 
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set<EngineEvent["type"]>(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
+
+/** Whether an event type ends a run of a turn (exactly one does, always last). */
+export const isTerminalEvent = (type: string): boolean => TERMINAL_EVENTS.has(type);
+
 /** Receives every event as it happens; persistence lives behind it. */
 export interface EventSink {
   emit(event: EngineEvent): void | Promise<void>;

@@ -18,7 +18,7 @@ import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
 import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
-import type { CheckpointStore, CompletedCall, EngineEvent, EventSink, ModelMessage, StartedCall, TurnCheckpoint } from "@/lib/engine/ports";
+import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { groupCommit } from "./write-queue";
 
@@ -31,8 +31,6 @@ export interface RecorderOptions {
   /** A turn just created: nothing recorded yet but its user message (saves reading it back). */
   fresh?: boolean;
 }
-
-const TERMINAL = new Set<EngineEvent["type"]>(["turn_completed", "turn_halted", "turn_failed", "turn_waiting"]);
 
 interface HeldEvent {
   event: EngineEvent;
@@ -79,7 +77,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   async emit(event: EngineEvent): Promise<void> {
     const at = this.now();
     const seq = (this.seq += 1);
-    if (TERMINAL.has(event.type)) {
+    if (isTerminalEvent(event.type)) {
       this.terminal = { event, seq, at };
       return;
     }
