@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: lint, type check, unit tests, build, integration tests against the
-# real server, and Playwright in Debian's Chromium (installed here when missing).
+# Every test: lint, type check, unit tests, build, the runnable example
+# (examples/data-tool), integration tests against the real server, and
+# Playwright in Debian's Chromium (installed here when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -15,5 +16,6 @@ echo "== lint";        npx eslint . --max-warnings=0
 echo "== typecheck";   npx tsc --noEmit
 echo "== unit";        npx vitest run
 echo "== build";       npm run build
+echo "== example";     node examples/data-tool/run.mjs
 echo "== integration"; npx vitest run --config vitest.integration.config.ts
 echo "== browser";     npx playwright test
