@@ -27,12 +27,34 @@ export function openDb(file: string, options: { backgroundCheckpoint?: boolean }
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  migrateKeepingRows(db);
   if (options.backgroundCheckpoint && file !== ":memory:") checkpointers.set(db, startWalCheckpointer(sqlite, file));
   return db;
+}
+
+/**
+ * Applies the pending migrations with foreign keys off. drizzle runs them in one transaction,
+ * where the migrations' own `PRAGMA foreign_keys=OFF` is a no-op; a table rebuild (how
+ * SQLite changes a foreign key) then drops the old table with enforcement on, and the drop
+ * cascades: rebuilding `sessions` would delete every turn. Off for the migration, the drop
+ * deletes nothing; the check afterwards refuses to open a database whose rows the migration
+ * left dangling, and enforcement is back on before anyone writes.
+ */
+function migrateKeepingRows(db: Db): void {
+  const sqlite = db.$client;
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    const dangling = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+    if (dangling.length > 0) {
+      const first = dangling[0]!;
+      throw new Error(`migration left ${dangling.length} row(s) with a dangling foreign key (first: ${first.table} -> ${first.parent})`);
+    }
+  } finally {
+    sqlite.pragma("foreign_keys = ON");
+  }
 }
 
 /** Closes a connection and stops its checkpointer. */

@@ -65,3 +65,30 @@ test("edit an agent's instructions and limits", async ({ page, request }) => {
   await page.goto("/agents");
   await screen(page, "agents-list");
 });
+
+test("delete an agent from its page: it leaves the list, its session and trace stay", async ({ page, request }) => {
+  const headers = authHeaders();
+  expect((await request.put("/v1/agents/e2e_gone", { headers, data: { name: "E2E gone", model: { provider: "demo", model: "demo" } } })).ok()).toBe(true);
+  const session = await (await request.post("/v1/sessions", { headers, data: { agent_id: "e2e_gone" } })).json();
+  const turn = await (await request.post(`/v1/sessions/${session.id}/turns`, { headers, data: { message: "hello" } })).json();
+  expect(turn.status).toBe("completed");
+
+  const agent = new AgentPage(page);
+  await agent.goto("e2e_gone");
+  await page.getByRole("button", { name: "Delete agent" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete agent e2e_gone" });
+  await expect(confirm).toContainText("Its sessions and traces are kept");
+  await screen(page, "agent-delete-confirm");
+  await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.locator('[data-agent="e2e_gone"]')).toHaveCount(0);
+  await screen(page, "agents-after-delete");
+
+  expect((await request.get("/v1/agents/e2e_gone", { headers })).status()).toBe(404);
+  const kept = await request.get(`/v1/sessions/${session.id}`, { headers });
+  expect(kept.status()).toBe(200);
+  expect((await kept.json()).turns.map((t: { status: string }) => t.status)).toEqual(["completed"]);
+  await page.goto(`/sessions/${session.id}`);
+  await expect(page.getByText("hello").first()).toBeVisible();
+  await screen(page, "deleted-agent-session");
+});

@@ -24,6 +24,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => v === undefined || !/^(0|false|no|off)$/i.test(v.trim())),
+  /**
+   * Seconds a running turn's lease holds without renewal (turn-leases.ts): its owner renews
+   * it every fifth of that; another process takes the turn over only once it has expired.
+   */
+  INSIKA_TURN_LEASE: z.coerce.number().min(1).max(3600).default(15),
   INSIKA_CONFIG: z.string().optional(),
   INSIKA_DEMO: flag,
   /** Test-only: where provider "scripted" reads `<model>.json` scripts. Unset = scripted refused. */

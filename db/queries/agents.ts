@@ -1,41 +1,93 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../client";
-import { agents, type AgentRow } from "../schema";
+import { agents, approvals, sessions, turns, type AgentRow } from "../schema";
 import { param, prepared } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
+import { endTurn, lastEventSeq } from "./sessions";
 
-export type AgentValues = Omit<AgentRow, "createdAt" | "updatedAt">;
+export type AgentValues = Omit<AgentRow, "createdAt" | "updatedAt" | "archivedAt">;
 
-/** Every agent, by id. */
-export function listAgents(db: Db): AgentRow[] {
-  return db.select().from(agents).orderBy(asc(agents.id)).all();
+/** Every live agent (archived ones left out), by id; `includeArchived` for history views. */
+export function listAgents(db: Db, options: { includeArchived?: boolean } = {}): AgentRow[] {
+  return db
+    .select()
+    .from(agents)
+    .where(options.includeArchived ? undefined : isNull(agents.archivedAt))
+    .orderBy(asc(agents.id))
+    .all();
 }
 
-/** One agent, or undefined. */
+/** One live agent, or undefined (an archived agent is not one: it starts nothing). */
 export function getAgent(db: Db, id: string): AgentRow | undefined {
-  return prepared(db, "agents.get", (d) => d.select().from(agents).where(eq(agents.id, param("id"))).prepare()).get({ id });
+  return prepared(db, "agents.get", (d) => d.select().from(agents).where(and(eq(agents.id, param("id")), isNull(agents.archivedAt))).prepare()).get({ id });
 }
 
-/** Creates or replaces an agent; bumps the catalog version (policies are part of what a turn sees). */
+/** One agent row, archived or not (for what its history needs: a resume must know which). */
+export function getAgentRecord(db: Db, id: string): AgentRow | undefined {
+  return prepared(db, "agents.getRecord", (d) => d.select().from(agents).where(eq(agents.id, param("id"))).prepare()).get({ id });
+}
+
+/**
+ * Creates or replaces an agent; bumps the catalog version (policies are part of what a turn
+ * sees). Replacing an archived agent brings it back (`created`: it was not there), with its
+ * history: sessions, traces and memories are keyed by the agent id.
+ */
 export function upsertAgent(db: Db, values: AgentValues, now = Date.now()): { created: boolean; agent: AgentRow } {
   return db.transaction((tx) => {
-    const existing = tx.select({ id: agents.id }).from(agents).where(eq(agents.id, values.id)).get();
+    const existing = tx.select({ id: agents.id, archivedAt: agents.archivedAt }).from(agents).where(eq(agents.id, values.id)).get();
     const agent = tx
       .insert(agents)
-      .values({ ...values, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: agents.id, set: { ...values, updatedAt: now } })
+      .values({ ...values, archivedAt: null, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: agents.id, set: { ...values, archivedAt: null, updatedAt: now } })
       .returning()
       .get();
     bumpCatalogVersion(tx, now);
-    return { created: !existing, agent };
+    return { created: !existing || existing.archivedAt !== null, agent };
   });
 }
 
-/** Deletes an agent; false when absent. */
-export function deleteAgent(db: Db, id: string, now = Date.now()): boolean {
+/** What deleting an agent did; undefined when there was no live agent of that id. */
+export interface ArchivedAgent {
+  id: string;
+  /** Turns that were waiting for an approval: failed now (their approvals expired). */
+  failedTurns: string[];
+}
+
+/**
+ * Deletes an agent by archiving it, in one transaction: the row stays (its sessions, turns,
+ * traces, approvals, journals and memories keep their agent and stay readable), it leaves
+ * every list, and nothing new starts for it. Its turns waiting for an approval end here,
+ * failed with `reason` and a turn_failed event, their pending approvals expired: nobody can
+ * approve work for an agent that is gone. A turn that is running finishes on its own.
+ */
+export function archiveAgent(db: Db, id: string, now = Date.now()): ArchivedAgent | undefined {
+  const reason = `agent '${id}' was deleted while this turn waited for an approval`;
   return db.transaction((tx) => {
-    const deleted = tx.delete(agents).where(eq(agents.id, id)).returning({ id: agents.id }).all();
-    if (deleted.length > 0) bumpCatalogVersion(tx, now);
-    return deleted.length > 0;
+    const archived = tx
+      .update(agents)
+      .set({ archivedAt: now, updatedAt: now })
+      .where(and(eq(agents.id, id), isNull(agents.archivedAt)))
+      .returning({ id: agents.id })
+      .all();
+    if (archived.length === 0) return undefined;
+    const waiting = tx
+      .select({ id: turns.id })
+      .from(turns)
+      .innerJoin(sessions, eq(sessions.id, turns.sessionId))
+      .where(and(eq(sessions.agentId, id), eq(turns.status, "waiting")))
+      .all()
+      .map((t) => t.id);
+    if (waiting.length > 0) {
+      tx.update(approvals)
+        .set({ status: "expired", decidedAt: now, note: `agent '${id}' was deleted` })
+        .where(and(inArray(approvals.turnId, waiting), eq(approvals.status, "pending")))
+        .run();
+      for (const turnId of waiting) {
+        const event = { turnId, seq: lastEventSeq(db, turnId) + 1, type: "turn_failed", data: { error: reason }, at: now };
+        endTurn(db, { event, messages: [], turn: { id: turnId, status: "failed", error: reason }, now });
+      }
+    }
+    bumpCatalogVersion(tx, now);
+    return { id, failedTurns: waiting };
   });
 }

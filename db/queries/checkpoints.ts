@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type StoredCheckpoint } from "../schema";
+import { approvals, callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type StoredCheckpoint } from "../schema";
 import { param, prepared, rawParam, transaction } from "./prepared";
 import { insertMessages } from "./sessions";
 
@@ -27,35 +27,96 @@ export function saveCheckpoint(db: Db, params: { turnId: string; state: StoredCh
   write(params, now);
 }
 
+/** Who claims a turn, and until when its lease holds (turn-leases.ts). */
+export interface LeaseClaim {
+  turnId: string;
+  /** The claiming process start's instance id. */
+  instance: string;
+  /** Informational: shown to an operator, never used to decide ownership. */
+  pid: number;
+  now: number;
+  leaseMs: number;
+}
+
 /**
- * Takes over a turn for this process, atomically, so two processes never both resume it: a
- * waiting turn is claimed by flipping it to running; an interrupted (running) turn by a
- * compare-and-swap of runner_pid from the dead runner's `expectedPid`. False: someone else won.
+ * Takes over a turn for this process, atomically, so two processes never run it at once.
+ * A waiting turn is claimed by flipping it to running (the flip is the compare-and-swap).
+ * A running turn is claimed by one UPDATE that succeeds only while the turn is running and
+ * its lease is free: no owner, an owner whose lease has expired, or this same instance (a
+ * run of ours that ended without closing the row). Whoever loses sees 0 rows changed:
+ * there is no read-then-write window. False: the turn is not free (someone else holds it).
  */
-export function claimTurn(
-  db: Db,
-  params: { turnId: string; pid: number; from: "waiting" } | { turnId: string; pid: number; from: "running"; expectedPid: number | null },
-): boolean {
-  const now = Date.now();
+export function claimTurn(db: Db, params: LeaseClaim & { from: "waiting" | "running" }): boolean {
+  const lease = { instance: params.instance, pid: params.pid, now: params.now, until: params.now + params.leaseMs, turnId: params.turnId };
+  if (params.from === "running") return prepared(db, "checkpoints.claimRunning", claimRunningStatement).run(lease).changes === 1;
   return db.transaction((tx) => {
-    if (params.from === "waiting") {
-      const flipped = tx
-        .update(turns)
-        .set({ status: "running", endedAt: null })
-        .where(and(eq(turns.id, params.turnId), eq(turns.status, "waiting")))
-        .run();
-      if (flipped.changes !== 1) return false;
-      tx.update(checkpoints).set({ runnerPid: params.pid, updatedAt: now }).where(eq(checkpoints.turnId, params.turnId)).run();
-      return true;
-    }
-    const runner = params.expectedPid === null ? isNull(checkpoints.runnerPid) : eq(checkpoints.runnerPid, params.expectedPid);
-    const swapped = tx
-      .update(checkpoints)
-      .set({ runnerPid: params.pid, updatedAt: now })
-      .where(and(eq(checkpoints.turnId, params.turnId), runner))
+    const flipped = tx
+      .update(turns)
+      .set({ status: "running", endedAt: null })
+      .where(and(eq(turns.id, params.turnId), eq(turns.status, "waiting")))
       .run();
-    return swapped.changes === 1;
+    if (flipped.changes !== 1) return false;
+    tx.update(checkpoints)
+      .set({ runnerInstance: lease.instance, runnerPid: lease.pid, leaseExpiresAt: lease.until, updatedAt: lease.now })
+      .where(eq(checkpoints.turnId, params.turnId))
+      .run();
+    return true;
   });
+}
+
+function claimRunningStatement(d: Db) {
+  const free = or(
+    isNull(checkpoints.runnerInstance),
+    eq(checkpoints.runnerInstance, param("instance")),
+    isNull(checkpoints.leaseExpiresAt),
+    lte(checkpoints.leaseExpiresAt, rawParam("now")),
+  );
+  const running = sql`exists (select 1 from ${turns} where ${turns.id} = ${checkpoints.turnId} and ${turns.status} = 'running')`;
+  return d
+    .update(checkpoints)
+    .set({ runnerInstance: rawParam("instance"), runnerPid: rawParam("pid"), leaseExpiresAt: rawParam("until"), updatedAt: rawParam("now") })
+    .where(and(eq(checkpoints.turnId, param("turnId")), free, running))
+    .prepare();
+}
+
+/**
+ * The owner's heartbeat: pushes the lease of each of `turnIds` that `instance` still holds
+ * to `until`. Returns how many it renewed (fewer than asked: a lease was taken over).
+ */
+export function renewLeases(db: Db, params: { instance: string; turnIds: string[]; until: number }): number {
+  if (params.turnIds.length === 0) return 0;
+  const renew = prepared(db, "checkpoints.renewLeases", (d) =>
+    d
+      .update(checkpoints)
+      .set({ leaseExpiresAt: rawParam("until") })
+      .where(and(eq(checkpoints.runnerInstance, param("instance")), sql`${checkpoints.turnId} in (select value from json_each(${param("ids")}))`))
+      .prepare(),
+  );
+  return renew.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), until: params.until }).changes;
+}
+
+/** Whether `instance` still owns the turn (the fence every write of a run checks first). */
+export function holdsLease(db: Db, params: { turnId: string; instance: string }): boolean {
+  const owner = prepared(db, "checkpoints.owner", (d) => d.select({ instance: checkpoints.runnerInstance }).from(checkpoints).where(eq(checkpoints.turnId, param("turnId"))).prepare());
+  return owner.get({ turnId: params.turnId })?.instance === params.instance;
+}
+
+/**
+ * The turns a resume pass may take over now: running ones whose lease has expired (or that
+ * never had one), and waiting ones with no pending approval left (decided or expired
+ * while no process picked them up). A candidate list only: claimTurn decides.
+ */
+export function listResumableTurns(db: Db, now: number): { id: string; status: "running" | "waiting" }[] {
+  const expired = sql`(${checkpoints.turnId} is null or ${checkpoints.leaseExpiresAt} is null or ${checkpoints.leaseExpiresAt} <= ${now})`;
+  const decided = sql`not exists (select 1 from ${approvals} where ${approvals.turnId} = ${turns.id} and ${approvals.status} = 'pending' and ${approvals.expiresAt} > ${now})`;
+  return db
+    .select({ id: turns.id, status: turns.status })
+    .from(turns)
+    .leftJoin(checkpoints, eq(checkpoints.turnId, turns.id))
+    .where(or(and(eq(turns.status, "running"), expired), and(eq(turns.status, "waiting"), decided)))
+    .orderBy(asc(turns.startedAt))
+    .limit(500)
+    .all() as { id: string; status: "running" | "waiting" }[];
 }
 
 /** Whether a turn has a call record (trace row) for this provider call id. */
@@ -134,10 +195,10 @@ export function lastTurnEvent(db: Db, turnId: string) {
 }
 
 /** Creates a checkpoint row for a turn that has none (a turn from before checkpoints existed). */
-export function ensureCheckpoint(db: Db, params: { turnId: string; userMessage: string; runnerPid: number | null; now?: number }) {
+export function ensureCheckpoint(db: Db, params: { turnId: string; userMessage: string; now?: number }) {
   const state = { turnId: params.turnId, step: -1, messages: [{ role: "user" as const, content: params.userMessage }] };
   db.insert(checkpoints)
-    .values({ turnId: params.turnId, step: -1, state, depth: 0, runnerPid: params.runnerPid, updatedAt: params.now ?? Date.now() })
+    .values({ turnId: params.turnId, step: -1, state, depth: 0, runnerPid: null, updatedAt: params.now ?? Date.now() })
     .onConflictDoNothing()
     .run();
 }

@@ -72,13 +72,13 @@ export class SessionBusyError extends Error {
 
 /**
  * Starts a turn (next seq in the session), records the user message and the turn's first
- * checkpoint (its subagent depth and the process running it), in one transaction. With
+ * checkpoint (its subagent depth and the lease of the process running it), in one transaction. With
  * `exclusive`, throws SessionBusyError instead when the session has a turn running or
  * waiting (checked by the same statement that picks the seq).
  */
 export function insertTurn(
   db: Db,
-  values: { id: string; sessionId: string; userMessage: string; depth?: number; runnerPid?: number | null; exclusive?: boolean; now?: number },
+  values: { id: string; sessionId: string; userMessage: string; depth?: number; runner?: { instance: string; pid: number; leaseUntil: number }; exclusive?: boolean; now?: number },
 ): TurnRow {
   const now = values.now ?? Date.now();
   const s = prepared(db, "turns.insert", turnStatements);
@@ -88,7 +88,8 @@ export function insertTurn(
     const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (session?.lastSeq ?? 0) + 1, userMessage: values.userMessage, startedAt: now });
     insertMessages(db, [{ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
-    s.checkpoint.run({ turnId: values.id, state, depth: values.depth ?? 0, runnerPid: values.runnerPid ?? null, updatedAt: now });
+    const runner = values.runner;
+    s.checkpoint.run({ turnId: values.id, state, depth: values.depth ?? 0, runnerPid: runner?.pid ?? null, runnerInstance: runner?.instance ?? null, leaseExpiresAt: runner?.leaseUntil ?? null, updatedAt: now });
     s.touchSession.run({ id: values.sessionId, now });
     return turn as TurnRow;
   });
@@ -113,7 +114,7 @@ function turnStatements(db: Db) {
       .prepare(),
     checkpoint: db
       .insert(checkpoints)
-      .values({ turnId: param("turnId"), step: -1, state: param("state"), depth: param("depth"), runnerPid: param("runnerPid"), updatedAt: param("updatedAt") })
+      .values({ turnId: param("turnId"), step: -1, state: param("state"), depth: param("depth"), runnerPid: param("runnerPid"), runnerInstance: param("runnerInstance"), leaseExpiresAt: param("leaseExpiresAt"), updatedAt: param("updatedAt") })
       .prepare(),
     touchSession: db.update(sessions).set({ updatedAt: rawParam("now") }).where(eq(sessions.id, param("id"))).prepare(),
   };

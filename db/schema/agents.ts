@@ -18,6 +18,9 @@ export interface AgentLimits {
 /**
  * An agent: instructions, model and the tool policy. `null` for tools_allow and
  * tools_allow_groups means "absent" (all tools when both are absent); `[]` means none.
+ * Deleting an agent archives it (`archived_at` set): the row stays so that its sessions,
+ * turns, traces and memories keep their agent; an archived agent is out of every list and
+ * starts nothing, and a PUT of the same id brings it back.
  */
 export const agents = sqliteTable("agents", {
   id: text("id").primaryKey(),
@@ -35,6 +38,7 @@ export const agents = sqliteTable("agents", {
   subagents: json<string[]>("subagents").notNull(),
   memory: integer("memory", { mode: "boolean" }).notNull(),
   source: text("source").notNull(),
+  archivedAt: integer("archived_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

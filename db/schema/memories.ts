@@ -9,7 +9,7 @@ export const memories = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     agentId: text("agent_id")
       .notNull()
-      .references(() => agents.id, { onDelete: "cascade" }),
+      .references(() => agents.id, { onDelete: "restrict" }),
     tenant: text("tenant").notNull(),
     text: text("text").notNull(),
     createdAt: createdAt(),

@@ -9,7 +9,7 @@ export const sessions = sqliteTable(
     id: text("id").primaryKey(),
     agentId: text("agent_id")
       .notNull()
-      .references(() => agents.id, { onDelete: "cascade" }),
+      .references(() => agents.id, { onDelete: "restrict" }),
     tenant: text("tenant"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

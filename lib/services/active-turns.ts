@@ -27,14 +27,7 @@ export function markTurnInactive(turnId: string): void {
   registry().delete(turnId);
 }
 
-/** Whether a process with this pid is alive on this machine (SQLite is local, so its writers are too). */
-export function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** The ids of the turns running here (the lease heartbeat renews exactly these). */
+export function activeTurnIds(): string[] {
+  return [...registry()];
 }

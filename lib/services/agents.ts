@@ -4,10 +4,11 @@
  */
 import type { Db } from "@/db/client";
 import type { AgentRow } from "@/db/schema";
-import { deleteAgent, getAgent, listAgents, upsertAgent } from "@/db/queries/agents";
-import { notFound, validationFailed } from "@/lib/api/errors";
+import { archiveAgent, getAgent, getAgentRecord, listAgents, upsertAgent } from "@/db/queries/agents";
+import { ApiError, notFound, validationFailed } from "@/lib/api/errors";
 import { AGENT_ID, DEFAULT_LIMITS, agentInput, type AgentInput } from "@/lib/agents/agent-input";
 import { applyPolicy } from "@/lib/agents/policy";
+import { log } from "@/lib/log";
 import { getCatalog } from "./catalog";
 
 /** The agent's definition as PUT /v1/agents/:id takes it (what presentAgent shows, minus id and timestamps). */
@@ -77,8 +78,29 @@ export function getAgentOrThrow(db: Db, id: string): AgentRow {
 
 export const listAgentsPresented = (db: Db) => listAgents(db).map(presentAgent);
 
-export function removeAgent(db: Db, id: string): void {
-  if (!deleteAgent(db, id)) throw notFound(`agent '${id}'`);
+/**
+ * Deletes an agent: archives it (db/queries/agents.ts archiveAgent), so its history stays.
+ * 404 when there is no live agent of that id. Returns the waiting turns that ended with it.
+ */
+export function removeAgent(db: Db, id: string): { deleted: string; failed_turns: string[] } {
+  const archived = archiveAgent(db, id);
+  if (!archived) throw notFound(`agent '${id}'`);
+  log.info("agent deleted (archived; its history is kept)", { agent_id: id, failed_turns: archived.failedTurns });
+  return { deleted: id, failed_turns: archived.failedTurns };
+}
+
+/** Why a deleted agent's session takes no new turn. */
+export const agentDeletedMessage = (id: string) => `agent '${id}' was deleted: its sessions stay readable but take no new turns`;
+
+/**
+ * The agent a new turn of a session runs as: 404 when the row is gone (a database from
+ * before archiving), 409 when the agent was deleted (archived).
+ */
+export function getAgentForTurnOrThrow(db: Db, id: string): AgentRow {
+  const row = getAgentRecord(db, id);
+  if (!row) throw notFound(`agent '${id}'`);
+  if (row.archivedAt !== null) throw new ApiError("conflict", agentDeletedMessage(id), { agent_id: id });
+  return row;
 }
 
 /** What a turn of this agent is offered, deferred and denied, and why for each tool. */

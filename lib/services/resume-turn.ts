@@ -1,10 +1,12 @@
 /**
- * Resume: POST /v1/turns/:id/resume, and at server start every turn a dead process left
- * running (plus waiting turns whose approval was decided or expired meanwhile).
+ * Resume: POST /v1/turns/:id/resume, and the resume pass (at server start, then on every
+ * lease heartbeat): every running turn whose lease expired (its owner died, or stalled
+ * past its lease), plus waiting turns whose approval was decided or expired meanwhile.
  */
 import type { Db } from "@/db/client";
-import { listTurnsByStatus } from "@/db/queries/sessions";
+import { listResumableTurns } from "@/db/queries/checkpoints";
 import { log } from "@/lib/log";
+import { isTurnActive } from "./active-turns";
 import { expireDueApprovals } from "./approvals";
 import type { EventListener } from "./turn-recorder";
 import { pendingApproval, resumeInBackground, resumeTurn, type StartedTurn } from "./turn-run";
@@ -15,14 +17,15 @@ export function resumeTurnForClient(db: Db, turnId: string, listener?: EventList
 }
 
 /**
- * Resumes, in the background, the turns this process should pick up at start: running
- * ones whose runner died (resumeTurn refuses a live runner's), and waiting ones that no
- * longer wait. Returns the ids it tried.
+ * Resumes, in the background, the turns this process may pick up now: running ones whose
+ * lease has expired (claimTurn takes each atomically; a lease still held is skipped), and
+ * waiting ones that no longer wait. Returns the ids it tried.
  */
-export function resumeInterruptedTurns(db: Db): string[] {
-  expireDueApprovals(db); // expiries resume their own turns
+export function resumeInterruptedTurns(db: Db, now = Date.now()): string[] {
+  expireDueApprovals(db, now); // expiries resume their own turns
   const tried: string[] = [];
-  for (const turn of listTurnsByStatus(db, ["running", "waiting"])) {
+  for (const turn of listResumableTurns(db, now)) {
+    if (isTurnActive(turn.id)) continue;
     if (turn.status === "waiting" && pendingApproval(db, turn.id)) continue;
     tried.push(turn.id);
     resumeInBackground(db, turn.id);

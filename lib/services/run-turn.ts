@@ -5,7 +5,7 @@
 import type { Db } from "@/db/client";
 import { getSession, insertSession } from "@/db/queries/sessions";
 import { notFound, validationFailed } from "@/lib/api/errors";
-import { getAgentOrThrow } from "./agents";
+import { getAgentForTurnOrThrow, getAgentOrThrow } from "./agents";
 import { newId } from "./new-id";
 import type { EventListener } from "./turn-recorder";
 import { startNewTurn, type StartedTurn } from "./turn-run";
@@ -24,7 +24,8 @@ export function createSession(db: Db, params: { agentId: string; tenant?: string
 /**
  * Starts a turn: resolves once its row is written, while it runs; `done` settles when it
  * ends or waits. The turn keeps running if the client goes away (and survives a restart:
- * it is resumed). One running or waiting turn per session (409 otherwise). `signal`
+ * it is resumed). One running or waiting turn per session (409 otherwise); 409 too when the
+ * session's agent was deleted. `signal`
  * cancels the turn.
  */
 export async function startTurn(
@@ -34,7 +35,7 @@ export async function startTurn(
   if (params.message.trim() === "") throw validationFailed("message must not be empty");
   const session = getSession(db, params.sessionId);
   if (!session) throw notFound(`session '${params.sessionId}'`);
-  const agent = getAgentOrThrow(db, session.agentId);
+  const agent = getAgentForTurnOrThrow(db, session.agentId);
   return startNewTurn(db, {
     session,
     agent,

@@ -1,7 +1,9 @@
 /**
  * What a server process does once at start: open and migrate the database, make sure an
- * API token exists (printing a new one once), start the approval expiry timer, and resume
- * the turns a dead process left running (DESIGN D9; INSIKA_RESUME_ON_START=0 turns that off).
+ * API token exists (printing a new one once), start the approval expiry timer and the turn
+ * lease heartbeat, and resume the turns whose owner's lease expired, at start and then on
+ * every heartbeat (DESIGN D9, turn-leases.ts; INSIKA_RESUME_ON_START=0 turns the automatic
+ * resume off: turns are then resumed only on request, and leases are still renewed).
  */
 import { getDb } from "@/db/client";
 import { ensureApiToken, tokenFile } from "@/lib/api/auth";
@@ -9,6 +11,7 @@ import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { startApprovalSweeper } from "./approvals";
 import { resumeInterruptedTurns } from "./resume-turn";
+import { startTurnLeases } from "./turn-leases";
 
 export async function startServerProcess(): Promise<void> {
   try {
@@ -17,6 +20,7 @@ export async function startServerProcess(): Promise<void> {
     const token = ensureApiToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
     if (token) console.log(`Generated an API token (shown once; saved to ${tokenFile(env.dataDir)}):\n  ${token}`);
     startApprovalSweeper(db, env.INSIKA_APPROVAL_TTL);
+    startTurnLeases(db, env.INSIKA_RESUME_ON_START ? () => void resumeInterruptedTurns(db) : undefined);
     if (env.INSIKA_RESUME_ON_START) {
       // After start-up, not during it: a resumed turn must not hold the server back.
       setImmediate(() => {

@@ -7,7 +7,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Recent sessions with their agent's name, turn count and last turn (one query for the sessions). */
 export function listSessionRows(db: Db, agentId?: string) {
-  const names = new Map(listAgents(db).map((a) => [a.id, a.name]));
+  // A deleted (archived) agent's sessions are history: they keep its name.
+  const names = new Map(listAgents(db, { includeArchived: true }).map((a) => [a.id, a.name]));
   return listSessionSummaries(db, { agentId, limit: 100 }).map((s) => ({
     id: s.id,
     agent_id: s.agentId,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
-import { claimTurn, getCheckpoint, listJournal } from "@/db/queries/checkpoints";
+import { claimTurn, getCheckpoint, holdsLease, listJournal, listResumableTurns, renewLeases } from "@/db/queries/checkpoints";
 import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "./approval-gate";
 import { loadResumeState } from "./resume-state";
-import { TurnRecorder } from "./turn-recorder";
+import { LeaseLostError, TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-prompt";
 
 function fixture(): { db: Db; turnId: string; sessionId: string } {
@@ -30,7 +30,7 @@ function fixture(): { db: Db; turnId: string; sessionId: string } {
     source: "api",
   });
   insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 2, runnerPid: 4242 });
+  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 2, runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 } });
   return { db, turnId: "t", sessionId: "s" };
 }
 
@@ -73,7 +73,7 @@ describe("turn recorder and resume state", () => {
     await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
     await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
-    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, state: { batchOpen: true } });
+    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, runnerInstance: "ins_old", leaseExpiresAt: 10_000, state: { batchOpen: true } });
     expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
       ["id-0", "completed"],
       ["id-1", "started"],
@@ -140,12 +140,43 @@ describe("turn recorder and resume state", () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
-  it("claims a turn once: a waiting one by its status, an interrupted one by its dead runner", () => {
+  it("claims a running turn only once its lease has expired, whatever its PID; the loser of a race gets false", () => {
+    const { db } = fixture(); // owned by ins_old (pid 4242) until 10 000
+    const claim = (instance: string, now: number) => claimTurn(db, { turnId: "t", instance, pid: process.pid, now, leaseMs: 15_000, from: "running" });
+    expect(claim("ins_new", 9_999)).toBe(false); // the lease holds: the owner may well be alive
+    // Two claimers that both saw the lease expired: the update itself compares, so one wins.
+    expect(claim("ins_a", 10_000)).toBe(true);
+    expect(claim("ins_b", 10_000)).toBe(false);
+    expect(getCheckpoint(db, "t")).toMatchObject({ runnerInstance: "ins_a", runnerPid: process.pid, leaseExpiresAt: 25_000 });
+    expect(claim("ins_a", 11_000)).toBe(true); // its own instance may claim again (a run of its own that ended)
+    expect(claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(false); // it is running, not waiting
+  });
+
+  it("renews only the leases an instance still holds, and fences the writes of a run that lost its lease", async () => {
     const { db } = fixture();
-    expect(claimTurn(db, { turnId: "t", pid: 1, from: "running", expectedPid: 999 })).toBe(false);
-    expect(claimTurn(db, { turnId: "t", pid: 1, from: "running", expectedPid: 4242 })).toBe(true);
-    expect(claimTurn(db, { turnId: "t", pid: 2, from: "running", expectedPid: 4242 })).toBe(false);
-    expect(claimTurn(db, { turnId: "t", pid: 2, from: "waiting" })).toBe(false); // it is running, not waiting
+    expect(renewLeases(db, { instance: "ins_old", turnIds: ["t", "unknown"], until: 20_000 })).toBe(1);
+    expect(getCheckpoint(db, "t")?.leaseExpiresAt).toBe(20_000);
+    const recorder = new TurnRecorder(db, "t", "s", { lease: { instance: "ins_old" } });
+    await recorder.emit({ type: "text_delta", text: "a" });
+    expect(claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" })).toBe(true);
+    expect(renewLeases(db, { instance: "ins_old", turnIds: ["t"], until: 40_000 })).toBe(0);
+    expect(holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
+    // The old owner (stalled past its lease, still running) can no longer write or journal a call.
+    await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay" })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(listJournal(db, "t")).toEqual([]);
+    expect(listTrace(db, ["t"]).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+  });
+
+  it("lists as resumable a running turn whose lease expired and a waiting turn with no pending approval", () => {
+    const { db } = fixture();
+    expect(listResumableTurns(db, 9_000)).toEqual([]);
+    expect(listResumableTurns(db, 10_000)).toEqual([{ id: "t", status: "running" }]);
+    const gate = createApprovalGate(db, { turnId: "t", sessionId: "s", tools: new Set(["pay"]), ttlS: 60, now: () => 1_000 });
+    gate.check(request(0));
+    db.$client.prepare("update turns set status = 'waiting'").run();
+    expect(listResumableTurns(db, 10_000)).toEqual([]); // its approval is pending until 61 000
+    expect(listResumableTurns(db, 61_000)).toEqual([{ id: "t", status: "waiting" }]);
   });
 });
 

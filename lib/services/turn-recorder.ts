@@ -15,12 +15,21 @@
  * its commit, in emission order.
  */
 import type { Db } from "@/db/client";
-import { countTurnMessages, hasToolCallRecord, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
+import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
 import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
 import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
+import { ApiError } from "@/lib/api/errors";
 import { groupCommit } from "./write-queue";
+
+/** A run's write found its turn owned by another process (its lease was taken over). */
+export class LeaseLostError extends ApiError {
+  override name = "LeaseLostError";
+  constructor(turnId: string) {
+    super("conflict", `turn '${turnId}' was taken over by another process (this process's lease on it had expired)`);
+  }
+}
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
 
@@ -30,6 +39,17 @@ export interface RecorderOptions {
   afterEvent?: (event: EngineEvent) => void;
   /** A turn just created: nothing recorded yet but its user message (saves reading it back). */
   fresh?: boolean;
+  /**
+   * The lease this run holds (turn-leases.ts): every write first checks that the turn is
+   * still this instance's, in the same transaction, and throws LeaseLostError if not.
+   */
+  lease?: { instance: string };
+  /**
+   * Whether a tool has side effects: the journal rows of such a call are committed with
+   * synchronous=FULL (they must survive power loss; write-queue.ts). Unknown tools count as
+   * side-effecting.
+   */
+  sideEffect?: (tool: string) => boolean;
 }
 
 interface HeldEvent {
@@ -64,6 +84,18 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     this.persistedMessages = options.fresh ? 1 : Math.max(1, countTurnMessages(db, turnId));
   }
 
+  /** Runs `write` in the group commit, fenced on this run's lease. */
+  private commit<T>(write: () => T, durable = false): Promise<T> {
+    const lease = this.options.lease;
+    const fenced = lease
+      ? () => {
+          if (!holdsLease(this.db, { turnId: this.turnId, instance: lease.instance })) throw new LeaseLostError(this.turnId);
+          return write();
+        }
+      : write;
+    return groupCommit(this.db, fenced, { durable });
+  }
+
   /** Adds a live listener (the SSE stream); returns its remover. */
   listen(listener: EventListener): () => void {
     this.listeners.add(listener);
@@ -86,11 +118,11 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
       // The call record and its event commit together: one write instead of two, and a
       // crash cannot keep one without the other.
-      await groupCommit(this.db, () =>
+      await this.commit(() =>
         insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq, type, data: summary, at } }),
       );
     } else {
-      await groupCommit(this.db, () => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
+      await this.commit(() => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
     }
     this.delivered(event, seq, at);
   }
@@ -119,7 +151,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const turn = { id: this.turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null };
     const event = held && { turnId: this.turnId, seq: held.seq, type: held.event.type, data: dataOf(held.event), at: held.at };
     const now = this.now();
-    await groupCommit(this.db, () => {
+    await this.commit(() => {
       if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
       endTurn(this.db, { event, messages, turn, now });
     });
@@ -162,7 +194,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       return;
     }
     const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
-    await groupCommit(this.db, () => saveCheckpoint(this.db, params));
+    await this.commit(() => saveCheckpoint(this.db, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
   }
 
@@ -170,16 +202,23 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     return this.save(checkpoint);
   }
 
-  /** Journals a call as started; resolves once the row is committed (the engine sends the call only then). */
+  /**
+   * Journals a call as started; resolves once the row is committed (the engine sends the
+   * call only then). For a side-effecting call that commit is durable against power loss.
+   */
   callStarted(call: StartedCall): Promise<void> {
     const row = { turnId: this.turnId, ...call, now: this.now() };
-    return groupCommit(this.db, () => journalStarted(this.db, row));
+    return this.commit(() => journalStarted(this.db, row), this.sideEffecting(call.tool));
   }
 
   callCompleted(call: CompletedCall): Promise<void> {
     const { identity, step, position, callId, tool, ...outcome } = call;
     const row = { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() };
-    return groupCommit(this.db, () => journalCompleted(this.db, row));
+    return this.commit(() => journalCompleted(this.db, row), this.sideEffecting(tool));
+  }
+
+  private sideEffecting(tool: string): boolean {
+    return this.options.sideEffect?.(tool) ?? true;
   }
 
   private rows(all: ModelMessage[]) {

@@ -6,20 +6,22 @@
 import type { Db } from "@/db/client";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { finishTurn, getSession, getTurn, insertSession, insertTurn, SessionBusyError } from "@/db/queries/sessions";
+import { endTurn, finishTurn, getSession, getTurn, insertSession, insertTurn, lastEventSeq, SessionBusyError } from "@/db/queries/sessions";
+import { getAgentRecord } from "@/db/queries/agents";
 import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/errors";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { isProcessAlive, isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
+import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
 import { getAgentOrThrow } from "./agents";
 import { newId } from "./new-id";
 import { loadResumeState } from "./resume-state";
 import { crashHook, scriptedCrashPoint, type CrashPoint } from "./scripted-script";
 import type { ChildRunner } from "./system-tools";
-import { TurnRecorder, type EventListener } from "./turn-recorder";
+import { newLease } from "./turn-leases";
+import { LeaseLostError, TurnRecorder, type EventListener } from "./turn-recorder";
 import { setupTurn } from "./turn-setup";
 import { groupCommit } from "./write-queue";
 
@@ -56,7 +58,9 @@ export async function startNewTurn(
 ): Promise<StartedTurn> {
   const turnId = newId("turn");
   const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
-  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runnerPid: process.pid, exclusive: params.exclusive === true };
+  const lease = newLease();
+  const runner = { instance: lease.instance, pid: lease.pid, leaseUntil: lease.now + lease.leaseMs };
+  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runner, exclusive: params.exclusive === true };
   try {
     await groupCommit(db, () => insertTurn(db, values));
   } catch (error) {
@@ -68,9 +72,10 @@ export async function startNewTurn(
 }
 
 /**
- * Resumes an interrupted (running, its runner dead) or waiting (its approval decided) turn
+ * Resumes an interrupted (running, its lease expired) or waiting (its approval decided) turn
  * from its last checkpoint. Throws 404 for an unknown turn and 409 when the turn cannot be
- * resumed now: it runs (here or in a live process), it ended, or its approval is pending.
+ * resumed now: it runs (here, or in a process whose lease on it still holds), it ended, or
+ * its approval is pending. A turn whose agent was deleted is not run again: it ends failed.
  */
 export function resumeTurn(db: Db, turnId: string, options: { listener?: EventListener } = {}): StartedTurn {
   const turn = getTurn(db, turnId);
@@ -79,27 +84,48 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
   if (turn.status !== "running" && turn.status !== "waiting") throw new ApiError("conflict", `this turn already ended (${turn.status})`);
   const session = getSession(db, turn.sessionId);
   if (!session) throw notFound(`session '${turn.sessionId}'`);
-  const agent = getAgentOrThrow(db, session.agentId);
+  const agent = getAgentRecord(db, session.agentId);
+  if (!agent) throw notFound(`agent '${session.agentId}'`);
 
   if (turn.status === "waiting") {
     const pending = pendingApproval(db, turn.id);
     if (pending) throw new ApiError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    if (!claimTurn(db, { turnId, pid: process.pid, from: "waiting" })) throw new ApiError("conflict", "this turn was resumed by someone else");
+    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" })) throw new ApiError("conflict", "this turn was resumed by someone else");
   } else {
-    const runner = getCheckpoint(db, turnId)?.runnerPid ?? null;
-    if (runner !== null && runner !== process.pid && isProcessAlive(runner)) {
-      throw new ApiError("conflict", `this turn is running in another process (pid ${runner})`);
-    }
-    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage, runnerPid: runner });
-    if (!claimTurn(db, { turnId, pid: process.pid, from: "running", expectedPid: runner })) {
-      throw new ApiError("conflict", "this turn was resumed by someone else");
-    }
+    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
+    const lease = newLease();
+    if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
   }
   markTurnActive(turnId);
   const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
   if (ended) return ended;
+  if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
   const { resume, depth } = loadResumeState(db, turn);
   return launch(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
+}
+
+/** The 409 for a running turn whose lease another process holds (or someone just took). */
+function heldElsewhere(db: Db, turnId: string, now: number): ApiError {
+  const row = getCheckpoint(db, turnId);
+  if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now) return new ApiError("conflict", "this turn was resumed by someone else");
+  const seconds = Math.ceil((row.leaseExpiresAt - now) / 1000);
+  return new ApiError("conflict", `this turn is running in another process (instance ${row.runnerInstance}, pid ${row.runnerPid ?? "?"}); its lease expires in ${seconds}s unless renewed`, {
+    runner_instance: row.runnerInstance,
+    lease_expires_at: new Date(row.leaseExpiresAt).toISOString(),
+  });
+}
+
+/** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
+function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
+  const error = "the agent of this turn was deleted; the turn was not resumed";
+  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
+  try {
+    endTurn(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
+  } finally {
+    markTurnInactive(turn.id);
+  }
+  const result: RunTurnResult = { status: "failed", content: "", error, messages: [] };
+  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
 }
 
 /** Resumes a turn without anyone waiting on it; "cannot resume now" is not an error here. */
@@ -133,7 +159,12 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
       runChild: childRunner(db, session, params.depth),
     });
-    const recorder = new TurnRecorder(db, turnId, session.id, { fresh: params.fresh === true, ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}) });
+    const recorder = new TurnRecorder(db, turnId, session.id, {
+      fresh: params.fresh === true,
+      lease: { instance: newLease().instance },
+      sideEffect: (tool) => setup.executor.sideEffect?.(tool) ?? true,
+      ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}),
+    });
     if (params.listener) recorder.listen(params.listener);
     const done = runTurn({
       turnId,
@@ -166,6 +197,8 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
     },
     (error: unknown) => {
       markTurnInactive(turnId);
+      // Taken over by another process: the turn is theirs now; writing "failed" would undo it.
+      if (error instanceof LeaseLostError) return log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {

@@ -75,3 +75,30 @@ describe("group commit", () => {
     expect(alone).toBe(1); // nothing failed: one run
   });
 });
+
+describe("group commit durability", () => {
+  it("commits a flush holding a durable write with synchronous=FULL, and goes back to NORMAL after", async () => {
+    const { db, insert } = fixture();
+    const level = () => db.$client.pragma("synchronous", { simple: true });
+    expect(level()).toBe(1); // NORMAL: the connection's default
+    const seen: unknown[] = [];
+    await Promise.all([
+      groupCommit(db, () => seen.push(["plain", level(), insert.run(1, "a").changes])),
+      groupCommit(db, () => seen.push(["durable", level(), insert.run(2, "b").changes]), { durable: true }),
+    ]);
+    // One flush, one commit: the setting that commit runs with is FULL for both writes in it.
+    expect(seen).toEqual([
+      ["plain", 2, 1],
+      ["durable", 2, 1],
+    ]);
+    expect(level()).toBe(1);
+    await groupCommit(db, () => seen.push(["later", level()]));
+    expect(seen.at(-1)).toEqual(["later", 1]);
+  });
+
+  it("restores NORMAL when the durable flush fails", async () => {
+    const { db } = fixture();
+    await expect(groupCommit(db, () => db.$client.exec("commit"), { durable: true })).rejects.toThrow();
+    expect(db.$client.pragma("synchronous", { simple: true })).toBe(1);
+  });
+});

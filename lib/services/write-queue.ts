@@ -12,12 +12,19 @@
  * To get there cheaply, a flush first runs all its writes in one plain transaction; only if
  * one throws is that rolled back and the flush run again with a savepoint per write. So a
  * write must touch nothing but the database: it may run twice (its first run undone).
+ *
+ * Durability: the connection runs with synchronous=NORMAL, which in WAL mode survives a
+ * process crash but may lose the last commits on power loss. A write queued `durable` (the
+ * journal row of a side-effecting call: losing it would send the call again) makes its
+ * flush commit with synchronous=FULL (the WAL is synced at that commit); the flush after
+ * goes back to NORMAL. The pragma is set between transactions, where SQLite allows it.
  */
 import type { Db } from "@/db/client";
 import { prepared } from "@/db/queries/prepared";
 
 interface Job {
   write: () => unknown;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -31,9 +38,9 @@ class WriteQueue {
   constructor(private readonly db: Db) {}
 
   /** Queues `write` for this tick's commit; resolves with its result once committed. */
-  run<T>(write: () => T): Promise<T> {
+  run<T>(write: () => T, durable = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      this.jobs.push({ write, durable, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -47,11 +54,15 @@ class WriteQueue {
     this.jobs = [];
     if (jobs.length === 0) return;
     let outcomes: Outcome[];
+    const durable = jobs.some((job) => job.durable);
     try {
+      if (durable) this.db.$client.pragma("synchronous = FULL");
       outcomes = this.commit(jobs);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
+    } finally {
+      if (durable) restoreNormal(this.db);
     }
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;
@@ -102,6 +113,15 @@ class WriteQueue {
   }
 }
 
+/** Back to the connection's default after a durable flush (the database may be gone: that is the flush's news). */
+function restoreNormal(db: Db): void {
+  try {
+    db.$client.pragma("synchronous = NORMAL");
+  } catch {
+    // a closed connection: nothing left to restore
+  }
+}
+
 /** Errors that fail one statement and leave the transaction usable. */
 function isolatable(error: unknown): boolean {
   // better-sqlite3's SqliteError carries the SQLite result code; anything else is a JS error
@@ -123,7 +143,8 @@ export function writeQueue(db: Db): WriteQueue {
 /**
  * Runs `write` in this tick's group commit of `db`; resolves once it is committed. `write`
  * must only touch the database: when another write of the flush fails, it runs again.
+ * `durable`: that commit must survive power loss, not only a crash (synchronous=FULL).
  */
-export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
-  return writeQueue(db).run(write);
+export function groupCommit<T>(db: Db, write: () => T, options: { durable?: boolean } = {}): Promise<T> {
+  return writeQueue(db).run(write, options.durable === true);
 }

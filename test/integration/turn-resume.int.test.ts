@@ -92,7 +92,8 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
     backend = await startBackend();
     scripts = tempDir("insika-crash-scripts-");
     server = await startServer({
-      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },
+      // A short lease: the killed server's turns become free about a second after its last renewal.
+      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "1" },
     });
     for (const x of ["a", "b", "c"]) {
       backend.route("POST", `/charge/${x}`, (req) => {
@@ -139,7 +140,11 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
 
     const turnId = (await turnOf(sessionId)).id;
     if (point.manual) {
-      const resumed = await server.api("POST", `/v1/turns/${turnId}/resume`);
+      // 409 while the dead server's lease on the turn has not expired yet (it is not known to be dead).
+      const resumed = await waitFor("the dead server's lease to expire", async () => {
+        const res = await server.api("POST", `/v1/turns/${turnId}/resume`);
+        return res.status === 409 && /running in another process/.test(res.body.error.message) ? undefined : res;
+      });
       expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
       expect(resumed.body).toMatchObject({ turn_id: turnId, status: "completed", content: "Done charging." });
     }

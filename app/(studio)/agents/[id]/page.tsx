@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AgentForm } from "@/components/agents/agent-form";
+import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { ToolMatrix } from "@/components/agents/tool-matrix";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -29,7 +30,12 @@ export default async function AgentPage({ params, searchParams }: Props) {
       <PageHeader
         title={row.name}
         description={<span className="font-mono">{row.id} · {row.model.provider}: {row.model.model}</span>}
-        actions={<Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link>}
+        actions={
+          <>
+            <Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link>
+            <DeleteAgentButton id={id} />
+          </>
+        }
       />
       <nav aria-label="Agent sections" className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabLink("settings", "Settings")}

@@ -14,7 +14,5 @@ export const PUT = route<Params>(async (req, { db, params }) => {
   return json(agent, created ? 201 : 200);
 });
 
-export const DELETE = route<Params>(async (_req, { db, params }) => {
-  removeAgent(db, params.id);
-  return json({ deleted: params.id });
-});
+// DELETE archives: the agent leaves every list, its history stays (docs/api.md, Agents).
+export const DELETE = route<Params>(async (_req, { db, params }) => json(removeAgent(db, params.id)));
