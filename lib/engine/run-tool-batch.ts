@@ -17,7 +17,10 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  * scope.messages, in completion order. Serial mode runs them one at a time in call order;
  * otherwise all are dispatched at once and the turn's limiter keeps at most
  * tool_concurrency enveloped calls in flight. Rules (spec, "Parallel tool calls", halt_when):
- * - max_tool_calls is checked per call, as the model asks for it. Serially the tripping call
+ * - max_tool_calls is checked per call, as the model asks for it, and counts every call the
+ *   model makes, system tools (spawn_subagent(s), tool_search, load_skill, remember)
+ *   included: they take no concurrency slot and never ask the gate, but a model looping on
+ *   them is still bounded by the turn's limit. Serially the tripping call
  *   ends the batch. In parallel it does not stop its siblings: each remaining call is checked
  *   on its own and the whole batch finishes; the turn fails afterwards.
  * - A halt (ok outcome with `halt`) lets running calls finish but starts no new one.
@@ -102,8 +105,8 @@ class BatchRun {
     };
     const enveloped = !isSystemTool(call.name);
     const prior = this.scope.ledger?.lookup(planned.identity, call.name);
-    if (prior) return this.#replay(planned, prior, enveloped);
-    let refusal = this.#refusal(call, parsed, enveloped);
+    if (prior) return this.#replay(planned, prior);
+    let refusal = this.#refusal(call, parsed);
     if (refusal === undefined && enveloped && this.scope.gate) {
       const verdict = await this.#askGate(this.scope.gate, planned);
       if (verdict === "wait") return;
@@ -155,18 +158,16 @@ class BatchRun {
   }
 
   /** Why the call must not run (an error for the model), or undefined. Counts the call. */
-  #refusal(call: ModelToolCall, parsed: ParsedArguments, enveloped: boolean): string | undefined {
-    if (enveloped) {
-      // Counted before the other checks: a refused call is still a call the model made, and
-      // counting it keeps a model stuck on a bad call from looping until the deadline.
-      this.scope.envelopedCalls += 1;
-      const max = this.scope.limits.max_tool_calls;
-      if (this.scope.envelopedCalls > max) {
-        const message = `tool call limit exceeded (${max})`;
-        this.#limitExceeded ??= message;
-        if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
-        return message;
-      }
+  #refusal(call: ModelToolCall, parsed: ParsedArguments): string | undefined {
+    // Counted before the other checks: a refused call is still a call the model made, and
+    // counting it keeps a model stuck on a bad call from looping until the deadline.
+    this.scope.countedCalls += 1;
+    const max = this.scope.limits.max_tool_calls;
+    if (this.scope.countedCalls > max) {
+      const message = `tool call limit exceeded (${max})`;
+      this.#limitExceeded ??= message;
+      if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
+      return message;
     }
     // A Set built from the offered list, never an object lookup (DESIGN §3.3).
     if (!this.#offered.has(call.name)) return `unknown tool: ${call.name}`;
@@ -187,8 +188,8 @@ class BatchRun {
   }
 
   /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
-  async #replay(planned: PlannedCall, prior: PriorCall, enveloped: boolean): Promise<void> {
-    if (enveloped) this.scope.envelopedCalls += 1; // counted when it was first asked for; keep the tally
+  async #replay(planned: PlannedCall, prior: PriorCall): Promise<void> {
+    this.scope.countedCalls += 1; // counted when it was first asked for; keep the tally
     await this.scope.emitter.emit(callEvent(planned, true));
     if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
     return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(OUTCOME_UNKNOWN) }, 0, 0);

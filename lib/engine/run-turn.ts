@@ -147,7 +147,7 @@ async function loop(
     limits,
     limiter: new Limiter(limits.tool_concurrency),
     offered: new Map(input.tools.map((tool) => [tool.name, tool])),
-    envelopedCalls: 0,
+    countedCalls: 0,
     emitter,
     clock: input.clock ?? systemClock,
     signals,
@@ -215,7 +215,7 @@ async function loop(
     const restored = restoreTurn(input.resume.checkpoint);
     messages.push(...restored.messages);
     if (restored.usage) usage.total = restored.usage;
-    scope.envelopedCalls = restored.envelopedCalls;
+    scope.countedCalls = restored.countedCalls;
     promote(restored.promoted);
     scope.ledger = new ResumeLedger(input.resume, (tool) => input.executor.sideEffect?.(tool) ?? true);
     if (restored.end) return restored.end;

@@ -154,7 +154,7 @@ describe("turn prompt", () => {
     const deferred = Array.from({ length: MAX_LISTED_DEFERRED + 5 }, (_, i) => ({ name: `t${i}`, description: `does ${i}\nmore detail` }));
     const text = turnInstructions({ instructions: "Be brief.", skills: [{ name: "refunds", description: "How to refund" }], memories: ["likes tea"], deferred })!;
     expect(text.startsWith("Be brief.\n\nSkills you can load with load_skill:\n- refunds: How to refund\n\n")).toBe(true);
-    expect(text).toContain("- likes tea");
+    expect(text).toContain("<memories>\n\"likes tea\"\n</memories>");
     expect(text).toContain("- t0: does 0\n");
     expect(text).not.toContain("more detail");
     expect(text).not.toContain(`- t${MAX_LISTED_DEFERRED}:`);

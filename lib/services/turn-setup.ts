@@ -13,6 +13,7 @@ import { getEnv } from "@/lib/env";
 import { createModel } from "@/lib/providers/create-model";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import type { TurnContext } from "@/lib/tools/types";
+import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { createApprovalGate } from "./approval-gate";
 import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
@@ -37,6 +38,8 @@ export interface TurnSetupParams {
   /** The first model step this run will ask for (a resume skips the ones already played). */
   startStep: number;
   runChild: ChildRunner;
+  /** This turn's subagent budget (chained to its parent's for a child turn). */
+  subagentBudget: SubagentBudget;
 }
 
 export interface TurnSetup {
@@ -64,7 +67,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   const catalog = getCatalog(db);
   const exposure = agentToolExposure(db, agent);
   const ctx = turnContext(session, agent);
-  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild });
+  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild, subagentBudget: params.subagentBudget });
   const tools = [...offeredToolSpecs(catalog, exposure.offered), ...system.specs];
 
   const reachable = new Set([...exposure.offered, ...exposure.deferred]);
