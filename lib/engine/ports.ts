@@ -187,6 +187,8 @@ export type GateDecision =
  * runs its calls serially, whatever tool_concurrency says (the spec: the approval gate wins).
  */
 export interface ToolGate {
+  /** The tools whose calls it asks about, named by the turn's warning that it goes serial. */
+  readonly tools?: readonly string[];
   check(request: GateRequest): GateDecision | Promise<GateDecision>;
 }
 
