@@ -30,7 +30,8 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  *   assistant message has its result and the transcript stays valid for the next request.
  * - On resume (scope.ledger), a call with a recorded result is given that result again
  *   without running (`replayed`), and a side-effecting call that was in flight gets
- *   OUTCOME_UNKNOWN; neither asks the gate or counts against the limit a second time.
+ *   OUTCOME_UNKNOWN (with the record the ledger holds for it, what it sent); neither asks
+ *   the gate or counts against the limit a second time.
  * - With a journal, a call is journaled as started before the executor gets it and as
  *   completed before its tool_result; a journal failure stops the batch (the turn fails).
  * Never rejects.
@@ -137,7 +138,7 @@ class BatchRun {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
-      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name };
+      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name, arguments: args };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
       await this.scope.emitter.handOff(callEvent(planned));
@@ -192,7 +193,10 @@ class BatchRun {
     this.scope.countedCalls += 1; // counted when it was first asked for; keep the tally
     await this.scope.emitter.emit(callEvent(planned, true));
     if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
-    return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(OUTCOME_UNKNOWN) }, 0, 0);
+    // Its trace record (what it sent, from the journal) is kept like any failed call's.
+    const unknown = errorOutcome(OUTCOME_UNKNOWN);
+    if (prior.record !== undefined) unknown.record = prior.record;
+    return this.#settle(planned, { kind: "outcome", outcome: unknown }, 0, 0);
   }
 
   /** Writes one journal entry; false (and the batch stops, the turn fails) when it cannot. */

@@ -6,6 +6,7 @@ import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "./approval-gate";
+import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./resume-state";
 import { TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-prompt";
@@ -67,11 +68,12 @@ describe("turn recorder and resume state", () => {
 
   it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", async () => {
     const { db } = fixture();
-    const recorder = new TurnRecorder(db, "t", "s");
+    const sent = { call_id: "c1", tool: "pay", kind: "data" as const, arguments: { n: 2 }, request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } } };
+    const recorder = new TurnRecorder(db, "t", "s", { describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }) });
     await recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
-    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay" });
+    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", arguments: { n: 1 } });
     await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
-    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
+    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay", arguments: { n: 2 } });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
     expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, state: { batchOpen: true } });
     expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
@@ -82,6 +84,15 @@ describe("turn recorder and resume state", () => {
     const loaded = loadResumeState(db, { id: "t", userMessage: "go" } as never);
     expect(loaded.depth).toBe(2);
     expect(loaded.resume.inFlight).toEqual(["id-1"]);
+    // The in-flight call's trace record, should it be reported "outcome unknown": what it sent, the reason as error.
+    expect(loaded.resume.unknownRecords?.get("id-1")).toEqual({
+      ...sent,
+      status: null,
+      ok: false,
+      result: JSON.stringify({ error: OUTCOME_UNKNOWN }),
+      error: OUTCOME_UNKNOWN,
+      outcome_unknown: true,
+    });
     expect(loaded.resume.completed).toEqual([
       { identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } },
     ]);

@@ -1,7 +1,7 @@
 /**
  * Persistence behind the engine's ports for one turn: every event is written
  * the moment it is emitted (with the call record of each tool result), each call
- * is journaled before it is sent and when its result is final, and the checkpoint
+ * is journaled before it is sent (with what it sends, masked) and when its result is final, and the checkpoint
  * and transcript are written together at each checkpoint, so a crash loses
  * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
  * The terminal event is the exception: it is held until `end()`, which writes it with
@@ -20,6 +20,7 @@ import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queri
 import type { StoredCheckpoint } from "@/db/schema";
 import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
+import type { CallDescriber } from "./sent-call-record";
 import { groupCommit } from "./write-queue";
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
@@ -30,6 +31,8 @@ export interface RecorderOptions {
   afterEvent?: (event: EngineEvent) => void;
   /** A turn just created: nothing recorded yet but its user message (saves reading it back). */
   fresh?: boolean;
+  /** What a call is about to send (masked), journaled with its start; absent = not recorded. */
+  describeCall?: CallDescriber;
 }
 
 interface HeldEvent {
@@ -172,7 +175,9 @@ export class TurnRecorder implements EventSink, CheckpointStore {
 
   /** Journals a call as started; resolves once the row is committed (the engine sends the call only then). */
   callStarted(call: StartedCall): Promise<void> {
-    const row = { turnId: this.turnId, ...call, now: this.now() };
+    const { arguments: _args, ...place } = call;
+    const sent = this.options.describeCall?.(call);
+    const row = { turnId: this.turnId, ...place, ...(sent ? { sent: { ...sent } } : {}), now: this.now() };
     return groupCommit(this.db, () => journalStarted(this.db, row));
   }
 

@@ -149,7 +149,11 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       runChild: childRunner(db, session, params.depth, subagentBudget),
       subagentBudget,
     });
-    const recorder = new TurnRecorder(db, turnId, session.id, { fresh: params.fresh === true, ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}) });
+    const recorder = new TurnRecorder(db, turnId, session.id, {
+      fresh: params.fresh === true,
+      describeCall: setup.describeCall,
+      ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}),
+    });
     if (params.listener) recorder.listen(params.listener);
     const done = runTurn({
       turnId,

@@ -19,6 +19,7 @@ import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
 import { getPosture } from "./egress-posture";
 import { loadScriptedModel } from "./scripted-script";
+import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
 import { createToolExecutor } from "./tool-executor";
 import { offeredToolSpecs } from "./tool-specs";
@@ -51,6 +52,8 @@ export interface TurnSetup {
   ctx: TurnContext;
   gate?: ToolGate;
   limits: AgentLimits;
+  /** What each call is about to send (masked), for the call journal. */
+  describeCall: CallDescriber;
 }
 
 /** The turn context: set server-side from the session and agent, never from the model. */
@@ -79,6 +82,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
     executor: createTurnExecutor(createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
     ctx,
     limits: agent.limits,
+    describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
   };
   const instructions = turnInstructions({
     instructions: agent.instructions,
