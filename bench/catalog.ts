@@ -13,6 +13,7 @@ import { staticSecrets } from "@/lib/secrets/secret-source";
 import { applyManifest } from "@/lib/services/apply-manifest";
 import { getCatalog } from "@/lib/services/catalog";
 import { createSystemTools } from "@/lib/services/system-tools";
+import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { searchIndexFor } from "@/lib/services/tool-specs";
 import { freshDb } from "./fixtures";
 import { describe, peakRssMb, row, rssMb, say, stats, type Row } from "./harness";
@@ -60,7 +61,7 @@ async function searchTimes(db: Db, n: number, queries: number): Promise<number[]
   const catalog = getCatalog(db);
   const names = [...catalog.entries.values()].filter((e) => e.status === "ok" && e.kind !== "code").map((e) => e.name);
   const agent = { id: "bench", skills: [], memory: false, subagents: [], toolsDeny: [] } as unknown as AgentRow;
-  const system = createSystemTools(db, { agent, ctx: {}, depth: 0, catalog, deferred: names, runChild: () => Promise.reject(new Error("no")) });
+  const system = createSystemTools(db, { agent, ctx: {}, depth: 0, catalog, deferred: names, runChild: () => Promise.reject(new Error("no")), subagentBudget: new SubagentBudget(0) });
   const signal = new AbortController().signal;
   const times: number[] = [];
   for (let q = 0; q < queries; q += 1) {

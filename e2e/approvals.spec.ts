@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { ApprovalsPage } from "./pages/approvals-page";
 import { PlaygroundPage } from "./pages/playground-page";
+import { TracePage } from "./pages/trace-page";
 import { authHeaders, screen, screenVariants, signIn } from "./pages/studio";
 
 const AGENT = "e2e_approver";
@@ -38,7 +39,7 @@ test("approve a pending call in the playground and see the rest of the turn", as
   await expect(card).toHaveAttribute("data-state", "pending");
   await expect(card).toContainText('{"query":"lamp"}');
   await expect(playground.lastTurn()).toHaveAttribute("data-status", "waiting");
-  await expect(playground.lastTurn()).toContainText("tool calls run one at a time");
+  await expect(playground.lastTurn()).toContainText("Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn");
   await screen(page, "approval-pending");
   await screenVariants(page, "approval-pending");
 
@@ -49,7 +50,15 @@ test("approve a pending call in the playground and see the rest of the turn", as
   await expect(playground.lastTurn()).toHaveAttribute("data-status", "completed");
   await expect(playground.lastTurn()).toContainText("Desk lamp");
   await expect(playground.lastTurn().getByRole("link", { name: "Open trace" })).toBeVisible();
+  // Still once after the resume that the decision started.
+  await expect(playground.lastTurn().getByText(/^Warning: /)).toHaveCount(1);
   await screen(page, "approval-approved");
+
+  // The trace shows the same warning, once, though the turn ran twice.
+  await playground.lastTurn().getByRole("link", { name: "Open trace" }).click();
+  const trace = new TracePage(page);
+  await expect(trace.warnings()).toHaveText(["Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn"]);
+  await screen(page, "approval-trace-warning");
 });
 
 test("reject a pending call: the model is told, and the note is kept", async ({ page, request }) => {

@@ -12,7 +12,10 @@ export interface AgentFormState {
   max_tool_calls: string;
   turn_timeout: string;
   tool_timeout: string;
+  max_subagent_turns: string;
 }
+
+const LIMIT_FIELDS = ["tool_concurrency", "max_tool_calls", "turn_timeout", "tool_timeout", "max_subagent_turns"] as const;
 
 type Body = Record<string, unknown>;
 const obj = (v: unknown): Body => (v && typeof v === "object" ? (v as Body) : {});
@@ -34,6 +37,7 @@ export function toAgentForm(id: string, body: Body | null): AgentFormState {
     max_tool_calls: s(limits.max_tool_calls ?? 50),
     turn_timeout: s(limits.turn_timeout ?? 300),
     tool_timeout: s(limits.tool_timeout ?? 60),
+    max_subagent_turns: s(limits.max_subagent_turns ?? 20),
   };
 }
 
@@ -46,9 +50,13 @@ export function fromAgentForm(f: AgentFormState, stored: Body | null): Body {
   const metadata: Body = { ...obj(stored?.metadata) };
   if (f.store_id.trim()) metadata.store_id = f.store_id.trim();
   else delete metadata.store_id;
-  const limits = Object.fromEntries(
-    (["tool_concurrency", "max_tool_calls", "turn_timeout", "tool_timeout"] as const).flatMap((k) => (num(f[k]) === undefined ? [] : [[k, num(f[k])]])),
-  );
+  // A limit the form does not render (added later) is carried through; a rendered one left empty takes the default.
+  const limits: Body = { ...obj(stored?.limits) };
+  for (const k of LIMIT_FIELDS) {
+    const value = num(f[k]);
+    if (value === undefined) delete limits[k];
+    else limits[k] = value;
+  }
   return { ...(stored ?? {}), name: f.name.trim() || undefined, instructions: f.instructions, model, metadata, limits };
 }
 
@@ -58,7 +66,7 @@ export function agentProblems(message: string): Map<string, string[]> {
   for (const p of message.split("; ")) {
     const path = /^([a-z_.]+):/.exec(p)?.[1] ?? "";
     const field = path.split(".").at(-1) ?? "";
-    const key = ["name", "instructions", "provider", "model", "base_url", "api_key_secret", "store_id", "tool_concurrency", "max_tool_calls", "turn_timeout", "tool_timeout"].includes(field)
+    const key = ["name", "instructions", "provider", "model", "base_url", "api_key_secret", "store_id", ...LIMIT_FIELDS].includes(field)
       ? field
       : /^agent id/.test(p) ? "id" : "general";
     map.set(key, [...(map.get(key) ?? []), p]);

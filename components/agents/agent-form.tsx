@@ -57,12 +57,13 @@ export function AgentForm({ id, stored }: { id: string | null; stored: Record<st
         {input("base_url", "Base URL", "Required for openai-compatible (Ollama, vLLM, llama.cpp...).")}
         {input("api_key_secret", "API key secret name", "The name of a provisioned secret, never the key itself.")}
       </fieldset>
-      <fieldset className="grid gap-3 rounded border border-zinc-200 p-4 sm:grid-cols-4 dark:border-zinc-800">
+      <fieldset className="grid gap-3 rounded border border-zinc-200 p-4 sm:grid-cols-5 dark:border-zinc-800">
         <legend className="px-1 text-sm font-semibold">Limits</legend>
         {input("tool_concurrency", "Tool concurrency", "1 = serial", "number")}
         {input("max_tool_calls", "Max tool calls", undefined, "number")}
         {input("turn_timeout", "Turn timeout (s)", undefined, "number")}
         {input("tool_timeout", "Tool timeout (s)", undefined, "number")}
+        {input("max_subagent_turns", "Max subagent turns", "Child turns per turn, descendants included", "number")}
       </fieldset>
       {problems.get("general") ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{problems.get("general")!.join("; ")}</p> : null}
       <div className="flex items-center gap-3">

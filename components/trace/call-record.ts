@@ -21,6 +21,8 @@ export interface CallRecord {
   halt_reason?: string;
   redirects?: { url: string; status: number | null }[];
   result_truncated?: boolean;
+  /** In flight when the server stopped; reported to the model as "outcome unknown", never re-sent. */
+  outcome_unknown?: boolean;
 }
 
 export type VerdictKind = "blocked" | "halted" | "failed" | "ok";
@@ -44,6 +46,9 @@ export function callVerdict(r: CallRecord): Verdict {
       detail: [blockedText, r.egress?.rule ? `rule ${r.egress.rule}` : null].filter(Boolean).join(" · "),
       hint: r.egress?.hint ?? undefined,
     };
+  }
+  if (r.outcome_unknown) {
+    return { kind: "failed", title: "Outcome unknown: the call was in flight when the server stopped; it was not sent again", detail: r.error };
   }
   if (!r.ok) {
     const sent = typeof r.status === "number";

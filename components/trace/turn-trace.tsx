@@ -12,7 +12,8 @@ export interface TraceTurn {
   error: string | null;
   started_at: string | null;
   ended_at: string | null;
-  events: { seq: number; type: string; at: string | null }[];
+  /** Engine events with their data (a `warning` carries its `message`). */
+  events: { seq: number; type: string; at: string | null; message?: unknown }[];
   calls: CallRecord[];
 }
 
@@ -23,6 +24,8 @@ export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: 
   const start = turn.started_at ? Date.parse(turn.started_at) : 0;
   const calls = turn.calls.map(summarizeCall);
   const bad = calls.filter((c) => c.verdict === "blocked" || c.verdict === "failed").length;
+  // A warning changes how the turn ran (e.g. approvals forced it serial): shown, not buried in the event list.
+  const warnings = [...new Set(turn.events.flatMap((e) => (e.type === "warning" && typeof e.message === "string" ? [e.message] : [])))];
   const end = turn.ended_at ? Date.parse(turn.ended_at) : Math.max(start, ...turn.events.map((e) => (e.at ? Date.parse(e.at) : 0)));
   return (
     <details id={`turn-${turn.id}`} open={open} data-testid="trace-turn" className="group rounded border border-zinc-200 dark:border-zinc-800">
@@ -31,10 +34,16 @@ export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: 
         <Badge tone={STATUS_TONE[turn.status as keyof typeof STATUS_TONE] ?? "neutral"}>{turn.status}</Badge>
         <span className="min-w-0 flex-1 truncate text-sm font-medium">{turn.user_message}</span>
         {bad > 0 ? <Badge tone="red">{bad} call(s) blocked or failed</Badge> : null}
+        {warnings.length > 0 ? <Badge tone="amber">{warnings.length} warning(s)</Badge> : null}
         <span className="text-xs text-zinc-500">{turn.calls.length} call(s) · {end - start} ms</span>
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
         {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">Turn failed: {turn.error}</p> : null}
+        {warnings.map((w) => (
+          <p key={w} data-testid="trace-warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+            Warning: {w}
+          </p>
+        ))}
         <div className="text-sm">
           <span className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{turn.status === "halted" ? "Published (halted)" : "Reply"}</span>
           <p className="whitespace-pre-wrap">{turn.content || <span className="text-zinc-500">(empty)</span>}</p>

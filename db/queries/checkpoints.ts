@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { approvals, callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type StoredCheckpoint } from "../schema";
+import { approvals, callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type JournaledStart, type StoredCheckpoint } from "../schema";
 import { param, prepared, rawParam, transaction } from "./prepared";
 import { insertMessages } from "./sessions";
 
@@ -131,16 +131,33 @@ export function hasToolCallRecord(db: Db, params: { turnId: string; callId: stri
   );
 }
 
-/** Journals a call as started (before it is sent). Idempotent for the same identity. */
-export function journalStarted(db: Db, row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { now?: number }) {
+/**
+ * Journals a call as started (before it is sent), with what it is about to send (`sent`, its
+ * masked request: the trace keeps it if the outcome is lost). Idempotent for the same identity.
+ */
+export function journalStarted(
+  db: Db,
+  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { sent?: JournaledStart["sent"]; now?: number },
+) {
   const insert = prepared(db, "call_journal.started", (d) =>
     d
       .insert(callJournal)
-      .values({ turnId: param("turnId"), identity: param("identity"), step: param("step"), position: param("position"), tool: param("tool"), callId: param("callId"), status: "started", startedAt: param("now") })
+      .values({
+        turnId: param("turnId"),
+        identity: param("identity"),
+        step: param("step"),
+        position: param("position"),
+        tool: param("tool"),
+        callId: param("callId"),
+        status: "started",
+        outcome: rawParam("outcome"),
+        startedAt: param("now"),
+      })
       .onConflictDoNothing()
       .prepare(),
   );
-  insert.run({ turnId: row.turnId, identity: row.identity, step: row.step, position: row.position, tool: row.tool, callId: row.callId, now: row.now ?? Date.now() });
+  const outcome = row.sent ? JSON.stringify({ sent: row.sent } satisfies JournaledStart) : null;
+  insert.run({ turnId: row.turnId, identity: row.identity, step: row.step, position: row.position, tool: row.tool, callId: row.callId, outcome, now: row.now ?? Date.now() });
 }
 
 /** Journals a call's final outcome (creating the row when the call was never started: a refusal). */

@@ -13,6 +13,8 @@ export interface AgentLimits {
   max_tool_calls: number;
   turn_timeout: number;
   tool_timeout: number;
+  /** Child turns a turn and its descendants may start; absent on rows saved before it existed (the default applies). */
+  max_subagent_turns?: number;
 }
 
 /**

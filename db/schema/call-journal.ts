@@ -7,9 +7,19 @@ import { turns } from "./turns";
 export type JournaledOutcome = Pick<CompletedCall, "ok" | "content" | "error" | "halt" | "promote">;
 
 /**
+ * What a `started` row keeps in `outcome` until the result is final: the call record's
+ * "what was sent" half (kind, arguments, the request with secrets masked), for the trace
+ * of a call whose outcome is lost in a crash. Replaced by the JournaledOutcome on completion.
+ */
+export interface JournaledStart {
+  sent: Record<string, unknown>;
+}
+
+/**
  * The call journal (DESIGN D9): a row is written `started` before a call is sent and becomes
  * `completed` with its outcome when the result is final. On resume, `started` means "the
  * outcome is unknown". Keyed by the call identity, never by the provider's call id.
+ * `outcome` holds a JournaledStart while started, the JournaledOutcome once completed.
  */
 export const callJournal = sqliteTable(
   "call_journal",
@@ -23,7 +33,7 @@ export const callJournal = sqliteTable(
     tool: text("tool").notNull(),
     callId: text("call_id").notNull(),
     status: text("status", { enum: ["started", "completed"] }).notNull(),
-    outcome: json<JournaledOutcome>("outcome"),
+    outcome: json<JournaledOutcome | JournaledStart>("outcome"),
     startedAt: integer("started_at").notNull(),
     completedAt: integer("completed_at"),
   },

@@ -17,6 +17,11 @@ export class TracePage {
     await this.call().nth(index).locator("summary").click();
   }
 
+  /** The warnings a turn's trace shows (e.g. approvals forcing serial execution). */
+  warnings() {
+    return this.page.getByTestId("trace-warning");
+  }
+
   openCallDetail() {
     return this.page.locator('[data-testid="trace-call"][open] [data-testid="call-detail"]');
   }

@@ -9,7 +9,16 @@ const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name (
 
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
 
-export const DEFAULT_LIMITS = { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 };
+export const DEFAULT_LIMITS = { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60, max_subagent_turns: 20 };
+
+/**
+ * The largest value each limit may take (docs/api.md, "Agents"). A bigger number is a
+ * configuration that only ever hides a runaway: a turn that loops for a day, or a fan-out
+ * of subagents whose cost nobody meant to pay.
+ */
+export const LIMIT_MAXIMA = { tool_concurrency: 64, max_tool_calls: 1_000, turn_timeout: 3_600, tool_timeout: 600, max_subagent_turns: 200 } as const;
+
+const atMost = (name: keyof typeof LIMIT_MAXIMA) => ({ message: `${name} must be at most ${LIMIT_MAXIMA[name]}` });
 
 export const agentInput = z
   .object({
@@ -34,10 +43,12 @@ export const agentInput = z
     approvals: z.array(toolName).optional(),
     limits: z
       .object({
-        tool_concurrency: z.number().int().min(1).max(64),
-        max_tool_calls: z.number().int().min(1).max(10_000),
-        turn_timeout: z.number().positive().max(86_400),
-        tool_timeout: z.number().positive().max(3_600),
+        tool_concurrency: z.number().int().min(1).max(LIMIT_MAXIMA.tool_concurrency, atMost("tool_concurrency")),
+        max_tool_calls: z.number().int().min(1).max(LIMIT_MAXIMA.max_tool_calls, atMost("max_tool_calls")),
+        turn_timeout: z.number().positive().max(LIMIT_MAXIMA.turn_timeout, atMost("turn_timeout")),
+        tool_timeout: z.number().positive().max(LIMIT_MAXIMA.tool_timeout, atMost("tool_timeout")),
+        /** Child turns (spawn_subagent(s)) one turn and all its descendants may start; 0 = none. */
+        max_subagent_turns: z.number().int().min(0).max(LIMIT_MAXIMA.max_subagent_turns, atMost("max_subagent_turns")),
       })
       .strict()
       .partial()

@@ -187,6 +187,8 @@ export type GateDecision =
  * runs its calls serially, whatever tool_concurrency says (the spec: the approval gate wins).
  */
 export interface ToolGate {
+  /** The tools whose calls it asks about, named by the turn's warning that it goes serial. */
+  readonly tools?: readonly string[];
   check(request: GateRequest): GateDecision | Promise<GateDecision>;
 }
 
@@ -215,6 +217,8 @@ export interface StartedCall {
   position: number;
   callId: string;
   tool: string;
+  /** The parsed arguments it is sent with (so the journal can say what was sent). */
+  arguments: unknown;
 }
 
 /** The state needed to resume a turn, written after every step (DESIGN D9). */
@@ -266,4 +270,9 @@ export interface ResumeState {
   completed: CompletedCall[];
   /** Identities of calls that were started but have no result: their outcome is unknown. */
   inFlight: string[];
+  /**
+   * By identity: the call record to keep for an in-flight call reported "outcome unknown"
+   * (what it sent, from the journal). Opaque to the engine; it rides on the tool_result.
+   */
+  unknownRecords?: ReadonlyMap<string, unknown>;
 }

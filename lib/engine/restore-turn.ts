@@ -1,4 +1,3 @@
-import { isSystemTool } from "./is-system-tool";
 import type { ModelMessage, ModelToolCall, ModelToolSpec, TokenUsage, TurnCheckpoint } from "./ports";
 import { TurnFailure } from "./turn-failure";
 
@@ -12,8 +11,8 @@ export interface RestoredTurn {
   nextStep: number;
   promoted: ModelToolSpec[];
   usage?: TokenUsage;
-  /** Enveloped calls of the closed steps (what max_tool_calls has counted so far). */
-  envelopedCalls: number;
+  /** Calls of the closed steps, system tools included (what max_tool_calls has counted so far). */
+  countedCalls: number;
   /** The turn had already ended: nothing runs, the end is announced again. */
   end?: { status: "completed" | "halted"; content: string };
 }
@@ -29,7 +28,7 @@ export function restoreTurn(checkpoint: TurnCheckpoint): RestoredTurn {
     messages,
     nextStep: checkpoint.step + 1,
     promoted: [...(checkpoint.promoted ?? [])],
-    envelopedCalls: 0,
+    countedCalls: 0,
   };
   if (checkpoint.usage) restored.usage = { ...checkpoint.usage };
   if (checkpoint.end) restored.end = { ...checkpoint.end };
@@ -45,7 +44,7 @@ export function restoreTurn(checkpoint: TurnCheckpoint): RestoredTurn {
   }
   for (const message of restored.openBatch ? messages.slice(0, -1) : messages) {
     if (message.role !== "assistant") continue;
-    restored.envelopedCalls += (message.toolCalls ?? []).filter((call) => !isSystemTool(call.name)).length;
+    restored.countedCalls += message.toolCalls?.length ?? 0;
   }
   return restored;
 }

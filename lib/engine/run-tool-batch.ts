@@ -17,7 +17,10 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  * scope.messages, in completion order. Serial mode runs them one at a time in call order;
  * otherwise all are dispatched at once and the turn's limiter keeps at most
  * tool_concurrency enveloped calls in flight. Rules (spec, "Parallel tool calls", halt_when):
- * - max_tool_calls is checked per call, as the model asks for it. Serially the tripping call
+ * - max_tool_calls is checked per call, as the model asks for it, and counts every call the
+ *   model makes, system tools (spawn_subagent(s), tool_search, load_skill, remember)
+ *   included: they take no concurrency slot and never ask the gate, but a model looping on
+ *   them is still bounded by the turn's limit. Serially the tripping call
  *   ends the batch. In parallel it does not stop its siblings: each remaining call is checked
  *   on its own and the whole batch finishes; the turn fails afterwards.
  * - A halt (ok outcome with `halt`) lets running calls finish but starts no new one.
@@ -27,7 +30,8 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  *   assistant message has its result and the transcript stays valid for the next request.
  * - On resume (scope.ledger), a call with a recorded result is given that result again
  *   without running (`replayed`), and a side-effecting call that was in flight gets
- *   OUTCOME_UNKNOWN; neither asks the gate or counts against the limit a second time.
+ *   OUTCOME_UNKNOWN (with the record the ledger holds for it, what it sent); neither asks
+ *   the gate or counts against the limit a second time.
  * - With a journal, a call is journaled as started before the executor gets it and as
  *   completed before its tool_result; a journal failure stops the batch (the turn fails).
  * Never rejects.
@@ -102,8 +106,8 @@ class BatchRun {
     };
     const enveloped = !isSystemTool(call.name);
     const prior = this.scope.ledger?.lookup(planned.identity, call.name);
-    if (prior) return this.#replay(planned, prior, enveloped);
-    let refusal = this.#refusal(call, parsed, enveloped);
+    if (prior) return this.#replay(planned, prior);
+    let refusal = this.#refusal(call, parsed);
     if (refusal === undefined && enveloped && this.scope.gate) {
       const verdict = await this.#askGate(this.scope.gate, planned);
       if (verdict === "wait") return;
@@ -134,7 +138,7 @@ class BatchRun {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
-      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name };
+      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name, arguments: args };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
       await this.scope.emitter.handOff(callEvent(planned));
@@ -155,18 +159,16 @@ class BatchRun {
   }
 
   /** Why the call must not run (an error for the model), or undefined. Counts the call. */
-  #refusal(call: ModelToolCall, parsed: ParsedArguments, enveloped: boolean): string | undefined {
-    if (enveloped) {
-      // Counted before the other checks: a refused call is still a call the model made, and
-      // counting it keeps a model stuck on a bad call from looping until the deadline.
-      this.scope.envelopedCalls += 1;
-      const max = this.scope.limits.max_tool_calls;
-      if (this.scope.envelopedCalls > max) {
-        const message = `tool call limit exceeded (${max})`;
-        this.#limitExceeded ??= message;
-        if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
-        return message;
-      }
+  #refusal(call: ModelToolCall, parsed: ParsedArguments): string | undefined {
+    // Counted before the other checks: a refused call is still a call the model made, and
+    // counting it keeps a model stuck on a bad call from looping until the deadline.
+    this.scope.countedCalls += 1;
+    const max = this.scope.limits.max_tool_calls;
+    if (this.scope.countedCalls > max) {
+      const message = `tool call limit exceeded (${max})`;
+      this.#limitExceeded ??= message;
+      if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
+      return message;
     }
     // A Set built from the offered list, never an object lookup (DESIGN §3.3).
     if (!this.#offered.has(call.name)) return `unknown tool: ${call.name}`;
@@ -187,11 +189,14 @@ class BatchRun {
   }
 
   /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
-  async #replay(planned: PlannedCall, prior: PriorCall, enveloped: boolean): Promise<void> {
-    if (enveloped) this.scope.envelopedCalls += 1; // counted when it was first asked for; keep the tally
+  async #replay(planned: PlannedCall, prior: PriorCall): Promise<void> {
+    this.scope.countedCalls += 1; // counted when it was first asked for; keep the tally
     await this.scope.emitter.emit(callEvent(planned, true));
     if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
-    return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(OUTCOME_UNKNOWN) }, 0, 0);
+    // Its trace record (what it sent, from the journal) is kept like any failed call's.
+    const unknown = errorOutcome(OUTCOME_UNKNOWN);
+    if (prior.record !== undefined) unknown.record = prior.record;
+    return this.#settle(planned, { kind: "outcome", outcome: unknown }, 0, 0);
   }
 
   /** Writes one journal entry; false (and the batch stops, the turn fails) when it cannot. */

@@ -56,12 +56,21 @@ describe("max_tool_calls, serial", () => {
     expect(result.error).toBe("tool call limit exceeded (50)");
   });
 
-  it("does not count system tools", async () => {
+  it("counts system tools too: a model looping on them hits the limit", async () => {
     const executor = fakeExecutor();
     const model = scriptedModel([[toolCall("tool_search"), toolCall("tool_search"), toolCall("lookup")], [text("ok")]]);
     const result = await runTurn(input({ model, executor, limits: { max_tool_calls: 1 } }));
-    expect(result.status).toBe("completed");
-    expect(executor.calls).toHaveLength(3);
+    expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (1)" });
+    expect(executor.calls.map((call) => call.tool)).toEqual(["tool_search"]);
+  });
+
+  it("counts spawn_subagent calls across steps", async () => {
+    const executor = fakeExecutor();
+    const spawn = (i: number) => [toolCall("spawn_subagent", { agent: "x", message: String(i) }, { id: `s${i}` })];
+    const model = scriptedModel([spawn(0), spawn(1), spawn(2), [text("never")]]);
+    const result = await runTurn(input({ model, executor, tools: [toolSpec("spawn_subagent")], limits: { max_tool_calls: 2 } }));
+    expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (2)" });
+    expect(executor.calls).toHaveLength(2);
   });
 });
 

@@ -66,7 +66,7 @@ describe("checkpoints and the call journal", () => {
     expect(memory.log).toEqual(["open 0", "started a", "tool_call", "execute a", "completed a", "tool_result", "save 0", "save 1"]);
     expect(memory.saved[0]).toMatchObject({ step: 0, batchOpen: true });
     expect(memory.saved[0]?.messages.at(-1)).toMatchObject({ role: "assistant", toolCalls: [{ id: "a" }] });
-    expect(memory.started[0]?.identity).toBe(id(0, 0, "charge", { n: 1 }));
+    expect(memory.started[0]).toMatchObject({ identity: id(0, 0, "charge", { n: 1 }), arguments: { n: 1 } });
     expect(memory.completed[0]).toMatchObject({ callId: "a", ok: true, content: "1" });
     expect(memory.saved.at(-1)?.end).toEqual({ status: "completed", content: "done" });
   });
@@ -92,9 +92,12 @@ describe("resume (DESIGN D9)", () => {
       // Matched by identity: the journal's provider id differs and does not matter.
       completed: [{ identity: id(0, 0, "charge", { n: 1 }), step: 0, position: 0, callId: "other-id", tool: "charge", ok: true, content: '"charged once"' }],
       inFlight: [id(0, 1, "charge", { n: 2 }), id(0, 2, "lookup")],
+      // The store's record of what b sent: it rides on b's "outcome unknown" result, untouched.
+      unknownRecords: new Map([[id(0, 1, "charge", { n: 2 }), { sent: "b's request" }]]),
     };
     const model = scriptedModel([[text("All done.")]]);
     const result = await runTurn(input({ model, executor, sink, resume }));
+    expect(sink.ofType("tool_result").find((e) => e.call_id === "b")).toMatchObject({ ok: false, error: OUTCOME_UNKNOWN, record: { sent: "b's request" } });
 
     expect(result).toMatchObject({ status: "completed", content: "All done." });
     expect(executor.calls.map((call) => call.callId)).toEqual(["c"]); // only the harmless one ran again

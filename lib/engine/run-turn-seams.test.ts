@@ -98,7 +98,32 @@ describe("gate (approvals seam)", () => {
     await runTurn(input({ model, sink, executor, gate: approvals, limits: { tool_concurrency: 4 } }));
     expect(approvals.asked.map((request) => request.tool)).toEqual(["lookup", "lookup"]);
     expect(executor.maxInFlight).toBe(1);
-    expect(sink.ofType("warning")).toHaveLength(1);
+    expect(sink.ofType("warning")).toEqual([{ type: "warning", message: "approvals force serial execution; tool_concurrency 4 is ignored for this turn" }]);
     expect(sink.types()[1]).toBe("warning");
+  });
+
+  it("names the gated tools in the warning, once per turn: not again when the turn resumes", async () => {
+    const sink = recordingSink();
+    const approvals = { ...gate(() => ({ action: "wait" })), tools: ["refund", "charge"] };
+    const model = scriptedModel([[toolCall("refund"), toolCall("lookup")], [text("ok")]]);
+    const saved: TurnCheckpoint[] = [];
+    const first = await runTurn(input({ model, sink, gate: approvals, limits: { tool_concurrency: 4 }, checkpoints: { save: (c) => void saved.push(c) } }));
+    expect(first.status).toBe("waiting");
+    expect(sink.ofType("warning")).toEqual([{ type: "warning", message: "approvals on refund, charge force serial execution; tool_concurrency 4 is ignored for this turn" }]);
+
+    const again = recordingSink();
+    const resume = { checkpoint: saved.at(-1)!, completed: [], inFlight: [] };
+    const run = { ...approvals, check: () => ({ action: "run" as const }) };
+    const second = await runTurn(input({ model: scriptedModel([[text("ok")]]), sink: again, gate: run, limits: { tool_concurrency: 4 }, resume }));
+    expect(second.status).toBe("completed");
+    expect(again.ofType("warning")).toEqual([]);
+  });
+
+  it("no warning when the turn would have been serial anyway, or has no gate", async () => {
+    for (const extra of [{ gate: gate(() => ({ action: "run" })), limits: { tool_concurrency: 1 } }, { limits: { tool_concurrency: 4 } }]) {
+      const sink = recordingSink();
+      await runTurn(input({ model: scriptedModel([[toolCall("lookup")], [text("ok")]]), sink, ...extra }));
+      expect(sink.ofType("warning")).toEqual([]);
+    }
   });
 });

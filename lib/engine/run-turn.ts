@@ -25,6 +25,7 @@ import { addUsage, streamModelStep, type ModelStep } from "./stream-model-step";
 import { errorMessage, TurnFailure } from "./turn-failure";
 import { resolveTurnLimits, type TurnLimits } from "./turn-limits";
 import { TurnSignals } from "./turn-signals";
+import { serialByApprovalsWarning } from "./serial-warning";
 
 /** Everything one turn needs; the engine reads nothing else (no db, no network). */
 export interface RunTurnInput {
@@ -46,7 +47,10 @@ export interface RunTurnInput {
   clock?: Clock;
   /** Aborting it fails the turn with `turn cancelled` and aborts running calls. */
   signal?: AbortSignal;
-  /** Approval seam (DESIGN D8): asked before each enveloped call; forces serial execution. */
+  /**
+   * Approval seam (DESIGN D8): asked before each enveloped call; forces serial execution. With
+   * tool_concurrency > 1, a fresh turn says so in a `warning` (naming `gate.tools`) after turn_started.
+   */
   gate?: ToolGate;
   /** Resume seam (DESIGN D9): receives a checkpoint after every step, and the call journal. */
   checkpoints?: CheckpointStore;
@@ -147,7 +151,7 @@ async function loop(
     limits,
     limiter: new Limiter(limits.tool_concurrency),
     offered: new Map(input.tools.map((tool) => [tool.name, tool])),
-    envelopedCalls: 0,
+    countedCalls: 0,
     emitter,
     clock: input.clock ?? systemClock,
     signals,
@@ -156,9 +160,9 @@ async function loop(
   };
   if (input.gate) scope.gate = input.gate;
   if (input.checkpoints) scope.journal = input.checkpoints;
-  if (input.gate && limits.tool_concurrency > 1) {
-    const message = `approvals apply to this turn: tool calls run one at a time (tool_concurrency ${limits.tool_concurrency} not used)`;
-    await emitter.emit({ type: "warning", message });
+  // Once per turn: a resumed run (after each approval decision) goes serial for the same reason.
+  if (input.gate && limits.tool_concurrency > 1 && !input.resume) {
+    await emitter.emit({ type: "warning", message: serialByApprovalsWarning(input.gate.tools, limits.tool_concurrency) });
   }
 
   const prefix: ModelMessage[] = input.instructions ? [{ role: "system", content: input.instructions }] : [];
@@ -215,7 +219,7 @@ async function loop(
     const restored = restoreTurn(input.resume.checkpoint);
     messages.push(...restored.messages);
     if (restored.usage) usage.total = restored.usage;
-    scope.envelopedCalls = restored.envelopedCalls;
+    scope.countedCalls = restored.countedCalls;
     promote(restored.promoted);
     scope.ledger = new ResumeLedger(input.resume, (tool) => input.executor.sideEffect?.(tool) ?? true);
     if (restored.end) return restored.end;

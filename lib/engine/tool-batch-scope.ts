@@ -30,8 +30,8 @@ export interface TurnToolScope {
   limiter: Limiter;
   /** Offered tools by name. A batch reads a snapshot; promotions are applied between steps. */
   offered: Map<string, ModelToolSpec>;
-  /** Enveloped calls the model asked for so far this turn (what max_tool_calls counts). */
-  envelopedCalls: number;
+  /** Calls the model asked for so far this turn, system tools included (what max_tool_calls counts). */
+  countedCalls: number;
   emitter: OrderedEmitter;
   clock: Clock;
   signals: TurnSignals;

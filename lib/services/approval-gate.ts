@@ -27,6 +27,7 @@ export const newApprovalId = () => `apr_${crypto.randomBytes(12).toString("base6
 export function createApprovalGate(db: Db, params: ApprovalGateParams): ToolGate {
   const now = params.now ?? Date.now;
   return {
+    tools: [...params.tools].sort(),
     check(request: GateRequest): GateDecision {
       if (!params.tools.has(request.tool)) return { action: "run" };
       let approval = getApprovalForCall(db, { turnId: params.turnId, identity: request.identity });

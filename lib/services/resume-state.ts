@@ -4,8 +4,10 @@
  */
 import type { Db } from "@/db/client";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
-import type { TurnRow } from "@/db/schema";
+import type { CallJournalRow, JournaledOutcome, JournaledStart, TurnRow } from "@/db/schema";
+import { parseToolArguments } from "@/lib/engine/parse-tool-arguments";
 import type { CompletedCall, ResumeState, TurnCheckpoint } from "@/lib/engine/ports";
+import { outcomeUnknownRecord, type SentCallRecord } from "./sent-call-record";
 
 export interface LoadedResume {
   resume: ResumeState;
@@ -21,10 +23,32 @@ export function loadResumeState(db: Db, turn: TurnRow): LoadedResume {
     : { turnId: turn.id, step: -1, messages: [{ role: "user", content: turn.userMessage }], completedCalls: [] };
   const completed: CompletedCall[] = [];
   const inFlight: string[] = [];
+  const unknownRecords = new Map<string, unknown>();
   for (const entry of listJournal(db, turn.id)) {
     const place = { identity: entry.identity, step: entry.step, position: entry.position, callId: entry.callId, tool: entry.tool };
-    if (entry.status === "completed" && entry.outcome) completed.push({ ...place, ...entry.outcome });
-    else inFlight.push(entry.identity);
+    const outcome = entry.outcome;
+    if (entry.status === "completed" && outcome && !isStart(outcome)) {
+      completed.push({ ...place, ...outcome });
+      continue;
+    }
+    inFlight.push(entry.identity);
+    // Used only if the call is reported "outcome unknown" (a side-effecting tool).
+    unknownRecords.set(entry.identity, outcomeUnknownRecord(sentOf(entry, outcome, checkpoint)));
   }
-  return { resume: { checkpoint, completed, inFlight }, depth: row?.depth ?? 0 };
+  return { resume: { checkpoint, completed, inFlight, unknownRecords }, depth: row?.depth ?? 0 };
+}
+
+function isStart(outcome: JournaledOutcome | JournaledStart): outcome is JournaledStart {
+  return "sent" in outcome;
+}
+
+/**
+ * What the call sent, from its journal row. A row journaled before rows kept it has only the
+ * tool and call id: its arguments are then read from the checkpoint's assistant message.
+ */
+function sentOf(entry: CallJournalRow, outcome: CallJournalRow["outcome"], checkpoint: TurnCheckpoint): SentCallRecord {
+  if (outcome && isStart(outcome)) return { ...(outcome.sent as unknown as SentCallRecord), call_id: entry.callId, tool: entry.tool };
+  const asked = checkpoint.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).find((c) => c.id === entry.callId && c.name === entry.tool);
+  const parsed = asked ? parseToolArguments(asked.arguments) : undefined;
+  return { call_id: entry.callId, tool: entry.tool, kind: "data", arguments: parsed ? (parsed.ok ? parsed.value : asked?.arguments) : null, request: null };
 }

@@ -2,7 +2,8 @@
  * The system tools of one turn (DESIGN D13), wired to the database: tool_search when the
  * turn has deferred tools, load_skill when the agent lists skills, remember when its memory
  * is on, spawn_subagent(s) when it lists subagents; deny still wins. They are not enveloped
- * (no concurrency slot, not counted by max_tool_calls) but they are traced like any call.
+ * (no concurrency slot, no approval) but they count toward max_tool_calls, child turns are
+ * capped by limits.max_subagent_turns, and they are traced like any call.
  */
 import type { Db } from "@/db/client";
 import { insertMemory } from "@/db/queries/memories";
@@ -11,6 +12,7 @@ import type { AgentRow } from "@/db/schema";
 import type { ModelToolSpec, ToolCallRequest, ToolOutcome } from "@/lib/engine/ports";
 import { runLoadSkill } from "@/lib/code-tools/system/load-skill";
 import { runRemember } from "@/lib/code-tools/system/remember";
+import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { runSpawnSubagent, runSpawnSubagents, type SubagentResult } from "@/lib/code-tools/system/spawn-subagents";
 import { LOAD_SKILL_SPEC, REMEMBER_SPEC, TOOL_SEARCH_SPEC, spawnSpecs } from "@/lib/code-tools/system/specs";
 import type { SystemToolResult } from "@/lib/code-tools/system/system-tool-result";
@@ -44,6 +46,8 @@ export interface SystemToolsParams {
   catalog: Catalog;
   /** The turn's deferred tools (allowed, not denied, usable). */
   deferred: readonly string[];
+  /** The child turns this turn and its descendants may still start (limits.max_subagent_turns). */
+  subagentBudget: SubagentBudget;
   runChild: ChildRunner;
 }
 
@@ -79,7 +83,7 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
     );
   }
   if (agent.subagents.length > 0) {
-    const deps = { allowed: new Set(agent.subagents), depth: params.depth, run: params.runChild };
+    const deps = { allowed: new Set(agent.subagents), depth: params.depth, budget: params.subagentBudget, run: params.runChild };
     const [one, many] = spawnSpecs(agent.subagents) as [ModelToolSpec, ModelToolSpec];
     add(one, true, (args, signal) => runSpawnSubagent(args as { agent: string; message: string }, deps, signal));
     add(many, true, (args, signal) => runSpawnSubagents(args as { tasks: { agent: string; message: string }[] }, deps, signal));

@@ -6,6 +6,7 @@ import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "./approval-gate";
+import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./resume-state";
 import { LeaseLostError, TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-prompt";
@@ -67,11 +68,12 @@ describe("turn recorder and resume state", () => {
 
   it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", async () => {
     const { db } = fixture();
-    const recorder = new TurnRecorder(db, "t", "s");
+    const sent = { call_id: "c1", tool: "pay", kind: "data" as const, arguments: { n: 2 }, request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } } };
+    const recorder = new TurnRecorder(db, "t", "s", { describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }) });
     await recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
-    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay" });
+    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", arguments: { n: 1 } });
     await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
-    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay" });
+    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay", arguments: { n: 2 } });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
     expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, runnerInstance: "ins_old", leaseExpiresAt: 10_000, state: { batchOpen: true } });
     expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
@@ -82,6 +84,15 @@ describe("turn recorder and resume state", () => {
     const loaded = loadResumeState(db, { id: "t", userMessage: "go" } as never);
     expect(loaded.depth).toBe(2);
     expect(loaded.resume.inFlight).toEqual(["id-1"]);
+    // The in-flight call's trace record, should it be reported "outcome unknown": what it sent, the reason as error.
+    expect(loaded.resume.unknownRecords?.get("id-1")).toEqual({
+      ...sent,
+      status: null,
+      ok: false,
+      result: JSON.stringify({ error: OUTCOME_UNKNOWN }),
+      error: OUTCOME_UNKNOWN,
+      outcome_unknown: true,
+    });
     expect(loaded.resume.completed).toEqual([
       { identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } },
     ]);
@@ -163,7 +174,7 @@ describe("turn recorder and resume state", () => {
     expect(holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
     // The old owner (stalled past its lease, still running) can no longer write or journal a call.
     await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
-    await expect(recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay" })).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay", arguments: {} })).rejects.toBeInstanceOf(LeaseLostError);
     expect(listJournal(db, "t")).toEqual([]);
     expect(listTrace(db, ["t"]).events.map((e) => e.data)).toEqual([{ text: "a" }]);
   });
@@ -185,7 +196,7 @@ describe("turn prompt", () => {
     const deferred = Array.from({ length: MAX_LISTED_DEFERRED + 5 }, (_, i) => ({ name: `t${i}`, description: `does ${i}\nmore detail` }));
     const text = turnInstructions({ instructions: "Be brief.", skills: [{ name: "refunds", description: "How to refund" }], memories: ["likes tea"], deferred })!;
     expect(text.startsWith("Be brief.\n\nSkills you can load with load_skill:\n- refunds: How to refund\n\n")).toBe(true);
-    expect(text).toContain("- likes tea");
+    expect(text).toContain("<memories>\n\"likes tea\"\n</memories>");
     expect(text).toContain("- t0: does 0\n");
     expect(text).not.toContain("more detail");
     expect(text).not.toContain(`- t${MAX_LISTED_DEFERRED}:`);

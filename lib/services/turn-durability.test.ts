@@ -46,7 +46,7 @@ describe("journal durability", () => {
   it("commits the journal rows of a side-effecting call with synchronous=FULL, a read-only call's with NORMAL", async () => {
     const db = fixture();
     const recorder = new TurnRecorder(db, "t", "s", { sideEffect: (tool) => tool === "charge" });
-    const call = (position: number, tool: string) => ({ identity: `id-${position}`, step: 0, position, callId: `c${position}`, tool });
+    const call = (position: number, tool: string) => ({ identity: `id-${position}`, step: 0, position, callId: `c${position}`, tool, arguments: {} });
     seen.length = 0;
     await recorder.callStarted(call(0, "charge"));
     await recorder.callCompleted({ ...call(0, "charge"), ok: true, content: "{}" });
@@ -66,7 +66,7 @@ describe("journal durability", () => {
   it("treats a tool it cannot classify as side-effecting", async () => {
     const db = fixture();
     seen.length = 0;
-    await new TurnRecorder(db, "t", "s").callStarted({ identity: "x", step: 0, position: 0, callId: "c", tool: "unknown" });
+    await new TurnRecorder(db, "t", "s").callStarted({ identity: "x", step: 0, position: 0, callId: "c", tool: "unknown", arguments: {} });
     expect(seen).toEqual([{ write: "started unknown", synchronous: 2 }]);
   });
 });

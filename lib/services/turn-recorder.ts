@@ -1,7 +1,7 @@
 /**
  * Persistence behind the engine's ports for one turn: every event is written
  * the moment it is emitted (with the call record of each tool result), each call
- * is journaled before it is sent and when its result is final, and the checkpoint
+ * is journaled before it is sent (with what it sends, masked) and when its result is final, and the checkpoint
  * and transcript are written together at each checkpoint, so a crash loses
  * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
  * The terminal event is the exception: it is held until `end()`, which writes it with
@@ -21,6 +21,7 @@ import type { StoredCheckpoint } from "@/db/schema";
 import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { ApiError } from "@/lib/api/errors";
+import type { CallDescriber } from "./sent-call-record";
 import { groupCommit } from "./write-queue";
 
 /** A run's write found its turn owned by another process (its lease was taken over). */
@@ -50,6 +51,8 @@ export interface RecorderOptions {
    * side-effecting.
    */
   sideEffect?: (tool: string) => boolean;
+  /** What a call is about to send (masked), journaled with its start; absent = not recorded. */
+  describeCall?: CallDescriber;
 }
 
 interface HeldEvent {
@@ -207,7 +210,9 @@ export class TurnRecorder implements EventSink, CheckpointStore {
    * call only then). For a side-effecting call that commit is durable against power loss.
    */
   callStarted(call: StartedCall): Promise<void> {
-    const row = { turnId: this.turnId, ...call, now: this.now() };
+    const { arguments: _args, ...place } = call;
+    const sent = this.options.describeCall?.(call);
+    const row = { turnId: this.turnId, ...place, ...(sent ? { sent: { ...sent } } : {}), now: this.now() };
     return this.commit(() => journalStarted(this.db, row), this.sideEffecting(call.tool));
   }
 

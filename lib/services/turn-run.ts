@@ -9,7 +9,9 @@ import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/
 import { endTurn, finishTurn, getSession, getTurn, insertSession, insertTurn, lastEventSeq, SessionBusyError } from "@/db/queries/sessions";
 import { getAgentRecord } from "@/db/queries/agents";
 import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
+import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { ApiError, notFound } from "@/lib/api/errors";
+import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
@@ -44,6 +46,8 @@ interface LaunchParams {
   crash?: CrashPoint;
   /** The turn row was just created (the recorder need not read back what it holds). */
   fresh?: boolean;
+  /** For a child turn: the parent's subagent budget, which this turn's own is chained to. */
+  parentBudget?: SubagentBudget;
 }
 
 /**
@@ -54,7 +58,16 @@ interface LaunchParams {
  */
 export async function startNewTurn(
   db: Db,
-  params: { session: SessionRow; agent: AgentRow; message: string; depth: number; exclusive?: boolean; listener?: EventListener; signal?: AbortSignal },
+  params: {
+    session: SessionRow;
+    agent: AgentRow;
+    message: string;
+    depth: number;
+    exclusive?: boolean;
+    listener?: EventListener;
+    signal?: AbortSignal;
+    parentBudget?: SubagentBudget;
+  },
 ): Promise<StartedTurn> {
   const turnId = newId("turn");
   const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
@@ -150,6 +163,8 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
   const { turnId, session, agent } = params;
   let started: StartedTurn;
   try {
+    // Not persisted: a resumed turn starts a fresh count (its completed spawn calls are reused, not re-run).
+    const subagentBudget = new SubagentBudget(agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns, params.parentBudget);
     const setup = setupTurn(db, {
       turnId,
       session,
@@ -157,12 +172,14 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       message: params.message,
       depth: params.depth,
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
-      runChild: childRunner(db, session, params.depth),
+      runChild: childRunner(db, session, params.depth, subagentBudget),
+      subagentBudget,
     });
     const recorder = new TurnRecorder(db, turnId, session.id, {
       fresh: params.fresh === true,
       lease: { instance: newLease().instance },
       sideEffect: (tool) => setup.executor.sideEffect?.(tool) ?? true,
+      describeCall: setup.describeCall,
       ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}),
     });
     if (params.listener) recorder.listen(params.listener);
@@ -242,11 +259,11 @@ function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
-function childRunner(db: Db, parent: SessionRow, depth: number): ChildRunner {
+function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
   return async (agentId, message, signal) => {
     const agent = getAgentOrThrow(db, agentId);
     const session = insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
-    const child = await startNewTurn(db, { session, agent, message, depth: depth + 1, signal });
+    const child = await startNewTurn(db, { session, agent, message, depth: depth + 1, signal, parentBudget });
     const result = await child.done;
     return {
       agent: agentId,

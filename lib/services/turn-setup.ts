@@ -13,11 +13,13 @@ import { getEnv } from "@/lib/env";
 import { createModel } from "@/lib/providers/create-model";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import type { TurnContext } from "@/lib/tools/types";
+import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { createApprovalGate } from "./approval-gate";
 import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
 import { getPosture } from "./egress-posture";
 import { loadScriptedModel } from "./scripted-script";
+import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
 import { createToolExecutor } from "./tool-executor";
 import { offeredToolSpecs } from "./tool-specs";
@@ -37,6 +39,8 @@ export interface TurnSetupParams {
   /** The first model step this run will ask for (a resume skips the ones already played). */
   startStep: number;
   runChild: ChildRunner;
+  /** This turn's subagent budget (chained to its parent's for a child turn). */
+  subagentBudget: SubagentBudget;
 }
 
 export interface TurnSetup {
@@ -48,6 +52,8 @@ export interface TurnSetup {
   ctx: TurnContext;
   gate?: ToolGate;
   limits: AgentLimits;
+  /** What each call is about to send (masked), for the call journal. */
+  describeCall: CallDescriber;
 }
 
 /** The turn context: set server-side from the session and agent, never from the model. */
@@ -64,7 +70,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   const catalog = getCatalog(db);
   const exposure = agentToolExposure(db, agent);
   const ctx = turnContext(session, agent);
-  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild });
+  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild, subagentBudget: params.subagentBudget });
   const tools = [...offeredToolSpecs(catalog, exposure.offered), ...system.specs];
 
   const reachable = new Set([...exposure.offered, ...exposure.deferred]);
@@ -76,6 +82,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
     executor: createTurnExecutor(createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
     ctx,
     limits: agent.limits,
+    describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
   };
   const instructions = turnInstructions({
     instructions: agent.instructions,

@@ -112,7 +112,8 @@ describe("approvals over the API", () => {
     });
     const sse = await stream.text();
     expect(sse).toContain("event: warning");
-    expect(sse).toContain("tool calls run one at a time");
+    expect(sse).toContain('"message":"approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn"');
+    expect(sse.match(/event: warning/g)).toHaveLength(1);
     expect(sse).toContain("event: approval_requested");
     expect(sse.trim().endsWith("}")).toBe(true);
     expect(sse).toMatch(/event: turn_waiting\ndata: \{\}\s*$/);
@@ -136,6 +137,10 @@ describe("approvals over the API", () => {
     expect(charged("tw-2")).toBe(1);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "assistant"]);
     expect((await events(sessionId)).filter((e) => e.type === "approval_requested")).toHaveLength(2);
+    // The trace keeps the warning, once, though the turn ran three times (two resumes).
+    const warnings = (await events(sessionId)).filter((e) => e.type === "warning");
+    expect(warnings).toEqual([expect.objectContaining({ type: "warning", message: "approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn" })]);
+    expect((await events(sessionId)).filter((e) => e.type === "turn_resumed")).toHaveLength(2);
   });
 
   it("validates decisions: 404 unknown approval, 422 bad decision", async () => {

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBackend, type Backend } from "../support/backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
-const UNKNOWN = JSON.stringify({ error: "outcome unknown: the call was in flight when the server stopped; it was not retried" });
+const UNKNOWN_ERROR = "outcome unknown: the call was in flight when the server stopped; it was not retried";
+const UNKNOWN = JSON.stringify({ error: UNKNOWN_ERROR });
+const CHARGE_TOKEN = "charge-token-never-in-a-trace";
 const TERMINAL = new Set(["turn_completed", "turn_halted", "turn_failed", "turn_waiting"]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -93,7 +95,7 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
     scripts = tempDir("insika-crash-scripts-");
     server = await startServer({
       // A short lease: the killed server's turns become free about a second after its last renewal.
-      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "1" },
+      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "1", INSIKA_SECRET_CHARGE_TOKEN: CHARGE_TOKEN },
     });
     for (const x of ["a", "b", "c"]) {
       backend.route("POST", `/charge/${x}`, (req) => {
@@ -104,7 +106,8 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
         name: `charge_${x}`,
         description: `charge ${x}`,
         parameters: "key | string | required | idempotency key",
-        request: { method: "POST", url: `${backend.url}/charge/${x}`, body: { key: "{{key}}" } },
+        request: { method: "POST", url: `${backend.url}/charge/${x}`, headers: { Authorization: "Bearer {{secret.charge_token}}" }, body: { key: "{{key}}" } },
+        secret_headers: ["Authorization"],
       });
       expect(put.status).toBe(201);
     }
@@ -173,7 +176,16 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
     expect(messages[5]?.content).toBe("Done charging.");
 
     // The trace ends once, and says it resumed (unless the end had been written already).
-    const trace = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0] as { events: { type: string }[]; calls: unknown[] };
+    const trace = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0] as { events: { type: string }[]; calls: Record<string, unknown>[] };
+    // Every call has its record; an "outcome unknown" one says what it sent (secret masked), no status, the reason as error.
+    expect(trace.calls.map((c) => c.tool).sort()).toEqual(["charge_a", "charge_b", "charge_c"]);
+    ["a", "b", "c"].forEach((x, i) => {
+      const record = trace.calls.find((c) => c.tool === `charge_${x}`)!;
+      expect(record, `record of ${x}`).toMatchObject({ kind: "data", arguments: { key: `${key}-${x}` }, request: { method: "POST", url: `${backend.url}/charge/${x}`, headers: { Authorization: "[secret]" } } });
+      if (fates[i] === "unknown") expect(record).toMatchObject({ ok: false, status: null, error: UNKNOWN_ERROR, result: UNKNOWN, outcome_unknown: true });
+      else expect(record).toMatchObject({ ok: true, status: 200 });
+    });
+    expect(JSON.stringify(trace)).not.toContain(CHARGE_TOKEN);
     const types = trace.events.map((e) => e.type);
     expect(types.filter((t) => TERMINAL.has(t))).toEqual(["turn_completed"]);
     expect(types.at(-1)).toBe("turn_completed");

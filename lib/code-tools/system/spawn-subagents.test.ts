@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runLoadSkill } from "./load-skill";
 import { runRemember } from "./remember";
+import { SubagentBudget } from "./subagent-budget";
 import { MAX_SUBAGENT_DEPTH, runSpawnSubagent, runSpawnSubagents, type SubagentDeps } from "./spawn-subagents";
 
 const signal = new AbortController().signal;
@@ -56,6 +57,35 @@ describe("spawn_subagents", () => {
     );
     const ok = await runSpawnSubagent({ agent: "helper", message: "x" }, deps({ depth: MAX_SUBAGENT_DEPTH - 1 }), signal);
     expect(ok.value).toMatchObject({ status: "completed", content: "did x" });
+  });
+});
+
+describe("the subagent turn budget (limits.max_subagent_turns)", () => {
+  it("refuses a call that would exceed it, running none of its children and taking nothing", async () => {
+    const d = deps({ budget: new SubagentBudget(3) });
+    await runSpawnSubagents({ tasks: tasks(2) }, d, signal);
+    await expect(runSpawnSubagents({ tasks: tasks(2) }, d, signal)).rejects.toThrow(
+      "subagent turn limit reached: this turn and its subagents may start at most 3 child turn(s) (limits.max_subagent_turns); 2 already started, 2 more asked for",
+    );
+    expect(d.ran).toHaveLength(2);
+    await runSpawnSubagent({ agent: "helper", message: "last" }, d, signal);
+    await expect(runSpawnSubagent({ agent: "helper", message: "one more" }, d, signal)).rejects.toThrow(/at most 3 child turn/);
+    expect(d.ran).toHaveLength(3);
+  });
+
+  it("a refusal for another reason takes nothing", async () => {
+    const d = deps({ budget: new SubagentBudget(1) });
+    await expect(runSpawnSubagent({ agent: "stranger", message: "x" }, d, signal)).rejects.toThrow(/not one of/);
+    await expect(runSpawnSubagent({ agent: "helper", message: "x" }, d, signal)).resolves.toBeDefined();
+  });
+
+  it("counts descendants against every ancestor: a child cannot escape its parent's cap", () => {
+    const root = new SubagentBudget(2);
+    const child = new SubagentBudget(10, root);
+    expect(child.take(1)).toBeUndefined();
+    expect(root.take(1)).toBeUndefined();
+    expect(child.take(1)).toMatch(/^subagent turn limit reached: an ancestor turn and its subagents may start at most 2/);
+    expect(new SubagentBudget(0).take(1)).toMatch(/at most 0 child turn/);
   });
 });
 

@@ -1,4 +1,5 @@
 import { gather } from "../gather";
+import type { SubagentBudget } from "./subagent-budget";
 import type { SystemToolResult } from "./system-tool-result";
 
 /** spawn_subagents runs at most this many children in one call (the spec's cap). */
@@ -21,6 +22,8 @@ export interface SubagentDeps {
   allowed: ReadonlySet<string>;
   /** The depth of the calling turn. */
   depth: number;
+  /** The child turns this turn (and its descendants) may still start; absent = unbounded (tests). */
+  budget?: SubagentBudget;
   /** Runs one full turn of `agent` in a new session, at depth + 1. */
   run(agent: string, message: string, signal: AbortSignal): Promise<SubagentResult>;
 }
@@ -55,6 +58,9 @@ function check(tasks: Task[], deps: SubagentDeps): void {
   for (const task of tasks) {
     if (!deps.allowed.has(task.agent)) throw new Error(`'${task.agent}' is not one of this agent's subagents`);
   }
+  // Last, so a call refused for another reason takes nothing from the budget.
+  const refusal = deps.budget?.take(tasks.length);
+  if (refusal) throw new Error(refusal);
 }
 
 async function runOne(task: Task, deps: SubagentDeps, signal: AbortSignal): Promise<SubagentResult> {
