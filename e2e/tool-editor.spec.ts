@@ -155,3 +155,18 @@ test("the Tools panel lists the system tools as read-only code tools, with when 
   await expect(page.locator("[data-agent]").first()).toBeVisible();
   await screen(page, "tool-system-load-skill-agents");
 });
+
+test("a literal credential in a header is refused at the Headers field as you type, pointing to {{secret.*}}", async ({ page, request }) => {
+  const editor = new ToolEditorPage(page);
+  await editor.gotoNew();
+  await editor.field("Name").fill("literal_header_tool");
+  await editor.field("Description").fill("Never saved");
+  await editor.field("URL").fill(`${BACKEND}/catalog`);
+  await editor.field("Headers").fill("Authorization: Bearer abc123");
+  await expect(editor.errorsAt("tool-headers")).toContainText("'Authorization' carries a credential");
+  await expect(editor.errorsAt("tool-headers")).toContainText("{{secret.api_token}}");
+  await screen(page, "tool-literal-credential");
+  await editor.save();
+  await page.waitForTimeout(500);
+  expect((await request.get("/v1/tools/literal_header_tool", { headers: authHeaders() })).status()).toBe(404);
+});
