@@ -133,3 +133,40 @@ test("the URL field shows the egress verdict as you type, with the setting that 
   await editor.field("URL").fill(`${BACKEND}/orders/{{order_id}}`);
   await expect(editor.egressVerdict()).toHaveAttribute("data-verdict", "allowed");
 });
+
+test("the Tools panel lists the system tools as read-only code tools, with when each is offered, and their pages render", async ({ page }) => {
+  const tools = new ToolsPage(page);
+  await tools.goto();
+  await tools.filter("Kind", "code");
+  for (const name of ["tool_search", "load_skill", "remember", "spawn_subagent", "spawn_subagents"]) {
+    await expect(tools.row(name)).toContainText("code");
+    await expect(tools.row(name)).toContainText("System tool, offered when");
+  }
+  await expect(tools.row("load_skill")).toContainText("when the agent lists skills");
+  await screen(page, "tools-system-tools");
+
+  await tools.row("load_skill").getByRole("link").click();
+  await expect(page).toHaveURL(/\/tools\/load_skill$/);
+  await expect(page.getByText("system", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("offered-when")).toHaveText(/when the agent lists skills/);
+  await expect(page.getByRole("link", { name: "Try it" })).toHaveCount(0);
+  await screen(page, "tool-system-load-skill");
+  await page.getByRole("navigation", { name: "Tool sections" }).getByRole("link", { name: "Agents" }).click();
+  await expect(page.locator("[data-agent]").first()).toBeVisible();
+  await screen(page, "tool-system-load-skill-agents");
+});
+
+test("a literal credential in a header is refused at the Headers field as you type, pointing to {{secret.*}}", async ({ page, request }) => {
+  const editor = new ToolEditorPage(page);
+  await editor.gotoNew();
+  await editor.field("Name").fill("literal_header_tool");
+  await editor.field("Description").fill("Never saved");
+  await editor.field("URL").fill(`${BACKEND}/catalog`);
+  await editor.field("Headers").fill("Authorization: Bearer abc123");
+  await expect(editor.errorsAt("tool-headers")).toContainText("'Authorization' carries a credential");
+  await expect(editor.errorsAt("tool-headers")).toContainText("{{secret.api_token}}");
+  await screen(page, "tool-literal-credential");
+  await editor.save();
+  await page.waitForTimeout(500);
+  expect((await request.get("/v1/tools/literal_header_tool", { headers: authHeaders() })).status()).toBe(404);
+});

@@ -38,20 +38,21 @@ test("the tools panel stays fast with 5,000 tools: filter, search, and dropped t
   const started = Date.now();
   await page.goto(`${server.url}/tools`);
   const tools = new ToolsPage(page);
-  await expect(tools.count()).toContainText("of 5003");
+  // 5,001 stored tools, 2 shipped code tools and 5 system tools.
+  await expect(tools.count()).toContainText("of 5008");
   const loadMs = Date.now() - started;
   expect(await page.locator('[role="listitem"]').count()).toBeLessThan(80);
 
   const t0 = Date.now();
   await tools.search("number 4321");
-  await expect(tools.count()).toHaveText("1 of 5003");
+  await expect(tools.count()).toHaveText("1 of 5008");
   await expect(tools.row("bulk_tool_4321")).toBeVisible();
   const searchMs = Date.now() - t0;
 
   await tools.search("");
   await tools.filter("Group", "group_3");
   await tools.filter("Kind", "code");
-  await expect(tools.count()).toHaveText("0 of 5003");
+  await expect(tools.count()).toHaveText("0 of 5008");
   await tools.filter("Kind", "");
   await tools.filter("Group", "");
   await tools.filter("Status", "dropped");

@@ -10,6 +10,9 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined ? false : /^(1|true|yes|on)$/i.test(v.trim())));
 
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   INSIKA_DATA_DIR: z.string().min(1).default("./data"),
@@ -33,6 +36,17 @@ const envSchema = z.object({
   INSIKA_DEMO: flag,
   /** Test-only: where provider "scripted" reads `<model>.json` scripts. Unset = scripted refused. */
   INSIKA_SCRIPTED_DIR: z.string().min(1).optional(),
+  /** The variables a manifest's `{{env.*}}` may read (CSV of names); unset = none. */
+  INSIKA_MANIFEST_ENV: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const names = (v ?? "").split(",").map((n) => n.trim()).filter((n) => n !== "");
+      for (const name of names) {
+        if (!ENV_NAME.test(name)) ctx.addIssue({ code: "custom", message: `'${name.slice(0, 80)}' is not an environment variable name` });
+      }
+      return [...new Set(names)];
+    }),
   INSIKA_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
@@ -61,7 +75,19 @@ export function readRawEnv(name: string): string | undefined {
   return process.env[name];
 }
 
-/** Snapshot of the whole raw environment, for manifest `{{env.*}}` substitution. */
+/** Snapshot of the whole raw environment (the egress posture reads its own variables from it). */
 export function rawEnvSnapshot(): Record<string, string | undefined> {
   return { ...process.env };
+}
+
+/**
+ * What a manifest's `{{env.*}}` may read: exactly the names INSIKA_MANIFEST_ENV
+ * lists (each key present, its value undefined when unset), nothing else.
+ */
+export function manifestEnv(): Record<string, string | undefined> {
+  const exposed: Record<string, string | undefined> = {};
+  for (const name of getEnv().INSIKA_MANIFEST_ENV) {
+    Object.defineProperty(exposed, name, { value: process.env[name], enumerable: true });
+  }
+  return exposed;
 }

@@ -75,7 +75,7 @@ function CatalogRowView({ row }: { row: CatalogRow }) {
           <span className="hidden truncate text-xs text-zinc-500 sm:inline">{row.tags.map((t) => `#${t}`).join(" ")}</span>
         </span>
         <span className={`truncate text-xs ${dropped ? "text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400"}`}>
-          {dropped ? `Dropped: ${row.problem}` : row.description}
+          {dropped ? `Dropped: ${row.problem}` : row.offered_when ? `System tool, offered ${row.offered_when}. ${row.description}` : row.description}
         </span>
       </Link>
     </div>

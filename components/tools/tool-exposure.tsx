@@ -16,7 +16,7 @@ function currentMode(row: AgentExposureRow): ToolExposureMode {
 }
 
 /** Which agents are offered this tool, why, and a control to change it per agent. */
-export function ToolExposure({ tool, rows }: { tool: string; rows: AgentExposureRow[] }) {
+export function ToolExposure({ tool, rows, system = false }: { tool: string; rows: AgentExposureRow[]; system?: boolean }) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
@@ -54,9 +54,16 @@ export function ToolExposure({ tool, rows }: { tool: string; rows: AgentExposure
               <td className="py-2 pr-3 text-zinc-600 dark:text-zinc-400">{r.reason}</td>
               <td className="py-2">
                 <select aria-label={`Exposure for ${r.agent_name}`} disabled={pending || r.status === "unavailable"} className={controlClass} value={currentMode(r)} onChange={(e) => change(r.agent_id, e.target.value as ToolExposureMode)}>
-                  <option value="unset">{r.has_allowlist ? "Not listed (group rules apply)" : "Default (no allowlist: all tools)"}</option>
-                  <option value="allow">Allow by name</option>
-                  <option value="defer">Deferred (via tool_search)</option>
+                  {system ? (
+                    // A system tool follows the agent's features; an allowlist does not offer it, only deny removes it.
+                    <option value="unset">When configured (not denied)</option>
+                  ) : (
+                    <>
+                      <option value="unset">{r.has_allowlist ? "Not listed (group rules apply)" : "Default (no allowlist: all tools)"}</option>
+                      <option value="allow">Allow by name</option>
+                      <option value="defer">Deferred (via tool_search)</option>
+                    </>
+                  )}
                   <option value="deny">Deny</option>
                 </select>
               </td>

@@ -6,10 +6,17 @@
  */
 import type { Db } from "@/db/client";
 import { getTool, writeTools, type ToolWrite } from "@/db/queries/tools";
-import { validationFailed } from "@/lib/api/errors";
+import { ApiError, validationFailed } from "@/lib/api/errors";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { validateToolDefinition } from "@/lib/tools";
 import { reservedToolNames } from "./catalog";
+
+/**
+ * The most tools one manifest may hold. Sized for the catalog's largest goal
+ * (10,000 tools: ingest, rebuild and tool_search are benchmarked there); a
+ * bigger toolset is split across manifests, each still one transaction.
+ */
+export const MAX_MANIFEST_TOOLS = 10_000;
 
 export interface ManifestResult {
   version: unknown;
@@ -30,6 +37,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export function applyManifest(db: Db, body: unknown, deps: ManifestDeps): ManifestResult {
   if (!isObject(body)) throw validationFailed("manifest must be a JSON object with a `tools` list");
   if (!Array.isArray(body.tools)) throw validationFailed("manifest `tools` must be a list");
+  if (body.tools.length > MAX_MANIFEST_TOOLS) {
+    throw new ApiError(
+      "payload_too_large",
+      `manifest \`tools\` has ${body.tools.length} tools; at most ${MAX_MANIFEST_TOOLS} are accepted in one manifest (split it): nothing was written`,
+      { limit: MAX_MANIFEST_TOOLS, count: body.tools.length },
+    );
+  }
   if (body.defaults !== undefined && !isObject(body.defaults)) throw validationFailed("manifest `defaults` must be an object");
   const defaults = (body.defaults ?? {}) as Record<string, unknown>;
   const reserved = reservedToolNames();

@@ -1,7 +1,8 @@
 /**
  * `insika doctor` and GET /v1/doctor: the checks an operator runs when "the
  * tool is missing" — the database, migrations, the API token, the egress
- * posture, and every stored tool that no longer validates (the only place that says so).
+ * posture, every stored tool that no longer validates (the only place that says so), and
+ * stored headers that hold a literal credential.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { MIGRATIONS_DIR } from "@/db/client";
 import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
 import { describePosture, parsePosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
+import { findLiteralCredentials } from "@/lib/tools";
 import { buildCatalog } from "./catalog";
 
 export interface DoctorCheck {
@@ -62,7 +64,27 @@ const checkDataTools: Check = (db) => {
     : { name: "data-tools", status: "error", message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`, items: dropped };
 };
 
-const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkDataTools];
+// Rows stored before writes refused literal credentials still run; this is where they are named.
+// An MCP import listed credential headers as secret headers even when literal, so those are not exempt.
+const checkLiteralCredentials: Check = (db) => {
+  const items = [...buildCatalog(db).entries.values()].flatMap((e) =>
+    e.status === "ok" && e.kind !== "code"
+      ? findLiteralCredentials(e.definition.request.headers, e.definition.secret_headers, { exemptSecretHeaders: e.kind !== "mcp" }).map(
+          (problem) => `${e.name}: ${problem}`,
+        )
+      : [],
+  );
+  return items.length === 0
+    ? { name: "literal-credentials", status: "ok", message: "no stored tool has a credential written literally in a header" }
+    : {
+        name: "literal-credentials",
+        status: "warn",
+        message: `${items.length} header(s) of stored tools hold a literal credential (on disk): rewrite each as {{secret.*}} (a write with one is refused)`,
+        items,
+      };
+};
+
+const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkDataTools, checkLiteralCredentials];
 
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {

@@ -45,6 +45,8 @@ describe("importMcpServer: refusals write nothing", () => {
     [{ name: "x", url: URL_, headers: { "X-Chat": "{{ctx.chat_id}}" } }, "only {{secret.*}} placeholders"],
     [{ name: "x", url: URL_, headers: { Authorization: "Bearer {{secret.nope}}" } }, "secret 'nope' is not provisioned"],
     [{ name: "x", url: URL_, headers: { "Mcp-Session-Id": "abc" } }, "set by the MCP client"],
+    [{ name: "x", url: URL_, headers: { Authorization: "Bearer s3cret-literal" } }, "headers.Authorization: 'Authorization' carries a credential"],
+    [{ name: "x", url: URL_, headers: { "X-Team-Token": "t0k" } }, "{{secret.api_token}}"],
   ])("refuses %j", async (body, message) => {
     const { run, discover } = setup([echo]);
     const e = await apiError(run(body));

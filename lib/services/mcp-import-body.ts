@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ApiError, validationFailed } from "@/lib/api/errors";
 import type { SecretSource } from "@/lib/secrets/secret-source";
-import { splitTemplate } from "@/lib/tools";
+import { hasLiteralCredential, isCredentialHeaderName, literalCredentialMessage, splitTemplate } from "@/lib/tools";
 
 /** The spec's refusal for stdio servers, word for word. */
 export const STDIO_REFUSAL = "only HTTP-transport MCP servers are ingestible";
@@ -79,6 +79,8 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
     else if (seen.has(lower)) problems.push(`headers: '${header}' is given twice (header names are case-insensitive)`);
     if (/[\r\n\0]/.test(value)) problems.push(`headers.${header} must not contain CR, LF or NUL`);
     seen.add(lower);
+    // A literal credential would be stored on every imported tool (DESIGN D3): refused like on every write path.
+    if (isCredentialHeaderName(header) && hasLiteralCredential(value)) problems.push(literalCredentialMessage(`headers.${header}`, header, false));
     const resolved = resolveSecrets(header, value, secrets, problems, secretValues);
     if (resolved === null) continue;
     define(stored, header, value);

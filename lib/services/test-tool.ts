@@ -7,11 +7,12 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/client";
-import { notFound } from "@/lib/api/errors";
+import { ApiError, notFound } from "@/lib/api/errors";
 import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import type { TurnContext } from "@/lib/tools/types";
 import { getCatalog } from "./catalog";
+import { getSystemTool } from "./system-tool-catalog";
 import { getPosture } from "./egress-posture";
 import { getMcpCaller } from "./mcp-caller";
 import { createToolExecutor } from "./tool-executor";
@@ -28,6 +29,9 @@ const GRACE_MS = 5_000;
 export async function testTool(db: Db, name: string, input: TestToolInput): Promise<Record<string, unknown>> {
   const catalog = getCatalog(db);
   const entry = catalog.entries.get(name);
+  if (!entry && getSystemTool(name)) {
+    throw new ApiError("conflict", `'${name}' is a system tool: it runs only inside a turn of an agent that is offered it, not through a test call`);
+  }
   if (!entry) throw notFound(`tool '${name}'`);
   const callId = `test_${crypto.randomBytes(9).toString("base64url")}`;
   const ctx = input.ctx ?? {};

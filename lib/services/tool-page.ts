@@ -8,6 +8,7 @@ import { listAgents } from "@/db/queries/agents";
 import type { TurnContext } from "@/lib/tools/types";
 import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
+import { getSystemTool, listSystemTools, systemToolExposure } from "./system-tool-catalog";
 
 export interface CatalogRow {
   name: string;
@@ -18,23 +19,28 @@ export interface CatalogRow {
   /** Clipped: the row shows one line. */
   description: string;
   problem?: string;
+  /** System tools only: when an agent is offered it. */
+  offered_when?: string;
 }
 
 const DESCRIPTION_CLIP = 140;
+const clip = (text: string) => (text.length > DESCRIPTION_CLIP ? `${text.slice(0, DESCRIPTION_CLIP)}…` : text);
 
-/** Every catalog entry, compact, by name. */
+/** Every catalog entry and every system tool, compact, by name. */
 export function listCatalogRows(db: Db): CatalogRow[] {
-  return [...getCatalog(db).entries.values()]
-    .map((e) => ({
-      name: e.name,
-      kind: e.kind,
-      group: e.group,
-      tags: e.tags,
-      status: e.status,
-      description: e.description.length > DESCRIPTION_CLIP ? `${e.description.slice(0, DESCRIPTION_CLIP)}…` : e.description,
-      ...(e.status === "dropped" ? { problem: e.problem } : {}),
-    }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const rows: CatalogRow[] = [...getCatalog(db).entries.values()].map((e) => ({
+    name: e.name,
+    kind: e.kind,
+    group: e.group,
+    tags: e.tags,
+    status: e.status,
+    description: clip(e.description),
+    ...(e.status === "dropped" ? { problem: e.problem } : {}),
+  }));
+  for (const t of listSystemTools()) {
+    rows.push({ name: t.name, kind: "code", group: null, tags: ["system"], status: "ok", description: clip(t.description), offered_when: t.offeredWhen });
+  }
+  return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export interface AgentExposureRow {
@@ -48,8 +54,10 @@ export interface AgentExposureRow {
 /** For one tool, how every agent exposes it. */
 export function toolExposureByAgent(db: Db, tool: string): AgentExposureRow[] {
   const entry = getCatalog(db).entries.get(tool);
+  const system = getSystemTool(tool);
   return listAgents(db).map((agent) => {
     const base = { agent_id: agent.id, agent_name: agent.name, has_allowlist: agent.toolsAllow !== null || agent.toolsAllowGroups !== null };
+    if (system) return { ...base, ...systemToolExposure(db, agent, system) };
     if (entry?.status !== "ok") return { ...base, status: "unavailable" as const, reason: "the tool is not usable (dropped or unknown)" };
     const exposure = agentToolExposure(db, agent).exposure.get(tool);
     return { ...base, status: exposure?.status ?? "not_allowed", reason: exposure?.reason ?? "" };

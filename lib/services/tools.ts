@@ -9,12 +9,28 @@ import { ApiError, notFound, validationFailed } from "@/lib/api/errors";
 import { validateToolDefinition } from "@/lib/tools";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { getCatalog, reservedToolNames, type CatalogEntry } from "./catalog";
+import { getSystemTool, listSystemTools, type SystemToolInfo } from "./system-tool-catalog";
 
 export type WriteSource = "api" | "studio" | "manifest" | "config" | "mcp" | "seed" | "restore";
 
-/** The catalog as the API lists it. */
+/** The catalog as the API lists it: code, data and MCP tools, then the system tools. */
 export function listCatalog(db: Db) {
-  return [...getCatalog(db).entries.values()].map(summarize);
+  return [...[...getCatalog(db).entries.values()].map(summarize), ...listSystemTools().map(summarizeSystemTool)];
+}
+
+/** A system tool as the catalog lists it: a read-only code tool, with when an agent is offered it. */
+export function summarizeSystemTool(tool: SystemToolInfo) {
+  return {
+    name: tool.name,
+    kind: "code" as const,
+    description: tool.description,
+    group: null,
+    tags: ["system"],
+    editable: false,
+    status: "ok" as const,
+    system: true,
+    offered_when: tool.offeredWhen,
+  };
 }
 
 export function summarize(entry: CatalogEntry) {
@@ -32,6 +48,8 @@ export function summarize(entry: CatalogEntry) {
 
 /** A data tool's stored definition plus version and updated_at; 404 when absent. */
 export function getToolDetail(db: Db, name: string) {
+  const system = getSystemTool(name);
+  if (system) return { ...summarizeSystemTool(system), parameters: system.parameters, side_effect: system.sideEffect };
   const row = getTool(db, name);
   if (!row) {
     const entry = getCatalog(db).entries.get(name);
@@ -60,8 +78,11 @@ export function putTool(db: Db, name: string, body: unknown, source: WriteSource
   return { created: outcome.created.length === 1, tool: getToolDetail(db, name) };
 }
 
-/** Deletes a data tool: 404 when absent, 409 for a code tool. */
+/** Deletes a data tool: 404 when absent, 409 for a code or system tool. */
 export function removeTool(db: Db, name: string, source: WriteSource = "api"): void {
+  if (getSystemTool(name)) {
+    throw new ApiError("conflict", `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`);
+  }
   if (getCatalog(db).entries.get(name)?.kind === "code") {
     throw new ApiError("conflict", `'${name}' is a code tool: it ships in the build and can only be allowed or denied`);
   }

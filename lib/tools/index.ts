@@ -40,3 +40,10 @@ export { checkUrlTemplate, URL_SCHEME_MESSAGE } from "./check-url-template";
 export { substituteEnv, isSecretEnvName } from "./substitute-env";
 export { toJsonValue, JSON_INPUT_LIMITS } from "./to-json-value";
 export { isLonePlaceholder } from "./normalize-body";
+export {
+  findLiteralCredentials,
+  hasLiteralCredential,
+  isCredentialHeaderName,
+  literalCredentialMessage,
+} from "./literal-credentials";
+export { compileLinearRegExp, type LinearRegExp } from "./linear-regexp";

@@ -9,6 +9,7 @@
  * itself. Argument validation (validate-arguments.ts) relies on this too: with
  * no combinators, a value's schema is found by walking properties/items.
  */
+import { compileLinearRegExp } from "./linear-regexp";
 
 /** The node types the subset allows. */
 export const SAFE_SCHEMA_TYPES = ["object", "array", "string", "number", "integer", "boolean"] as const;
@@ -154,12 +155,10 @@ function checkLimits(node: Record<string, unknown>, add: (m: string) => void): v
     else if (p.length > SAFE_SCHEMA_LIMITS.maxPatternLength) {
       add(`'pattern' is longer than ${SAFE_SCHEMA_LIMITS.maxPatternLength} characters`);
     } else {
-      // The "u" flag matches how Ajv compiles patterns, so what passes here compiles there.
-      try {
-        new RegExp(p, "u");
-      } catch {
-        add(`'pattern' is not a valid regular expression: ${p}`);
-      }
+      // Patterns run on the linear-time engine (a backtracking one can be frozen by one
+      // call); what it cannot run is refused here, at save time, never at call time.
+      const compiled = compileLinearRegExp(p);
+      if (!compiled.ok) add(`'pattern' ${compiled.error}: ${p}`);
     }
   }
 }

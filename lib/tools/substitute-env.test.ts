@@ -14,14 +14,17 @@ describe("substituteEnv", () => {
     });
   });
 
-  it("reports every unset or secret-holding variable", () => {
-    const r = substituteEnv("{{env.A}}{{env.INSIKA_API_TOKEN}}{{env.constructor}}", { INSIKA_API_TOKEN: "t" }, "request.url");
+  it("reports every unexposed, unset or secret-holding variable", () => {
+    const r = substituteEnv("{{env.A}}{{env.INSIKA_API_TOKEN}}{{env.constructor}}{{env.UNSET}}", { INSIKA_API_TOKEN: "t", UNSET: undefined }, "request.url");
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems).toHaveLength(3);
-    expect(r.problems[0]).toBe("request.url: {{env.A}}: environment variable A is not set");
+    expect(r.problems).toHaveLength(4);
+    expect(r.problems[0]).toBe(
+      "request.url: {{env.A}}: A is not exposed to manifests (list it in INSIKA_MANIFEST_ENV, the variables a manifest may read)",
+    );
     expect(r.problems[1]).toMatch(/^request\.url: \{\{env\.INSIKA_API_TOKEN\}\} is not allowed/);
-    expect(r.problems[2]).toBe("request.url: {{env.constructor}}: environment variable constructor is not set");
+    expect(r.problems[2]).toContain("{{env.constructor}}: constructor is not exposed to manifests");
+    expect(r.problems[3]).toBe("request.url: {{env.UNSET}}: environment variable UNSET is not set");
   });
 
   it("accepts an empty value as set", () => {

@@ -6,6 +6,9 @@
  */
 import { splitTemplate } from "./placeholders";
 
+/** The setting that lists the variables a manifest may read. */
+export const MANIFEST_ENV_SETTING = "INSIKA_MANIFEST_ENV";
+
 /** The substituted text, or every problem found (the text is then unusable). */
 export type SubstituteEnvResult = { ok: true; text: string } | { ok: false; problems: string[] };
 
@@ -20,8 +23,9 @@ export function isSecretEnvName(name: string): boolean {
 
 /**
  * Replaces every `{{env.NAME}}` in `text` with `env[NAME]`, in one pass (a
- * value is never scanned again). Problems, each prefixed with `where`: an
- * unset variable, a secret-holding name, a value that itself contains `{{`
+ * value is never scanned again). `env` holds only the exposed variables (a
+ * key per exposed name, undefined when unset). Problems, each prefixed with
+ * `where`: a name that is not exposed, an unset variable, a secret-holding name, a value that itself contains `{{`
  * (it would be read as a placeholder later). Other parts are copied as they
  * are. Never throws.
  */
@@ -38,10 +42,15 @@ export function substituteEnv(
     else if (part.placeholder.kind !== "env") out += part.placeholder.raw;
     else {
       const name = part.placeholder.name;
-      const value = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+      const exposed = Object.prototype.hasOwnProperty.call(env, name);
+      const value = exposed ? env[name] : undefined;
       if (isSecretEnvName(name)) {
         problems.push(
           `${where}: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
+        );
+      } else if (!exposed) {
+        problems.push(
+          `${where}: {{env.${name}}}: ${name} is not exposed to manifests (list it in ${MANIFEST_ENV_SETTING}, the variables a manifest may read)`,
         );
       } else if (typeof value !== "string") {
         problems.push(`${where}: {{env.${name}}}: environment variable ${name} is not set`);

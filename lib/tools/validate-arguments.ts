@@ -8,6 +8,7 @@
  * carries are exactly what the model sent.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { linearRegExpEngine } from "./linear-regexp";
 import { checkSafeSchema } from "./safe-schema";
 
 /** `ok: true` = send the arguments exactly as received; otherwise `error` is for the model. */
@@ -19,7 +20,8 @@ export const MAX_ARGUMENT_PROBLEMS = 5;
 // One instance for the process: a new Ajv costs ~9 ms, a compile ~2 ms.
 // Formats are annotations here (no format plugin is allowed in lib/tools),
 // and strict mode is off because checkSafeSchema already polices keywords.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false });
+// `pattern` runs on the linear-time engine: model input can never stall the process.
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false, code: { regExp: linearRegExpEngine } });
 
 type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 

@@ -329,3 +329,29 @@ describe("validateToolDefinition: halt_when and say", () => {
     expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: "hi" }))).toBe("halt_when.say must be an object with exactly one of text or json_path");
   });
 });
+
+describe("literal credentials in headers", () => {
+  const headers = (h: Record<string, string>, secret_headers?: string[]) =>
+    withRequest({ method: "GET", url: "https://api.example.com/x", headers: h }, secret_headers ? { secret_headers } : {});
+
+  it("refuses one on every write path, naming the header and pointing to {{secret.*}}", () => {
+    for (const writePath of ["api", "manifest", "config", "mcp"] as const) {
+      const error = errorOf(headers({ Authorization: "Bearer abc123" }), { writePath });
+      expect(error).toMatch(/^request\.headers\.Authorization: 'Authorization' carries a credential/);
+      expect(error).toContain("{{secret.api_token}}");
+    }
+    expect(errorOf(headers({ "X-Client-Secret": "hunter2" }))).toContain("request.headers.X-Client-Secret");
+  });
+
+  it("accepts a secret reference, a placeholder, ordinary headers, and a literal the operator listed in secret_headers", () => {
+    expect(toolOf(headers({ Authorization: "Bearer {{secret.api_token}}" }, ["Authorization"])).request.headers).toEqual({
+      Authorization: "Bearer {{secret.api_token}}",
+    });
+    expect(toolOf(headers({ "X-Api-Key": "{{ctx.tenant}}", Accept: "application/json" })).request.headers).toMatchObject({ Accept: "application/json" });
+    expect(toolOf(headers({ "X-Api-Key": "public-demo-key" }, ["X-Api-Key"])).secret_headers).toEqual(["X-Api-Key"]);
+  });
+
+  it("lets a stored row re-checked with literalCredentials: allow keep validating", () => {
+    expect(toolOf(headers({ Cookie: "sid=abc" }), { writePath: "api", literalCredentials: "allow" }).request.headers).toEqual({ Cookie: "sid=abc" });
+  });
+});

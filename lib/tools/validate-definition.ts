@@ -5,6 +5,7 @@
  * in one message everything that is wrong with it.
  */
 import { parseJsonPath } from "./json-path";
+import { findLiteralCredentials } from "./literal-credentials";
 import { toJsonValue } from "./to-json-value";
 import {
   DEFAULT_TOOL_TIMEOUT_S,
@@ -30,6 +31,12 @@ export interface ValidateToolDefinitionOptions {
   isSecretProvisioned?: (name: string) => boolean;
   /** Names a data tool may not take (code tools and system tools). */
   reservedNames?: ReadonlySet<string>;
+  /**
+   * "refuse" (default, every write): a credential header with a literal value
+   * that is not in secret_headers is a problem. "allow": re-checking rows stored
+   * before that rule, which keep working (doctor lists them instead).
+   */
+  literalCredentials?: "refuse" | "allow";
 }
 
 /** The normalized tool, or one message (problems joined by "; "). */
@@ -87,6 +94,9 @@ export function validateToolDefinition(
       isSecretProvisioned: opts.isSecretProvisioned,
       paramNames,
     }, problems);
+    if (validated && opts.literalCredentials !== "allow") {
+      problems.push(...findLiteralCredentials(validated.request.headers, validated.secretHeaders));
+    }
     const response = checkResponse(def.response, problems);
     const sideEffect = optional(def.side_effect, "side_effect must be true or false", problems, (v) =>
       typeof v === "boolean" ? v : undefined,

@@ -151,8 +151,14 @@ describe("env and the write paths", () => {
   });
 
   it("refuses a missing env var, naming it", () => {
-    expect(errorOf(def({ url: "{{env.API_URL}}/x" }), manifest())).toBe(
+    expect(errorOf(def({ url: "{{env.API_URL}}/x" }), manifest({ API_URL: undefined }))).toBe(
       "request.url: {{env.API_URL}}: environment variable API_URL is not set",
+    );
+  });
+
+  it("refuses an env var the operator did not expose, naming it and the setting", () => {
+    expect(errorOf(def({ url: "{{env.API_URL}}/x" }), manifest({ REGION: "eu" }))).toBe(
+      "request.url: {{env.API_URL}}: API_URL is not exposed to manifests (list it in INSIKA_MANIFEST_ENV, the variables a manifest may read)",
     );
   });
 

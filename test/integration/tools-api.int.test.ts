@@ -15,7 +15,9 @@ const good = (name: string, extra: Record<string, unknown> = {}) => ({
 describe("the tool write paths against the real server", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({
+      env: { INSIKA_MANIFEST_ENV: "INSIKA_TEST_API, INSIKA_TEST_BASE", INSIKA_TEST_API: "https://api.example.com", INSIKA_TEST_HIDDEN: "https://hidden.example.com" },
+    });
   });
   afterAll(async () => server?.stop());
 
@@ -78,11 +80,22 @@ describe("the tool write paths against the real server", () => {
     expect(notJson.body.error.code).toBe("bad_json");
   });
 
-  it("substitutes {{env.*}} on the manifest path only", async () => {
+  it("substitutes {{env.*}} on the manifest path only, and only the variables INSIKA_MANIFEST_ENV exposes", async () => {
     const viaManifest = await server.api("POST", "/v1/tools/manifest", {
-      tools: [good("env_tool", { request: { method: "GET", url: "{{env.INSIKA_TEST_BASE}}/x" } })],
+      tools: [
+        good("env_tool", { request: { method: "GET", url: "{{env.INSIKA_TEST_BASE}}/x" } }),
+        good("env_exposed", { request: { method: "GET", url: "{{env.INSIKA_TEST_API}}/x" } }),
+        good("env_hidden", { request: { method: "GET", url: "{{env.INSIKA_TEST_HIDDEN}}/x" } }),
+        good("env_path", { request: { method: "GET", url: "https://api.example.com/{{env.PATH}}" } }),
+      ],
     });
-    expect(viaManifest.body.errors[0].error).toContain("INSIKA_TEST_BASE");
+    expect(viaManifest.body.created).toEqual(["env_exposed"]);
+    expect(viaManifest.body.errors).toEqual([
+      { index: 0, tool: "env_tool", error: expect.stringContaining("environment variable INSIKA_TEST_BASE is not set") },
+      { index: 2, tool: "env_hidden", error: expect.stringContaining("INSIKA_TEST_HIDDEN is not exposed to manifests (list it in INSIKA_MANIFEST_ENV") },
+      { index: 3, tool: "env_path", error: expect.stringContaining("PATH is not exposed to manifests") },
+    ]);
+    expect((await server.api("GET", "/v1/tools/env_exposed")).body.request.url).toBe("https://api.example.com/x");
     const viaPut = await server.api("PUT", "/v1/tools/env_put", good("env_put", { request: { method: "GET", url: "{{env.HOME}}/x" } }));
     expect(viaPut.status).toBe(422);
     expect(viaPut.body.error.message).toContain("url must be http/https");
@@ -141,6 +154,83 @@ describe("the tool write paths against the real server", () => {
     const tools = doctor.body.checks.find((c: { name: string }) => c.name === "data-tools");
     expect(tools.status).toBe("error");
     expect(tools.items.join("\n")).toContain("soon_dropped");
+  });
+
+  it("refuses a manifest of more than 10,000 tools with 413, writing nothing", async () => {
+    // Small entries keep the body far below any byte cap: the count alone is refused.
+    const tools = Array.from({ length: 10_001 }, (_, i) => (i === 0 ? good("too_many_0") : {}));
+    const res = await server.api("POST", "/v1/tools/manifest", { tools });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "payload_too_large", message: expect.stringContaining("at most 10000"), details: { limit: 10_000, count: 10_001 } });
+    expect((await server.api("GET", "/v1/tools/too_many_0")).status).toBe(404);
+  });
+
+  it("refuses literal credentials in headers on PUT, the manifest and MCP import, pointing to {{secret.*}}", async () => {
+    const literal = good("literal_auth", { request: { method: "GET", url: "https://api.example.com/x", headers: { Authorization: "Bearer abc123" } } });
+    const put = await server.api("PUT", "/v1/tools/literal_auth", literal);
+    expect(put.status).toBe(422);
+    expect(put.body.error.message).toMatch(/^request\.headers\.Authorization: 'Authorization' carries a credential/);
+    expect(put.body.error.message).toContain("{{secret.api_token}}");
+    expect((await server.api("GET", "/v1/tools/literal_auth")).status).toBe(404);
+
+    const manifest = await server.api("POST", "/v1/tools/manifest", {
+      tools: [good("literal_key", { request: { method: "GET", url: "https://api.example.com/x", headers: { "X-Api-Key": "k-123" } } })],
+    });
+    expect(manifest.body.errors).toEqual([{ index: 0, tool: "literal_key", error: expect.stringContaining("request.headers.X-Api-Key: 'X-Api-Key' carries a credential") }]);
+
+    const mcp = await server.api("POST", "/v1/mcp/import", { name: "lit", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer abc123" } });
+    expect(mcp.status).toBe(422);
+    expect(mcp.body.error.message).toContain("headers.Authorization: 'Authorization' carries a credential");
+  });
+
+  it("lists the system tools as read-only code tools and answers GET, DELETE and test calls for them", async () => {
+    const list = await server.api("GET", "/v1/tools");
+    const system = list.body.tools.filter((t: { system?: boolean }) => t.system);
+    expect(system.map((t: { name: string }) => t.name)).toEqual(["tool_search", "load_skill", "remember", "spawn_subagent", "spawn_subagents"]);
+    for (const t of system) expect(t).toMatchObject({ kind: "code", editable: false, status: "ok", offered_when: expect.stringMatching(/^when /) });
+
+    const one = await server.api("GET", "/v1/tools/tool_search");
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ name: "tool_search", kind: "code", system: true, side_effect: false, parameters: { required: ["query"] }, offered_when: expect.stringContaining("deferred") });
+    const del = await server.api("DELETE", "/v1/tools/remember");
+    expect(del.status).toBe(409);
+    expect(del.body.error.message).toContain("system tool");
+    const tried = await server.api("POST", "/v1/tools/load_skill/test", { arguments: { name: "x" } });
+    expect(tried.status).toBe(409);
+    const collide = await server.api("PUT", "/v1/tools/spawn_subagent", good("spawn_subagent"));
+    expect(collide.status).toBe(422);
+    expect(collide.body.error.message).toContain("'spawn_subagent' is already a code tool");
+  });
+
+  it("refuses a pattern the linear engine cannot run, and a hostile pattern never stalls the server", async () => {
+    const backref = await server.api("PUT", "/v1/tools/backref", good("backref", { parameters: { type: "object", properties: { q: { type: "string", pattern: "^(a)\\1$" } } } }));
+    expect(backref.status).toBe(422);
+    expect(backref.body.error.message).toContain("parameters.properties.q: 'pattern' uses the backreference \\1");
+
+    const hostile = "^(\\w+\\s?)*$";
+    const put = await server.api("PUT", "/v1/tools/hostile_pattern", good("hostile_pattern", { parameters: { type: "object", properties: { q: { type: "string", pattern: hostile } }, required: ["q"] } }));
+    expect(put.status).toBe(201);
+    // Each call fails validation (never sent); with a backtracking engine one of them blocked the event loop for 92 s.
+    const calls = Array.from({ length: 4 }, (_, i) =>
+      server.api("POST", "/v1/tools/hostile_pattern/test", { arguments: { q: `${"a".repeat(32 + i * 20_000)}!` } }),
+    );
+    const health = (async () => {
+      const latencies: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = Date.now();
+        const res = await fetch(`${server.url}/v1/health`, { signal: AbortSignal.timeout(10_000) });
+        expect(res.status).toBe(200);
+        latencies.push(Date.now() - started);
+      }
+      return latencies;
+    })();
+    const [results, latencies] = await Promise.all([Promise.all(calls), health]);
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ ok: false, status: null, error: expect.stringContaining("must match the pattern") });
+    }
+    // A generous bound: health answers within 2 s while the hostile calls run.
+    expect(Math.max(...latencies)).toBeLessThan(2_000);
   });
 
   it("stores agents and answers which tools a turn is offered", async () => {

@@ -30,8 +30,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
   } catch {
     notFound();
   }
-  const isCode = entry?.kind === "code";
-  const tabs: ToolTab[] = isCode ? ["definition", "try", "agents"] : ["definition", "try", "history", "agents"];
+  const isSystem = detail.system === true;
+  const isCode = isSystem || entry?.kind === "code";
+  // A system tool runs only inside a turn that is offered it: nothing to try on its own.
+  const tabs: ToolTab[] = isSystem ? ["definition", "agents"] : isCode ? ["definition", "try", "agents"] : ["definition", "try", "history", "agents"];
   const current = (tabs as string[]).includes(tab ?? "") ? (tab as ToolTab) : "definition";
   const kind = String(detail.kind ?? entry?.kind ?? "data");
 
@@ -42,6 +44,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
         description={
           <span className="flex flex-wrap items-center gap-2">
             <Badge tone={KIND_TONE[kind]}>{kind}</Badge>
+            {isSystem ? <Badge tone="violet">system</Badge> : null}
             {entry?.status === "dropped" ? <Badge tone="red">dropped</Badge> : <Badge tone="green">in the catalog</Badge>}
             {typeof detail.version === "number" ? <span>version {detail.version}</span> : null}
             <Link className="underline" href="/tools">All tools</Link>
@@ -64,7 +67,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
       ) : null}
       {current === "try" ? <TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} /> : null}
       {current === "history" ? <History name={name} current={typeof detail.version === "number" ? detail.version : null} /> : null}
-      {current === "agents" ? <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} /> : null}
+      {current === "agents" ? <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} /> : null}
     </div>
   );
 }

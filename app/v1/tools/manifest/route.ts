@@ -1,6 +1,6 @@
 // POST /v1/tools/manifest — ingest a manifest: per-tool errors, structural errors fail the request
 import { json, readJson, route } from "@/lib/api/route";
-import { rawEnvSnapshot } from "@/lib/env";
+import { manifestEnv } from "@/lib/env";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { applyManifest } from "@/lib/services/apply-manifest";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools";
@@ -9,7 +9,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(async (req, { db }) =>
-  json(applyManifest(db, await readJson(req), { env: rawEnvSnapshot(), secrets: processSecrets })),
+  json(applyManifest(db, await readJson(req), { env: manifestEnv(), secrets: processSecrets })),
 );
 
 // This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.

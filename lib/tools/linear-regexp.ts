@@ -1,0 +1,97 @@
+/**
+ * The one regular-expression engine for patterns the product does not write
+ * itself (`parameters.*.pattern`, matched against what a model sends).
+ *
+ * V8's backtracking engine takes exponential time on patterns like
+ * `^(\w+\s?)*$`; one such call froze the whole process for 92 s. RE2 (here the
+ * pure-JS re2js) runs in time linear in the input, at the price of refusing the
+ * constructs that need backtracking: backreferences and lookaround. Those are
+ * refused when a tool is saved, naming the construct, so nothing that reaches
+ * call time can stall.
+ */
+import { RE2JS } from "re2js";
+
+/** A compiled pattern: `test` is linear in the input's length. */
+export interface LinearRegExp {
+  test(input: string): boolean;
+  toString(): string;
+}
+
+export type CompileLinearRegExpResult = { ok: true; regexp: LinearRegExp } | { ok: false; error: string };
+
+/** RE2's own cap on `{n}` / `{n,m}` counts. */
+const MAX_REPEAT = 1000;
+
+/**
+ * Compiles a JavaScript-syntax pattern (as JSON Schema and Ajv read it, `u`
+ * flag) to a linear-time matcher, or explains why it cannot run on one:
+ * `backreference \1`, `lookahead (?=`, `lookbehind (?<!`, a repeat count
+ * above 1000, or the engine's own parse error. The pattern must also be a
+ * valid JavaScript regular expression (providers read it as one). Never throws.
+ */
+export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult {
+  try {
+    // Compiling a JS RegExp only parses it; nothing is ever matched with it.
+    new RegExp(pattern, "u");
+  } catch {
+    return { ok: false, error: "is not a valid regular expression" };
+  }
+  const construct = findBacktrackingConstruct(pattern);
+  if (construct) return { ok: false, error: `uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)` };
+  try {
+    const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    const shown = `/${pattern}/u`;
+    return { ok: true, regexp: { test: (input) => re.test(input), toString: () => shown } };
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : "unknown error";
+    if (/repeat count/.test(reason)) return { ok: false, error: `uses a repeat count above ${MAX_REPEAT}, which the linear-time regex engine does not support` };
+    return { ok: false, error: `is not supported by the linear-time regex engine (${reason})` };
+  }
+}
+
+/**
+ * The engine Ajv's `code.regExp` option takes. Ajv calls it once per pattern
+ * while compiling; it throws only for a pattern {@link compileLinearRegExp}
+ * refuses, which checkSafeSchema has already refused at save time.
+ */
+export const linearRegExpEngine = Object.assign(
+  (pattern: string): LinearRegExp => {
+    const compiled = compileLinearRegExp(pattern);
+    if (!compiled.ok) throw new Error(`pattern ${pattern} ${compiled.error}`);
+    return compiled.regexp;
+  },
+  // Ajv keys generated code by this name; only standalone code generation (unused) would emit it.
+  { code: "linearRegExpEngine" },
+);
+
+/**
+ * The first construct that needs backtracking, named for the operator, or
+ * null. A single left-to-right scan that skips escaped characters and the
+ * inside of character classes (where `(?=` or `\k` mean nothing special).
+ * translateRegExp would otherwise rewrite some of them silently (`\k<n>`
+ * into the literal `k<n>`), changing what the pattern means.
+ */
+function findBacktrackingConstruct(pattern: string): string | null {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      const next = pattern[i + 1] ?? "";
+      if (!inClass && /[1-9]/.test(next)) return `the backreference \\${next}`;
+      if (!inClass && next === "k" && pattern[i + 2] === "<") return "a named backreference \\k<…>";
+      i += 1;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      // As in JS with the u flag, the first `]` closes the class (`[]` is empty).
+      inClass = true;
+    } else if (c === "(" && pattern[i + 1] === "?") {
+      const head = pattern.slice(i + 2, i + 4);
+      if (head.startsWith("=")) return "a lookahead (?=…)";
+      if (head.startsWith("!")) return "a negative lookahead (?!…)";
+      if (head === "<=") return "a lookbehind (?<=…)";
+      if (head === "<!") return "a negative lookbehind (?<!…)";
+    }
+  }
+  return null;
+}
