@@ -112,6 +112,8 @@ async function startOwnInsika(backend, secret) {
     env: {
       [SECRET_ENV]: secret,
       [URL_ENV]: backend.url,
+      // {{env.*}} in a manifest reads only the variables the operator exposes.
+      INSIKA_MANIFEST_ENV: URL_ENV,
       // Strict egress except for this one backend: plain http, this host and port only.
       INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
       INSIKA_EGRESS_ALLOW_HTTP: "1",
@@ -184,7 +186,7 @@ function runningInsikaNeeds(backendPort) {
   return [
     "The running Insika needs, in its environment (then restart it):",
     `  ${SECRET_ENV}=<the value set here>`,
-    `  ${URL_ENV}=http://127.0.0.1:${backendPort}`,
+    `  ${URL_ENV}=http://127.0.0.1:${backendPort} INSIKA_MANIFEST_ENV=${URL_ENV}`,
     `  INSIKA_EGRESS_HOSTS=127.0.0.1:${backendPort} INSIKA_EGRESS_ALLOW_HTTP=1`,
   ].join("\n");
 }

@@ -28,7 +28,7 @@ describe("the data-tool example against a running Insika", () => {
 
   beforeAll(async () => {
     backendPort = await freePort();
-    const base = { INSIKA_SECRET_CALLBACKS_API_KEY: SECRET, CALLBACKS_BACKEND_URL: `http://127.0.0.1:${backendPort}`, INSIKA_EGRESS_ALLOW_HTTP: "1" };
+    const base = { INSIKA_SECRET_CALLBACKS_API_KEY: SECRET, CALLBACKS_BACKEND_URL: `http://127.0.0.1:${backendPort}`, INSIKA_MANIFEST_ENV: "CALLBACKS_BACKEND_URL", INSIKA_EGRESS_ALLOW_HTTP: "1" };
     server = await startServer({ env: { ...base, INSIKA_EGRESS_HOSTS: `127.0.0.1:${backendPort}` } });
     // Set up like the first, but without the egress opening for the backend.
     closed = await startServer({ env: base });
