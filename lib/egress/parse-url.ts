@@ -64,18 +64,31 @@ function screenRaw(raw: string): EgressBlock | null {
   return null;
 }
 
+/** A URL whose text passed the posture-independent checks of {@link parseUrlForm}. */
+export interface ParsedUrlForm {
+  ok: true;
+  url: URL;
+}
+
+// The port text of an authority, when it has one (`[v6]:port` or `host:port`); bounded, linear.
+const AUTHORITY_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[^\]]*\]|[^/?#:[]*):([^/?#]*)/i;
+
+function badPortReason(raw: string): string | null {
+  const port = AUTHORITY_PORT.exec(raw)?.[1];
+  if (port === undefined || port === "") return null;
+  if (/^\d{1,5}$/.test(port) && Number(port) <= 65535) return null;
+  return `port ${JSON.stringify(port.slice(0, 20))} is not a valid port (1-65535)`;
+}
+
 /**
- * Parses and screens a URL for egress: refuses URLs over 8 KiB, whitespace and
- * control characters, backslashes, userinfo, IPv6 zone ids, schemes other than
- * http(s), plain http unless the posture allows it, and metadata host names.
- * `base` resolves a relative URL (a redirect's Location); the raw-string screens
- * apply to `input` itself. Returns the parsed URL or an {@link EgressBlock}.
+ * The checks on a URL's text that hold under every posture: at most 8 KiB,
+ * no whitespace or control characters, no backslash, no userinfo, no IPv6
+ * zone id, a valid port (1-65535), parseable by WHATWG `URL`, scheme http(s).
+ * Save-time validation (lib/tools, agent base_url) calls this so a stored URL
+ * is never one the guard refuses for its form at call time. `base` resolves a
+ * relative URL; the raw-string screens apply to `input` itself.
  */
-export function parseEgressUrl(
-  input: string | URL,
-  posture: EgressPosture,
-  base?: string | URL,
-): ParsedEgressUrl | EgressBlock {
+export function parseUrlForm(input: string | URL, base?: string | URL): ParsedUrlForm | EgressBlock {
   const raw = typeof input === "string" ? input : input.href;
   const screened = screenRaw(raw);
   if (screened) return screened;
@@ -84,13 +97,12 @@ export function parseEgressUrl(
   try {
     url = new URL(raw, base);
   } catch {
+    const badPort = badPortReason(raw);
+    if (badPort !== null) return egressBlock("bad-port", badPort, FIX_URL);
     return egressBlock("invalid-url", "not a valid absolute URL", FIX_URL);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return egressBlock("scheme", `scheme ${JSON.stringify(url.protocol)} is not allowed (http(s) only)`, NO_WIDENING);
-  }
-  if (url.protocol === "http:" && !posture.allowHttp) {
-    return egressBlock("plain-http", "plain http is not allowed (https only)", `set ${EGRESS_ENV.allowHttp}=1 (dev only) or use https`);
   }
   // Belt and braces: the raw screen catches `@`, this catches anything WHATWG inferred.
   if (url.username !== "" || url.password !== "") {
@@ -99,6 +111,29 @@ export function parseEgressUrl(
   // Percent-encoding and IDN mapping can make the normalized form longer than the raw one.
   if (url.href.length > MAX_URL_BYTES) {
     return egressBlock("too-long", `URL is longer than ${MAX_URL_BYTES} bytes`, FIX_URL);
+  }
+  // WHATWG accepts port 0, which no socket can connect to.
+  if (url.port === "0") return egressBlock("bad-port", "port 0 is not a valid port (1-65535)", FIX_URL);
+  return { ok: true, url };
+}
+
+/**
+ * Parses and screens a URL for egress: the form checks of {@link parseUrlForm},
+ * then plain http unless the posture allows it (a posture whose listing is
+ * `also` decides http per host later, in checkDestination), and metadata host
+ * names. `base` resolves a relative URL (a redirect's Location).
+ * Returns the parsed URL or an {@link EgressBlock}.
+ */
+export function parseEgressUrl(
+  input: string | URL,
+  posture: EgressPosture,
+  base?: string | URL,
+): ParsedEgressUrl | EgressBlock {
+  const form = parseUrlForm(input, base);
+  if (!("ok" in form)) return form;
+  const { url } = form;
+  if (url.protocol === "http:" && !posture.allowHttp && posture.listing !== "also") {
+    return egressBlock("plain-http", "plain http is not allowed (https only)", `set ${EGRESS_ENV.allowHttp}=1 (dev only) or use https`);
   }
 
   const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
