@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Db } from "@/db/client";
 import { MIGRATIONS_DIR } from "@/db/client";
 import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
-import { describePosture, parsePosture } from "@/lib/egress";
+import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { buildCatalog } from "./catalog";
 
@@ -53,6 +53,12 @@ const checkEgress: Check = () => {
   }
 };
 
+const checkProviderEgress: Check = (_db, env) => {
+  // env parsing already refused a bad INSIKA_PROVIDER_HOSTS; this names what model calls may reach.
+  const posture = parseProviderPosture(env.INSIKA_PROVIDER_HOSTS);
+  return { name: "provider-egress", status: "ok", message: `model providers: ${describePosture(posture)}` };
+};
+
 const checkDataTools: Check = (db) => {
   const entries = [...buildCatalog(db).entries.values()];
   const dropped = entries.flatMap((e) => (e.status === "dropped" ? [`${e.name}: ${e.problem}`] : []));
@@ -62,7 +68,7 @@ const checkDataTools: Check = (db) => {
     : { name: "data-tools", status: "error", message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`, items: dropped };
 };
 
-const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkDataTools];
+const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkProviderEgress, checkDataTools];
 
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {

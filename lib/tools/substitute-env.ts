@@ -15,7 +15,7 @@ export type SubstituteEnvResult = { ok: true; text: string } | { ok: false; prob
  */
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
-  return upper.startsWith("INSIKA_SECRET_") || upper === "INSIKA_API_TOKEN";
+  return upper.startsWith("INSIKA_SECRET_") || upper.startsWith("INSIKA_PROVIDER_SECRET_") || upper === "INSIKA_API_TOKEN";
 }
 
 /**
@@ -41,7 +41,7 @@ export function substituteEnv(
       const value = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
       if (isSecretEnvName(name)) {
         problems.push(
-          `${where}: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
+          `${where}: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_*, INSIKA_PROVIDER_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
         );
       } else if (typeof value !== "string") {
         problems.push(`${where}: {{env.${name}}}: environment variable ${name} is not set`);

@@ -162,9 +162,9 @@ describe("env and the write paths", () => {
   });
 
   it("refuses env names that hold secrets", () => {
-    for (const name of ["INSIKA_SECRET_API_TOKEN", "INSIKA_API_TOKEN", "insika_secret_x"]) {
+    for (const name of ["INSIKA_SECRET_API_TOKEN", "INSIKA_API_TOKEN", "insika_secret_x", "INSIKA_PROVIDER_SECRET_OPENAI"]) {
       expect(errorOf(def({ headers: { "X-A": `{{env.${name}}}` } }), manifest({ [name]: "s3cret" }))).toBe(
-        `request.headers.X-A: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
+        `request.headers.X-A: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_*, INSIKA_PROVIDER_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
       );
     }
   });
