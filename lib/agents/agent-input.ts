@@ -3,7 +3,7 @@
  * config file, the seed). Types derive from this schema.
  */
 import { z } from "zod";
-import { checkUrlForm } from "@/lib/egress/check-url-form";
+import { checkUrlForm } from "@/lib/egress/url-form";
 
 const toolName = z.string().regex(/^[a-z][a-z0-9_]*$/, "tool names match /^[a-z][a-z0-9_]*$/");
 const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name (letters, digits, _)");

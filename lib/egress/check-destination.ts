@@ -6,7 +6,6 @@
  */
 import { promises as dns } from "node:dns";
 import type { AbortSignalLike } from "./call-deadline";
-import { alwaysBlockedLiteral } from "./check-url-form";
 import type { AddressClass } from "./classify-address";
 import { classifyAddress, describeAddressClass, parseIp } from "./classify-address";
 import type { EgressBlock } from "./egress-block";
@@ -162,8 +161,11 @@ export function decideDestination(
 ): EgressDecision | Promise<EgressDecision> {
   const p = parseEgressUrl(url, posture, options.base);
   if ("verdict" in p) return p;
-  const never = alwaysBlockedLiteral(p);
-  if (never) return never;
+  if (p.host.kind === "ip") {
+    // By its text (the bare literal): classifyAddress memoizes string inputs.
+    const c = classifyAddress(p.hostname);
+    if (c.class === "always-blocked") return egressBlock("always-blocked", addressReason(p, c), NO_WIDENING);
+  }
 
   const match = matchAllowlist(posture, p);
   const refused = posture.listing === "also" ? listedAlsoRule(p, posture, match) : listedOnlyRule(p, posture, match);

@@ -17,7 +17,7 @@ export type {
   Resolver,
 } from "./check-destination";
 export { checkDestination, systemResolver } from "./check-destination";
-export { checkUrlForm } from "./check-url-form";
+export { checkUrlForm } from "./url-form";
 export type { CappedBody } from "./decode-body";
 export { UnsupportedEncodingError, decodeBody, discardBody, readCapped } from "./decode-body";
 export type { EgressBlock, EgressRule } from "./egress-block";

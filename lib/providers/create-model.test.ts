@@ -44,7 +44,7 @@ describe("createModel configuration", () => {
       'provider "openai-compatible": model.base_url is refused by the egress guard (userinfo): URL contains credentials (user@host)',
     );
     expect(make("http://127.0.0.1\\v1")).toThrow("(backslash): URL contains a backslash");
-    expect(make("http://169.254.169.254/v1")).toThrow("(always-blocked)");
+    expect(make("http://metadata.google.internal/v1")).toThrow("(metadata-host)");
   });
 
   it("requires a model id", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDestination } from "@/lib/egress/check-destination";
-import { checkUrlForm } from "@/lib/egress/check-url-form";
+import { checkUrlForm } from "@/lib/egress/url-form";
 import { MAX_URL_BYTES } from "@/lib/egress/parse-url";
 import { parsePosture } from "@/lib/egress/posture";
 import { stubResolver } from "@/lib/egress/test-support";
@@ -62,8 +62,6 @@ const REFUSED: [string, string, string, string][] = [
   ["over 8 KiB", `https://a.example/${"a".repeat(MAX_URL_BYTES)}`, "too-long", `URL is longer than ${MAX_URL_BYTES} bytes`],
   ["over 8 KiB around placeholders", `https://a.example/{{p}}/${"a".repeat(MAX_URL_BYTES)}?q={{q}}`, "too-long", `URL is longer than ${MAX_URL_BYTES} bytes`],
   ["metadata host name", "http://metadata.google.internal/computeMetadata/v1/{{p}}", "metadata-host", "metadata.google.internal is a cloud metadata host"],
-  ["metadata address", "http://169.254.169.254/latest/{{p}}", "always-blocked", "169.254.169.254 is a cloud metadata service (AWS, GCP, Azure, OpenStack, ...)"],
-  ["unspecified address", "http://0.0.0.0:8080/", "always-blocked", "0.0.0.0 is a unspecified / this-network address (0.0.0.0/8)"],
 ];
 
 describe("save time and call time agree on a URL's form", () => {
@@ -80,6 +78,12 @@ describe("save time and call time agree on a URL's form", () => {
     const literal = url.replace(/\{\{\s*\w+\s*\}\}/g, "x");
     const decision = await checkDestination(literal, WIDE, resolver);
     expect(decision).toMatchObject({ verdict: "blocked", rule, reason });
+  });
+
+  it("leaves address rules to call time (the guard decides them per call and posture)", () => {
+    for (const url of ["http://169.254.169.254/latest/{{p}}", "http://0.0.0.0:8080/", "http://10.0.0.1/", "http://localhost:1/"]) {
+      expect(checkUrlTemplate(url), url).toEqual([]);
+    }
   });
 
   it("checks the form of a template, not its placeholders' text", () => {

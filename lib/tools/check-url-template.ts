@@ -1,11 +1,11 @@
 /**
  * The URL rule of a data tool, checked at ingestion on the template (after
  * manifest env substitution, before any turn): http/https only, the
- * destination (scheme, host, port) fixed by the operator, and nothing the
+ * destination (scheme, host, port) fixed by the operator, and no form the
  * egress guard refuses under every posture. Placeholders may fill the path
  * and query; the egress guard still checks every real call.
  */
-import { checkUrlForm } from "@/lib/egress/check-url-form";
+import { checkUrlForm } from "@/lib/egress/url-form";
 import { splitTemplate, type TemplatePart } from "./placeholders";
 
 /** The exact message the spec gives for a non-http(s) or unparseable URL. */
@@ -35,8 +35,8 @@ const HOST_FROM_PLACEHOLDER =
  * placeholder in the scheme/host/port is refused with its own message; every
  * other refusal is the egress guard's own (lib/egress checkUrlForm: length,
  * whitespace/control characters, backslash, userinfo, port, zone id,
- * metadata host, always-blocked address), judged on the template with each
- * placeholder standing in for a value. Never throws.
+ * metadata host name), judged on the template with each placeholder standing
+ * in for a value. Address rules are the guard's, per call. Never throws.
  */
 export function checkUrlTemplate(url: string): string[] {
   const parts = splitTemplate(url);
