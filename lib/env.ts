@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { parseProviderPosture } from "@/lib/egress/posture";
 
 const flag = z
   .string()
@@ -21,6 +22,21 @@ const envSchema = z.object({
   INSIKA_EGRESS_HOSTS: z.string().optional(),
   INSIKA_EGRESS_ALLOW_HTTP: z.string().optional(),
   INSIKA_EGRESS_ALLOW_PRIVATE: z.string().optional(),
+  /**
+   * Model provider hosts beyond public https (same syntax as INSIKA_EGRESS_HOSTS): a listed
+   * host may be private or loopback, plain http, any port. Checked by parseProviderPosture
+   * here, so a bad entry fails the environment with the entry named.
+   */
+  INSIKA_PROVIDER_HOSTS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parseProviderPosture(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   INSIKA_APPROVAL_TTL: z.coerce.number().positive().default(3600),
   /** Resume turns a dead process left running when the server starts (default on; 0/false/no/off = only on request). */
   INSIKA_RESUME_ON_START: z

@@ -3,9 +3,24 @@
  * config file, the seed). Types derive from this schema.
  */
 import { z } from "zod";
+import { checkUrlForm } from "@/lib/egress/url-form";
 
 const toolName = z.string().regex(/^[a-z][a-z0-9_]*$/, "tool names match /^[a-z][a-z0-9_]*$/");
 const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name (letters, digits, _)");
+
+/**
+ * A provider endpoint, judged by the egress guard's own form rules (lib/egress checkUrlForm),
+ * so what saves is what the guard will look at per call (where INSIKA_PROVIDER_HOSTS decides).
+ */
+const baseUrl = z.string().superRefine((value, ctx) => {
+  const block = checkUrlForm(value);
+  if (block === null) return;
+  const message =
+    block.rule === "scheme" || block.rule === "invalid-url"
+      ? "base_url must be an absolute http or https URL"
+      : `base_url is refused by the egress guard (${block.rule}): ${block.reason}`;
+  ctx.addIssue({ code: "custom", message });
+});
 
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
 
@@ -28,7 +43,7 @@ export const agentInput = z
       .object({
         provider: z.enum(PROVIDERS),
         model: z.string().min(1).max(200),
-        base_url: z.url({ protocol: /^https?$/ }).optional(),
+        base_url: baseUrl.optional(),
         api_key_secret: secretName.optional(),
       })
       .strict()

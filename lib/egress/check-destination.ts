@@ -161,7 +161,6 @@ export function decideDestination(
 ): EgressDecision | Promise<EgressDecision> {
   const p = parseEgressUrl(url, posture, options.base);
   if ("verdict" in p) return p;
-
   if (p.host.kind === "ip") {
     // By its text (the bare literal): classifyAddress memoizes string inputs.
     const c = classifyAddress(p.hostname);
@@ -169,25 +168,8 @@ export function decideDestination(
   }
 
   const match = matchAllowlist(posture, p);
-  if (posture.hosts.length > 0 && !match.listed) {
-    const host = hostForHint(p);
-    const defaultPort = p.port === (p.url.protocol === "https:" ? 443 : 80);
-    return egressBlock(
-      "not-allowlisted",
-      `${host} is not in the egress allowlist`,
-      `add ${host}${defaultPort ? "" : `:${p.port}`} to ${EGRESS_ENV.hosts}`,
-    );
-  }
-
-  const defaultPorts = posture.allowHttp ? HTTP_AND_HTTPS_PORTS : HTTPS_PORTS;
-  if (!defaultPorts.includes(p.port) && !posture.allowPrivate && !match.portListed) {
-    const host = hostForHint(p);
-    return egressBlock(
-      "port",
-      `port ${p.port} is not allowed (${defaultPorts.join(" and ")} only)`,
-      `list ${host}:${p.port} in ${EGRESS_ENV.hosts} or set ${EGRESS_ENV.allowPrivate}=1 (dev only)`,
-    );
-  }
+  const refused = posture.listing === "also" ? listedAlsoRule(p, posture, match) : listedOnlyRule(p, posture, match);
+  if (refused) return refused;
 
   if (p.host.kind === "ip") {
     return vetAddresses(p, posture, match, [{ address: p.hostname, family: p.host.ip.kind() === "ipv6" ? 6 : 4 }]);
@@ -202,6 +184,48 @@ export function decideDestination(
 const HTTPS_PORTS: readonly number[] = [443];
 const HTTP_AND_HTTPS_PORTS: readonly number[] = [443, 80];
 
+function hostsVar(posture: EgressPosture): string {
+  return posture.hostsVar ?? EGRESS_ENV.hosts;
+}
+
+// INSIKA_EGRESS_HOSTS semantics: a set allowlist is the only set of reachable
+// hosts; ports 443 (and 80 with http) unless `host:port` is listed or ALLOW_PRIVATE.
+function listedOnlyRule(p: ParsedEgressUrl, posture: EgressPosture, match: AllowlistMatch): EgressBlock | null {
+  if (posture.hosts.length > 0 && !match.listed) {
+    const host = hostForHint(p);
+    const defaultPort = p.port === (p.url.protocol === "https:" ? 443 : 80);
+    return egressBlock(
+      "not-allowlisted",
+      `${host} is not in the egress allowlist`,
+      `add ${host}${defaultPort ? "" : `:${p.port}`} to ${hostsVar(posture)}`,
+    );
+  }
+  const defaultPorts = posture.allowHttp ? HTTP_AND_HTTPS_PORTS : HTTPS_PORTS;
+  if (!defaultPorts.includes(p.port) && !posture.allowPrivate && !match.portListed) {
+    const host = hostForHint(p);
+    return egressBlock(
+      "port",
+      `port ${p.port} is not allowed (${defaultPorts.join(" and ")} only)`,
+      `list ${host}:${p.port} in ${hostsVar(posture)} or set ${EGRESS_ENV.allowPrivate}=1 (dev only)`,
+    );
+  }
+  return null;
+}
+
+// INSIKA_PROVIDER_HOSTS semantics: public https on 443 for anyone; a listed host
+// (entry without port: any port) may also use plain http (and be private, see vetAddresses).
+function listedAlsoRule(p: ParsedEgressUrl, posture: EgressPosture, match: AllowlistMatch): EgressBlock | null {
+  if (match.listed) return null;
+  const host = hostForHint(p);
+  if (p.url.protocol === "http:" && !posture.allowHttp) {
+    return egressBlock("plain-http", "plain http is not allowed (https only)", `list ${host} in ${hostsVar(posture)} or use https`);
+  }
+  if (p.port !== 443) {
+    return egressBlock("port", `port ${p.port} is not allowed (443 only)`, `list ${host}:${p.port} in ${hostsVar(posture)}`);
+  }
+  return null;
+}
+
 // The last step of the decision: classify every address the request may connect to.
 function vetAddresses(
   p: ParsedEgressUrl,
@@ -215,7 +239,10 @@ function vetAddresses(
   const priv = classes.find((c): c is NonPublic => c.class === "private");
   if (priv && !posture.allowPrivate && !match.listed) {
     const host = hostForHint(p);
-    const hint = `list ${host} in ${EGRESS_ENV.hosts} or set ${EGRESS_ENV.allowPrivate}=1 (dev only)`;
+    const hint =
+      posture.listing === "also"
+        ? `list ${host} in ${hostsVar(posture)}`
+        : `list ${host} in ${hostsVar(posture)} or set ${EGRESS_ENV.allowPrivate}=1 (dev only)`;
     if (classes.some((c) => c.class === "public")) {
       // Connecting to the public half would still be a gamble on which answer a retry gets.
       return egressBlock("mixed-dns-answer", `${host} resolves to both public and non-public addresses (${phrase(priv)})`, hint);

@@ -8,6 +8,7 @@
 /** Stable rule ids. Never rename one: traces and alerts key on them. */
 export type EgressRule =
   | "invalid-url"
+  | "bad-port"
   | "too-long"
   | "control-chars"
   | "backslash"

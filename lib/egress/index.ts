@@ -17,6 +17,7 @@ export type {
   Resolver,
 } from "./check-destination";
 export { checkDestination, systemResolver } from "./check-destination";
+export { checkUrlForm } from "./url-form";
 export type { CappedBody } from "./decode-body";
 export { UnsupportedEncodingError, decodeBody, discardBody, readCapped } from "./decode-body";
 export type { EgressBlock, EgressRule } from "./egress-block";
@@ -41,9 +42,17 @@ export type {
 export { DEFAULT_MAX_BODY_BYTES, MAX_REDIRECTS, guardedRequest } from "./guarded-request";
 export type { AllowlistMatch } from "./match-allowlist";
 export { matchAllowlist } from "./match-allowlist";
-export type { ParsedEgressUrl } from "./parse-url";
-export { MAX_URL_BYTES, parseEgressUrl } from "./parse-url";
+export type { ParsedEgressUrl, ParsedUrlForm } from "./parse-url";
+export { MAX_URL_BYTES, parseEgressUrl, parseUrlForm } from "./parse-url";
 export type { AllowlistEntry, EgressPosture } from "./posture";
-export { EGRESS_ENV, EgressConfigError, STRICT_POSTURE, describePosture, parsePosture } from "./posture";
+export {
+  EGRESS_ENV,
+  EgressConfigError,
+  PROVIDER_HOSTS_ENV,
+  STRICT_POSTURE,
+  describePosture,
+  parsePosture,
+  parseProviderPosture,
+} from "./posture";
 export type { EgressHop, SendDeps, SendInput, SendOutcome } from "./send-guarded";
 export { sendGuarded } from "./send-guarded";

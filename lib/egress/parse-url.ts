@@ -12,9 +12,10 @@ import type { EgressBlock } from "./egress-block";
 import { NO_WIDENING, egressBlock } from "./egress-block";
 import type { EgressPosture } from "./posture";
 import { EGRESS_ENV } from "./posture";
+import { parseUrlForm } from "./url-form";
 
-/** Longest URL accepted, in UTF-8 bytes of the raw string and in characters of the normalized href. */
-export const MAX_URL_BYTES = 8 * 1024;
+export type { ParsedUrlForm } from "./url-form";
+export { MAX_URL_BYTES, parseUrlForm } from "./url-form";
 
 /** A URL that passed the syntax checks; its host still needs address checks. */
 export interface ParsedEgressUrl {
@@ -30,75 +31,23 @@ export interface ParsedEgressUrl {
   port: number;
 }
 
-const FIX_URL = "none: fix the URL";
-
-/** C0 controls, space, DEL, C1 controls, or Unicode whitespace anywhere in the string. */
-function hasControlOrSpace(raw: string): boolean {
-  let ascii = true;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-    if (c > 0x7f) ascii = false;
-  }
-  // The ASCII whitespace \s matches is all <= 0x20, refused above: only other text can hold more.
-  return !ascii && /\s/u.test(raw);
-}
-// An authority section (after `//`) holding an `@`: userinfo, even when empty (`http://@host`).
-const AUTHORITY_WITH_AT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*@/i;
-// An IPv6 literal with a zone id (`[fe80::1%25eth0]`); WHATWG rejects it, we name it.
-const ZONE_ID = /\[[^\]]*%/;
-
-function screenRaw(raw: string): EgressBlock | null {
-  if (Buffer.byteLength(raw, "utf8") > MAX_URL_BYTES) {
-    return egressBlock("too-long", `URL is longer than ${MAX_URL_BYTES} bytes`, FIX_URL);
-  }
-  if (hasControlOrSpace(raw)) {
-    return egressBlock("control-chars", "URL contains whitespace or control characters", FIX_URL);
-  }
-  if (raw.includes("\\")) return egressBlock("backslash", "URL contains a backslash", FIX_URL);
-  // Both patterns need a literal character; includes() is the cheap test for the usual URL without it.
-  if (raw.includes("@") && AUTHORITY_WITH_AT.test(raw)) {
-    return egressBlock("userinfo", "URL contains credentials (user@host)", "none: send credentials in a header");
-  }
-  if (raw.includes("[") && ZONE_ID.test(raw)) return egressBlock("zone-id", "IPv6 zone ids are not allowed", NO_WIDENING);
-  return null;
-}
-
 /**
- * Parses and screens a URL for egress: refuses URLs over 8 KiB, whitespace and
- * control characters, backslashes, userinfo, IPv6 zone ids, schemes other than
- * http(s), plain http unless the posture allows it, and metadata host names.
- * `base` resolves a relative URL (a redirect's Location); the raw-string screens
- * apply to `input` itself. Returns the parsed URL or an {@link EgressBlock}.
+ * Parses and screens a URL for egress: the form checks of {@link parseUrlForm},
+ * then plain http unless the posture allows it (a posture whose listing is
+ * `also` decides http per host later, in checkDestination), and metadata host
+ * names. `base` resolves a relative URL (a redirect's Location).
+ * Returns the parsed URL or an {@link EgressBlock}.
  */
 export function parseEgressUrl(
   input: string | URL,
   posture: EgressPosture,
   base?: string | URL,
 ): ParsedEgressUrl | EgressBlock {
-  const raw = typeof input === "string" ? input : input.href;
-  const screened = screenRaw(raw);
-  if (screened) return screened;
-
-  let url: URL;
-  try {
-    url = new URL(raw, base);
-  } catch {
-    return egressBlock("invalid-url", "not a valid absolute URL", FIX_URL);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return egressBlock("scheme", `scheme ${JSON.stringify(url.protocol)} is not allowed (http(s) only)`, NO_WIDENING);
-  }
-  if (url.protocol === "http:" && !posture.allowHttp) {
+  const form = parseUrlForm(input, base);
+  if (!("ok" in form)) return form;
+  const { url } = form;
+  if (url.protocol === "http:" && !posture.allowHttp && posture.listing !== "also") {
     return egressBlock("plain-http", "plain http is not allowed (https only)", `set ${EGRESS_ENV.allowHttp}=1 (dev only) or use https`);
-  }
-  // Belt and braces: the raw screen catches `@`, this catches anything WHATWG inferred.
-  if (url.username !== "" || url.password !== "") {
-    return egressBlock("userinfo", "URL contains credentials (user@host)", "none: send credentials in a header");
-  }
-  // Percent-encoding and IDN mapping can make the normalized form longer than the raw one.
-  if (url.href.length > MAX_URL_BYTES) {
-    return egressBlock("too-long", `URL is longer than ${MAX_URL_BYTES} bytes`, FIX_URL);
   }
 
   const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;

@@ -30,6 +30,16 @@ export interface EgressPosture {
   readonly allowHttp: boolean;
   readonly allowPrivate: boolean;
   readonly hosts: readonly AllowlistEntry[];
+  /**
+   * What a non-empty `hosts` means. `only` (the default; INSIKA_EGRESS_HOSTS):
+   * nothing else is reachable. `also` (INSIKA_PROVIDER_HOSTS): public https on
+   * 443 stays reachable, and a listed host may in addition be private or
+   * loopback, use plain http, and use any port (only its own, when the entry
+   * names one).
+   */
+  readonly listing?: "only" | "also";
+  /** The variable `hosts` came from, named in refusal hints (default INSIKA_EGRESS_HOSTS). */
+  readonly hostsVar?: string;
 }
 
 /** Thrown by {@link parsePosture}; the message names the variable and the bad entry. */
@@ -138,21 +148,46 @@ function parseEntry(entry: string): AllowlistEntry {
  * Throws {@link EgressConfigError} naming the first bad value or entry.
  */
 export function parsePosture(env: Record<string, string | undefined>): EgressPosture {
+  return Object.freeze({
+    allowHttp: parseFlag(env, EGRESS_ENV.allowHttp),
+    allowPrivate: parseFlag(env, EGRESS_ENV.allowPrivate),
+    hosts: parseHostList(env[EGRESS_ENV.hosts], EGRESS_ENV.hosts),
+  });
+}
+
+/** The variable that lists the model provider hosts beyond public https (see parseProviderPosture). */
+export const PROVIDER_HOSTS_ENV = "INSIKA_PROVIDER_HOSTS";
+
+/**
+ * The posture of model provider calls (an agent's `model.base_url` and the
+ * default OpenAI/Anthropic endpoints), from the value of INSIKA_PROVIDER_HOSTS
+ * (the same syntax as INSIKA_EGRESS_HOSTS). Public https is always allowed; a
+ * listed host may also be private or loopback, plain http and on any port (a
+ * `host:port` entry: that port only), as local model servers are. Nothing else:
+ * the INSIKA_EGRESS_* flags do not widen it. Throws {@link EgressConfigError}.
+ */
+export function parseProviderPosture(value: string | undefined): EgressPosture {
+  return Object.freeze({
+    allowHttp: false,
+    allowPrivate: false,
+    hosts: parseHostList(value, PROVIDER_HOSTS_ENV),
+    listing: "also" as const,
+    hostsVar: PROVIDER_HOSTS_ENV,
+  });
+}
+
+function parseHostList(value: string | undefined, variable: string): readonly AllowlistEntry[] {
   const hosts: AllowlistEntry[] = [];
-  for (const item of (env[EGRESS_ENV.hosts] ?? "").split(",")) {
+  for (const item of (value ?? "").split(",")) {
     const entry = item.trim();
     if (entry === "") continue;
     try {
       hosts.push(Object.freeze(parseEntry(entry)));
     } catch (err) {
-      throw new EgressConfigError(EGRESS_ENV.hosts, `bad entry ${JSON.stringify(entry)}: ${(err as Error).message}`);
+      throw new EgressConfigError(variable, `bad entry ${JSON.stringify(entry)}: ${(err as Error).message}`);
     }
   }
-  return Object.freeze({
-    allowHttp: parseFlag(env, EGRESS_ENV.allowHttp),
-    allowPrivate: parseFlag(env, EGRESS_ENV.allowPrivate),
-    hosts: Object.freeze(hosts),
-  });
+  return Object.freeze(hosts);
 }
 
 /**
@@ -161,6 +196,10 @@ export function parsePosture(env: Record<string, string | undefined>): EgressPos
  * `relaxed: plain http allowed; private addresses and any port allowed (dev only)`.
  */
 export function describePosture(posture: EgressPosture): string {
+  if (posture.listing === "also") {
+    if (posture.hosts.length === 0) return "public https only";
+    return `public https, and ${posture.hosts.map((h) => h.entry).join(", ")} (listed hosts may be private, plain http, any port)`;
+  }
   const parts: string[] = [];
   if (posture.hosts.length > 0) {
     parts.push(`only ${posture.hosts.map((h) => h.entry).join(", ")} (listed hosts may be private)`);

@@ -130,7 +130,7 @@ describe("AiSdkModel.stream", () => {
   it("scrubs secret values from error parts", async () => {
     const { model } = fakeProvider([{ type: "error", error: new Error("bad key sk-secret-value given") }]);
     const adapter = new AiSdkModel({ id: "f", connect: () => ({ model, secrets: ["sk-secret-value"] }) });
-    await expect(run(adapter)).rejects.toThrow("provider error: bad key *** given");
+    await expect(run(adapter)).rejects.toThrow("provider error: bad key [secret] given");
   });
 
   it("does not call the provider when the signal is already aborted", async () => {

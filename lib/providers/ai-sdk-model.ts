@@ -24,6 +24,7 @@ import type {
   ModelToolSpec,
   TokenUsage,
 } from "@/lib/engine/ports";
+import { redactText } from "@/lib/secrets/redact";
 
 /** A provider call failed; `message` is safe to show (secret values are scrubbed). */
 export class ProviderError extends Error {
@@ -57,7 +58,10 @@ export interface AiSdkModelOptions {
   providerOptions?: SharedV3ProviderOptions;
 }
 
-const MAX_ERROR_CHARS = 500;
+/** Longest error message a provider failure becomes (it reaches traces and API clients). */
+const MAX_ERROR_CHARS = 400;
+/** Longest excerpt of a provider's own words (its error message or response body) in that message. */
+export const MAX_EXCERPT_CHARS = 200;
 
 /** `Model` over an AI SDK provider model. Streams text deltas, tool calls, then finish. */
 export class AiSdkModel implements Model {
@@ -219,24 +223,34 @@ function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage | undefined {
   return result.inputTokens === undefined && result.outputTokens === undefined ? undefined : result;
 }
 
-/** Any failure of a provider call -> a ProviderError with a clear, secret-free message. */
+/**
+ * Any failure of a provider call -> a ProviderError with a clear, secret-free message. What the
+ * provider said (its error message, else its response body) appears only as an excerpt of at most
+ * MAX_EXCERPT_CHARS, redacted (the key and its encodings) *before* it is cut, so a key at the cut
+ * cannot leave half of itself behind.
+ */
 function toProviderError(error: unknown, signal: AbortSignal, secrets: string[]): unknown {
   if (signal.aborted) return signal.reason ?? error;
-  if (error instanceof ProviderError) return error;
+  if (error instanceof ProviderError) return new ProviderError(scrub(error.message, secrets), error.status);
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === undefined) {
-      return new ProviderError(scrub(`provider error: ${error.message} (${error.url})`, secrets));
+      return new ProviderError(scrub(`provider error: ${excerpt(error.message, secrets)} (${error.url})`, secrets));
     }
     const statusLine = `${status} ${STATUS_CODES[status] ?? ""}`.trim();
     let detail = error.message;
-    if (detail === "" || detail === STATUS_CODES[status] || detail === statusLine) {
-      detail = (error.responseBody ?? "").trim().slice(0, 200);
-    }
-    const text = detail ? `provider error: ${statusLine}: ${detail}` : `provider error: ${statusLine}`;
+    if (detail === "" || detail === STATUS_CODES[status] || detail === statusLine) detail = error.responseBody ?? "";
+    const short = excerpt(detail, secrets);
+    const text = short ? `provider error: ${statusLine}: ${short}` : `provider error: ${statusLine}`;
     return new ProviderError(scrub(text, secrets), status);
   }
-  return new ProviderError(scrub(`provider error: ${describe(error)}`, secrets));
+  return new ProviderError(scrub(`provider error: ${excerpt(describe(error), secrets)}`, secrets));
+}
+
+// Redacted, whitespace collapsed, then cut: the provider's words as one short line.
+function excerpt(text: string, secrets: string[]): string {
+  const clean = redactText(text, secrets).replace(/\s+/g, " ").trim();
+  return clean.length > MAX_EXCERPT_CHARS ? `${clean.slice(0, MAX_EXCERPT_CHARS)}…` : clean;
 }
 
 function describe(error: unknown): string {
@@ -259,9 +273,6 @@ function describe(error: unknown): string {
 }
 
 function scrub(text: string, secrets: string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join("***");
-  }
+  const result = redactText(text, secrets);
   return result.length > MAX_ERROR_CHARS ? `${result.slice(0, MAX_ERROR_CHARS)}…` : result;
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { anthropicEvent, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
+import { anthropicEvent, loopbackFetch, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
 import {
   collect,
   firstTurn,
@@ -83,7 +83,7 @@ const answerStep: ScriptedResponse = {
 type Body = { model: string; system: unknown; messages: unknown[]; tools: unknown; stream: boolean; max_tokens: number };
 
 function anthropicModel(baseUrl: string, readSecret = secrets({ anthropic_key: KEY })) {
-  return createModel({ provider: "anthropic", model: "claude-test", base_url: `${baseUrl}/v1`, api_key_secret: "anthropic_key" }, { readSecret });
+  return createModel({ provider: "anthropic", model: "claude-test", base_url: `${baseUrl}/v1`, api_key_secret: "anthropic_key" }, { readSecret, fetch: loopbackFetch });
 }
 
 describe("anthropic over the Messages API", () => {
@@ -165,7 +165,7 @@ describe("anthropic over the Messages API", () => {
     const error = await collect(anthropicModel(server.baseUrl), firstTurn).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(401);
-    expect((error as Error).message).toBe("provider error: 401 Unauthorized: invalid x-api-key ***");
+    expect((error as Error).message).toBe("provider error: 401 Unauthorized: invalid x-api-key [secret]");
   });
 
   it("turns a 500 into a clear error", async () => {

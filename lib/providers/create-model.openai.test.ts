@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { chatChunk, chatUsageChunk, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
+import { chatChunk, chatUsageChunk, loopbackFetch, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
 import {
   collect,
   firstTurn,
@@ -57,7 +57,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackServer([toolStep, answerStep]);
       const model = createModel(
         { provider, model: "test-model", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }) },
+        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
       );
       expect(model.id).toBe(`${provider}:test-model`);
 
@@ -116,12 +116,12 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackServer([{ kind: "error", status: 401, body }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }) },
+        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
       );
       const error = await collect(model, firstTurn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect((error as ProviderError).status).toBe(401);
-      expect((error as Error).message).toBe("provider error: 401 Unauthorized: Incorrect API key provided: ***");
+      expect((error as Error).message).toBe("provider error: 401 Unauthorized: Incorrect API key provided: [secret]");
       expect((error as Error).message).not.toContain(KEY);
     });
 
@@ -129,7 +129,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackServer([{ kind: "error", status: 500, body: "upstream exploded", contentType: "text/plain" }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }) },
+        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
       );
       await expect(collect(model, firstTurn)).rejects.toThrow("provider error: 500 Internal Server Error: upstream exploded");
     });
@@ -138,11 +138,11 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackServer([answerStep]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ other: KEY }) },
+        { readSecret: secrets({ other: KEY }), fetch: loopbackFetch },
       );
       const error = (await collect(model, firstTurn).catch((e: unknown) => e)) as Error;
       expect(error.message).toContain('secret "llm_key" is not provisioned');
-      expect(error.message).toContain("INSIKA_SECRET_LLM_KEY");
+      expect(error.message).toContain("INSIKA_PROVIDER_SECRET_LLM_KEY");
       expect(error.message).not.toContain(KEY);
       expect(server.requests).toHaveLength(0);
     });
@@ -152,7 +152,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 describe("openai-compatible specifics", () => {
   it("sends no Authorization header without api_key_secret (Ollama, llama.cpp)", async () => {
     server = await startLoopbackServer([answerStep]);
-    const model = createModel({ provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` }, { readSecret: () => undefined });
+    const model = createModel({ provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` }, { readSecret: () => undefined, fetch: loopbackFetch });
     const parts = await collect(model, [{ role: "user", content: "hi" }], []);
     expect(parts.at(-1)).toStrictEqual({ type: "finish", usage: { inputTokens: 80, outputTokens: 9 } });
     expect(server.requests[0]!.url).toBe("/v1/chat/completions");
@@ -165,7 +165,7 @@ describe("openai-compatible specifics", () => {
     let current = "key-one";
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: server.baseUrl, api_key_secret: "k" },
-      { readSecret: (name) => (name === "k" ? current : undefined) },
+      { readSecret: (name) => (name === "k" ? current : undefined), fetch: loopbackFetch },
     );
     await collect(model, firstTurn);
     current = "key-two";
@@ -177,7 +177,7 @@ describe("openai-compatible specifics", () => {
     server = await startLoopbackServer([
       { kind: "sse", events: [{ data: chatChunk({ content: "Hel" }) }, { data: JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }) }] },
     ]);
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined });
+    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
     const seen: string[] = [];
     const run = async () => {
       for await (const part of model.stream({ messages: firstTurn, tools: [], signal: new AbortController().signal })) {
@@ -191,13 +191,13 @@ describe("openai-compatible specifics", () => {
   it("reports an unreachable endpoint clearly", async () => {
     const closed = await startLoopbackServer([]);
     await closed.close();
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: closed.baseUrl }, { readSecret: () => undefined });
+    const model = createModel({ provider: "openai-compatible", model: "m", base_url: closed.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
     await expect(collect(model, firstTurn)).rejects.toThrow(/^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/);
   });
 
   it("stops when the signal aborts mid-stream and rethrows the abort reason", async () => {
     server = await startLoopbackServer([{ kind: "sse", events: [{ data: chatChunk({ content: "partial" }) }], hang: true }]);
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined });
+    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
     const controller = new AbortController();
     const reason = new Error("turn cancelled");
     const seen: string[] = [];

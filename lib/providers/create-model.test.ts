@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { Model } from "@/lib/engine/ports";
 import { createModel, type ModelConfig } from "./create-model";
 import { DemoModel } from "./demo-model";
+import { refusingFetch } from "./loopback-server.test-util";
 
-const deps = { readSecret: () => undefined };
+const deps = { readSecret: () => undefined, fetch: refusingFetch };
 
 describe("createModel configuration", () => {
   it("builds the demo model without any secret", () => {
@@ -37,9 +38,13 @@ describe("createModel configuration", () => {
 
   it("rejects bad base URLs and credentials in them", () => {
     const make = (base_url: string) => () => createModel({ provider: "openai-compatible", model: "m", base_url }, deps);
-    expect(make("not a url")).toThrow("model.base_url is not a valid URL");
-    expect(make("ftp://127.0.0.1/v1")).toThrow("model.base_url must be http or https");
-    expect(make("http://user:pw@127.0.0.1/v1")).toThrow("model.base_url must not contain credentials");
+    expect(make("not-a-url")).toThrow("model.base_url must be an absolute http or https URL");
+    expect(make("ftp://127.0.0.1/v1")).toThrow("model.base_url must be an absolute http or https URL");
+    expect(make("http://user:pw@127.0.0.1/v1")).toThrow(
+      'provider "openai-compatible": model.base_url is refused by the egress guard (userinfo): URL contains credentials (user@host)',
+    );
+    expect(make("http://127.0.0.1\\v1")).toThrow("(backslash): URL contains a backslash");
+    expect(make("http://metadata.google.internal/v1")).toThrow("(metadata-host)");
   });
 
   it("requires a model id", () => {
@@ -53,6 +58,7 @@ describe("createModel configuration", () => {
     createModel(
       { provider: "openai", model: "gpt", api_key_secret: "k" },
       {
+        fetch: refusingFetch,
         readSecret: () => {
           reads++;
           return "v";

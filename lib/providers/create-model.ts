@@ -4,13 +4,15 @@
  * is read through `readSecret` at call time (so a rotated secret takes effect on the next turn),
  * never from the config row and never from the provider SDKs' own env fallbacks
  * (OPENAI_API_KEY, ANTHROPIC_BASE_URL, ...): we always pass key and base URL explicitly.
- * Provider endpoints are operator configuration: the SDK's fetch is used, not the egress guard
- * (DESIGN §3.11).
+ * Every provider call goes through the `fetch` in deps (createProviderFetch: the egress guard
+ * under INSIKA_PROVIDER_HOSTS), never the SDKs' default global fetch.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "@/lib/engine/ports";
+import { checkUrlForm, type FetchLike } from "@/lib/egress";
+import { PROVIDER_SECRET_PREFIX } from "@/lib/secrets/secret-source";
 import { AiSdkModel, ProviderError } from "./ai-sdk-model";
 import { DemoModel } from "./demo-model";
 
@@ -27,8 +29,10 @@ export interface ModelConfig {
 }
 
 export interface CreateModelDeps {
-  /** The provisioned secret source; returns undefined when the secret is not provisioned. */
+  /** The provider secret source (not the data tools'); returns undefined when the secret is not provisioned. */
   readSecret: (name: string) => string | undefined;
+  /** How provider requests are sent: createProviderFetch (the guarded fetch) in production. */
+  fetch: FetchLike;
   /** The model used for provider "scripted" (tests build it, e.g. with ./scripted). */
   scripted?: Model;
 }
@@ -61,7 +65,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         id: `${provider}:${config.model}`,
         connect: () => {
           const apiKey = config.api_key_secret ? readKey(config.api_key_secret, deps) : undefined;
-          const sdk = createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey, includeUsage: true });
+          const sdk = createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey, includeUsage: true, fetch: deps.fetch });
           return { model: sdk.chatModel(config.model), secrets: apiKey ? [apiKey] : [] };
         },
       });
@@ -75,7 +79,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         connect: () => {
           const apiKey = readKey(secretName, deps);
           // Chat Completions (not the Responses API): the same protocol as openai-compatible.
-          const sdk = createOpenAI({ baseURL, apiKey });
+          const sdk = createOpenAI({ baseURL, apiKey, fetch: deps.fetch });
           return { model: sdk.chat(config.model), secrets: [apiKey] };
         },
       });
@@ -92,7 +96,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         providerOptions: { anthropic: { toolStreaming: false } },
         connect: () => {
           const apiKey = readKey(secretName, deps);
-          const sdk = createAnthropic({ baseURL, apiKey });
+          const sdk = createAnthropic({ baseURL, apiKey, fetch: deps.fetch });
           return { model: sdk.messages(config.model), secrets: [apiKey] };
         },
       });
@@ -121,18 +125,14 @@ function requireSecretName(config: ModelConfig, provider: string): string {
   return config.api_key_secret;
 }
 
+// The URL's form by the egress guard's own rules (call time applies the rest); no trailing slash.
 function checkBaseUrl(value: string, provider: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`provider "${provider}": model.base_url is not a valid URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Error(`provider "${provider}": model.base_url must be http or https`);
-  }
-  if (url.username || url.password) {
-    throw new Error(`provider "${provider}": model.base_url must not contain credentials (use api_key_secret)`);
+  const block = checkUrlForm(value);
+  if (block !== null) {
+    if (block.rule === "scheme" || block.rule === "invalid-url") {
+      throw new Error(`provider "${provider}": model.base_url must be an absolute http or https URL`);
+    }
+    throw new Error(`provider "${provider}": model.base_url is refused by the egress guard (${block.rule}): ${block.reason}`);
   }
   return value.replace(/\/+$/, "");
 }
@@ -142,7 +142,7 @@ function readKey(secretName: string, deps: CreateModelDeps): string {
   const value = deps.readSecret(secretName);
   if (value === undefined || value === "") {
     throw new ProviderError(
-      `model API key secret "${secretName}" is not provisioned (set env INSIKA_SECRET_${secretName.toUpperCase()} or a file "${secretName}" in INSIKA_SECRETS_DIR)`,
+      `model API key secret "${secretName}" is not provisioned (set env ${PROVIDER_SECRET_PREFIX}${secretName.toUpperCase()} or a file "providers/${secretName}" in INSIKA_SECRETS_DIR; data-tool secrets, INSIKA_SECRET_*, are never sent to a provider)`,
     );
   }
   return value;

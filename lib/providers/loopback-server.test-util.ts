@@ -4,6 +4,17 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseProviderPosture, type FetchLike } from "@/lib/egress";
+import { createProviderFetch } from "./provider-fetch";
+
+/** The provider fetch as a server with INSIKA_PROVIDER_HOSTS=127.0.0.1 builds it: loopback model servers are reachable. */
+export const LOOPBACK_PROVIDER_POSTURE = parseProviderPosture("127.0.0.1");
+export const loopbackFetch: FetchLike = createProviderFetch(LOOPBACK_PROVIDER_POSTURE);
+
+/** A fetch for tests that must not send anything: any call fails the test loudly. */
+export const refusingFetch: FetchLike = async (input) => {
+  throw new Error(`test: unexpected provider request to ${String(input instanceof Request ? input.url : input)}`);
+};
 
 export interface RecordedRequest {
   method: string;

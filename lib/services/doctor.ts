@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Db } from "@/db/client";
 import { MIGRATIONS_DIR } from "@/db/client";
 import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
-import { describePosture, parsePosture } from "@/lib/egress";
+import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
 import { buildCatalog } from "./catalog";
@@ -55,6 +55,12 @@ const checkEgress: Check = () => {
   }
 };
 
+const checkProviderEgress: Check = (_db, env) => {
+  // env parsing already refused a bad INSIKA_PROVIDER_HOSTS; this names what model calls may reach.
+  const posture = parseProviderPosture(env.INSIKA_PROVIDER_HOSTS);
+  return { name: "provider-egress", status: "ok", message: `model providers: ${describePosture(posture)}` };
+};
+
 const checkDataTools: Check = (db) => {
   const entries = [...buildCatalog(db).entries.values()];
   const dropped = entries.flatMap((e) => (e.status === "dropped" ? [`${e.name}: ${e.problem}`] : []));
@@ -84,7 +90,7 @@ const checkLiteralCredentials: Check = (db) => {
       };
 };
 
-const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkDataTools, checkLiteralCredentials];
+const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkProviderEgress, checkDataTools, checkLiteralCredentials];
 
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {

@@ -11,13 +11,13 @@ import type { AgentLimits, AgentRow, SessionRow } from "@/db/schema";
 import type { Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";
 import { getEnv } from "@/lib/env";
 import { createModel } from "@/lib/providers/create-model";
-import { processSecrets } from "@/lib/secrets/secret-source";
+import { processSecrets, providerSecrets } from "@/lib/secrets/secret-source";
 import type { TurnContext } from "@/lib/tools/types";
 import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { createApprovalGate } from "./approval-gate";
 import { agentToolExposure } from "./agents";
 import { getCatalog } from "./catalog";
-import { getPosture } from "./egress-posture";
+import { getPosture, getProviderFetch } from "./egress-posture";
 import { loadScriptedModel } from "./scripted-script";
 import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
@@ -121,7 +121,8 @@ function history(db: Db, sessionId: string): ModelMessage[] {
 function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: string, startStep: number): Model {
   try {
     const scripted = agent.model.provider === "scripted" ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) } : {};
-    return createModel(agent.model, { readSecret: (name) => processSecrets.read(name), ...scripted });
+    // Provider keys come from their own namespace and travel only through the provider fetch.
+    return createModel(agent.model, { readSecret: (name) => providerSecrets.read(name), fetch: getProviderFetch(), ...scripted });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {

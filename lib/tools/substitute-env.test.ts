@@ -35,6 +35,7 @@ describe("substituteEnv", () => {
 describe("isSecretEnvName", () => {
   it("matches INSIKA_SECRET_* and INSIKA_API_TOKEN in any case", () => {
     expect(isSecretEnvName("INSIKA_SECRET_X")).toBe(true);
+    expect(isSecretEnvName("Insika_Provider_Secret_llm_key")).toBe(true);
     expect(isSecretEnvName("insika_api_token")).toBe(true);
     expect(isSecretEnvName("INSIKA_SECRETS_DIR")).toBe(false);
     expect(isSecretEnvName("API_TOKEN")).toBe(false);

@@ -18,7 +18,7 @@ export type SubstituteEnvResult = { ok: true; text: string } | { ok: false; prob
  */
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
-  return upper.startsWith("INSIKA_SECRET_") || upper === "INSIKA_API_TOKEN";
+  return upper.startsWith("INSIKA_SECRET_") || upper.startsWith("INSIKA_PROVIDER_SECRET_") || upper === "INSIKA_API_TOKEN";
 }
 
 /**
@@ -46,7 +46,7 @@ export function substituteEnv(
       const value = exposed ? env[name] : undefined;
       if (isSecretEnvName(name)) {
         problems.push(
-          `${where}: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
+          `${where}: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_*, INSIKA_PROVIDER_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
         );
       } else if (!exposed) {
         problems.push(

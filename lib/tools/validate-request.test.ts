@@ -27,9 +27,12 @@ function requestOf(input: unknown, options: ValidateToolDefinitionOptions = { wr
 
 describe("url", () => {
   it("must be http/https", () => {
-    for (const url of ["ftp://a.example/x", "file:///etc/passwd", "javascript:alert(1)", "api.example.com/x", "http://", "https://a.example:99999/"]) {
+    for (const url of ["ftp://a.example/x", "file:///etc/passwd", "javascript:alert(1)", "api.example.com/x", "http://"]) {
       expect(errorOf(def({ url }))).toBe("url must be http/https");
     }
+    expect(errorOf(def({ url: "https://a.example:99999/" }))).toBe(
+      'request.url is refused by the egress guard (bad-port): port "99999" is not a valid port (1-65535)',
+    );
     expect(requestOf(def({ url: "http://a.example/x" })).url).toBe("http://a.example/x");
     expect(requestOf(def({ url: "  https://a.example/x " })).url).toBe("https://a.example/x");
   });
@@ -58,9 +61,11 @@ describe("url", () => {
 
   it("refuses credentials and whitespace inside the URL", () => {
     expect(errorOf(def({ url: "https://user:pw@a.example/" }))).toBe(
-      "request.url must not contain credentials (user:password@): send them in a header listed in secret_headers",
+      "request.url is refused by the egress guard (userinfo): URL contains credentials (user@host)",
     );
-    expect(errorOf(def({ url: "https://a.example/a b" }))).toBe("request.url must not contain spaces or control characters");
+    expect(errorOf(def({ url: "https://a.example/a b" }))).toBe(
+      "request.url is refused by the egress guard (control-chars): URL contains whitespace or control characters",
+    );
   });
 });
 
@@ -163,9 +168,9 @@ describe("env and the write paths", () => {
   });
 
   it("refuses env names that hold secrets", () => {
-    for (const name of ["INSIKA_SECRET_API_TOKEN", "INSIKA_API_TOKEN", "insika_secret_x"]) {
+    for (const name of ["INSIKA_SECRET_API_TOKEN", "INSIKA_API_TOKEN", "insika_secret_x", "INSIKA_PROVIDER_SECRET_OPENAI"]) {
       expect(errorOf(def({ headers: { "X-A": `{{env.${name}}}` } }), manifest({ [name]: "s3cret" }))).toBe(
-        `request.headers.X-A: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
+        `request.headers.X-A: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_*, INSIKA_PROVIDER_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
       );
     }
   });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatChunk, startLoopbackServer, type LoopbackServer } from "../../lib/providers/loopback-server.test-util";
 import { startBackend, type Backend } from "../support/backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
@@ -79,5 +80,71 @@ describe("a secret never lands on disk, in traces, in responses or in logs", () 
     await server.stop();
     expect(dataDirContains(server.dataDir, SECRET)).toEqual([]);
     expect(server.output()).not.toContain(SECRET);
+  });
+});
+
+describe("a model API key stays on the provider path", () => {
+  const KEY = "sk-prov-4e1d9b7c3a5f2e8d6b0a";
+  const DATA_SECRET = "data-only-9c8b7a6f5e4d";
+  let server: TestServer;
+  let model: LoopbackServer;
+
+  beforeAll(async () => {
+    model = await startLoopbackServer([
+      { kind: "sse", events: [{ data: chatChunk({ role: "assistant", content: "hello" }) }, { data: chatChunk({}, "stop") }, { data: "[DONE]" }] },
+      // The worst provider: its error page quotes the key back, long, and in encoded forms.
+      { kind: "error", status: 500, contentType: "text/plain", body: `upstream failed for key ${KEY} (${encodeURIComponent(KEY)}) ${"trace ".repeat(500)}` },
+    ]);
+    server = await startServer({
+      env: {
+        INSIKA_PROVIDER_HOSTS: "127.0.0.1",
+        INSIKA_PROVIDER_SECRET_LLM_KEY: KEY,
+        INSIKA_SECRET_DATA_TOKEN: DATA_SECRET,
+        INSIKA_LOG_LEVEL: "debug",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await model?.close();
+  });
+
+  it("sends the key only to the provider, and never stores, traces or logs it, even when the provider echoes it", async () => {
+    const agent = { model: { provider: "openai-compatible", model: "m", base_url: `${model.baseUrl}/v1`, api_key_secret: "llm_key" } };
+    expect((await server.api("PUT", "/v1/agents/keyed", agent)).status).toBe(201);
+    const sessionId = (await server.api("POST", "/v1/sessions", { agent_id: "keyed" })).body.id;
+    const ok = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "hi" });
+    expect(ok.body.status).toBe("completed");
+    expect(model.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    const failed = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "again" });
+    expect(failed.body.status).toBe("failed");
+    expect(failed.body.error).toContain("provider error: 500 Internal Server Error: upstream failed for key [secret] ([secret])");
+    expect(failed.body.error.length).toBeLessThan(400);
+
+    // A data tool cannot read the provider key: {{secret.llm_key}} is not provisioned for it.
+    const manifest = await server.api("POST", "/v1/tools/manifest", {
+      tools: [{ name: "grab_key", description: "d", secret_headers: ["Authorization"], request: { method: "GET", url: "https://api.example.com/x", headers: { Authorization: "{{secret.llm_key}}" } } }],
+    });
+    expect(manifest.body.errors[0].error).toContain("secret 'llm_key' is not provisioned");
+    // And an agent cannot name a data-tool secret as its key: nothing is sent with it.
+    const before = model.requests.length;
+    await server.api("PUT", "/v1/agents/borrower", { model: { ...agent.model, api_key_secret: "data_token" } });
+    const other = (await server.api("POST", "/v1/sessions", { agent_id: "borrower" })).body.id;
+    const borrowed = await server.api("POST", `/v1/sessions/${other}/turns`, { message: "hi" });
+    expect(borrowed.body.status).toBe("failed");
+    expect(borrowed.body.error).toContain('model API key secret "data_token" is not provisioned (set env INSIKA_PROVIDER_SECRET_DATA_TOKEN');
+    expect(model.requests.length).toBe(before);
+
+    const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);
+    const transcript = await server.api("GET", `/v1/sessions/${sessionId}`);
+    const agentRow = await server.api("GET", "/v1/agents/keyed");
+    for (const body of [ok.body, failed.body, trace.body, transcript.body, agentRow.body, borrowed.body]) {
+      expect(JSON.stringify(body)).not.toContain(KEY);
+      expect(JSON.stringify(body)).not.toContain(DATA_SECRET);
+    }
+    await server.stop();
+    expect(dataDirContains(server.dataDir, KEY)).toEqual([]);
+    expect(server.output()).not.toContain(KEY);
   });
 });
