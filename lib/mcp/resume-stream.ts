@@ -49,6 +49,8 @@ export async function resumeForAnswer(
   const first = parseSse(firstBody.toString("utf8"));
   let lastEventId = first.lastEventId;
   let retryMs = first.retryMs;
+  // A GET has no body to describe.
+  const getHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "content-type"));
   const stop = (resumed: number, why: string): ReadRpcResult => ({
     ok: false,
     error: `MCP stream ended before the result; resumed ${resumed} time${resumed === 1 ? "" : "s"}; ${why}`,
@@ -63,7 +65,7 @@ export async function resumeForAnswer(
 
     const sent = await send({
       method: "GET",
-      headers: { ...headers, Accept: "text/event-stream", "Last-Event-ID": lastEventId },
+      headers: { ...getHeaders, Accept: "text/event-stream", "Last-Event-ID": lastEventId },
       stopReading: watchForAnswer(id),
     });
     if (!sent.ok) return stop(resumed + 1, sent.error);
