@@ -107,9 +107,8 @@ function resolveSecrets(
   secrets: SecretSource,
   problems: string[],
   secretValues: string[],
-): { value: string; usesSecret: boolean } | null {
+): { value: string } | null {
   let out = "";
-  let usesSecret = false;
   const before = problems.length;
   for (const part of splitTemplate(value)) {
     if (part.type === "text") out += part.text;
@@ -122,11 +121,10 @@ function resolveSecrets(
       else {
         out += secret;
         secretValues.push(secret);
-        usesSecret = true;
       }
     }
   }
-  return problems.length > before ? null : { value: out, usesSecret };
+  return problems.length > before ? null : { value: out };
 }
 
 // defineProperty: a header named `__proto__` stays data.
