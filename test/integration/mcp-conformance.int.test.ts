@@ -69,7 +69,6 @@ describe("the MCP conformance suite's client scenarios, through Insika", () => {
   for (const scenario of SCENARIOS) {
     it(`passes '${scenario}'`, async () => {
       const { code, output } = await runScenario(scenario, server, scripts);
-      if (process.env.CONF_DEBUG) console.log(output);
       expect(output, output).toContain("OVERALL: PASSED");
       expect(code, output).toBe(0);
     }, 90_000);
