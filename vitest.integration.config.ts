@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.int.test.ts"],
     environment: "node",
+    // Fails a file whose server logged an uncaughtException or unhandledRejection.
+    setupFiles: ["test/support/server-log-hook.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

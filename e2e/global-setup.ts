@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startBackend } from "../test/support/backend";
 import { startEverything } from "../test/support/mcp-everything";
+import { assertNoProcessErrors } from "../test/support/server-log-check";
 import { startServer, tempDir } from "../test/support/server";
 
 /** How long each call to the slow backend takes: long enough for parallel calls to visibly overlap. */
@@ -47,5 +48,8 @@ export default async function globalSetup() {
     await slow.close();
     await mcp.stop();
     fs.rmSync(scripts, { recursive: true, force: true });
+    // Fails the run when the server logged an uncaughtException or unhandledRejection,
+    // even if every spec passed (see test/support/server-log-check.ts).
+    assertNoProcessErrors(server.output(), "the browser tests' server");
   };
 }

@@ -70,8 +70,13 @@ export interface CappedBody {
  * Listens for `data`/`end`/`error`/`close` directly instead of `for await`:
  * a stream's async iterator costs several microseconds to set up, which is a
  * visible share of a loopback call.
+ *
+ * `stopWhen`, when given, sees each decoded chunk as it arrives; once it
+ * returns true reading stops there (the stream is destroyed) and the body
+ * read so far is the result, not truncated: for streams that never end by
+ * themselves, such as an SSE stream whose reader has what it came for.
  */
-export function readCapped(stream: Readable, maxBytes: number): Promise<CappedBody> {
+export function readCapped(stream: Readable, maxBytes: number, stopWhen?: (chunk: Buffer) => boolean): Promise<CappedBody> {
   return new Promise<CappedBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -107,6 +112,11 @@ export function readCapped(stream: Readable, maxBytes: number): Promise<CappedBo
       }
       chunks.push(buf);
       total += buf.length;
+      if (stopWhen?.(buf)) {
+        settled = true;
+        discardBody(stream);
+        resolve({ body: Buffer.concat(chunks, total), truncated: false });
+      }
     });
     stream.once("end", () => {
       if (settled) return;

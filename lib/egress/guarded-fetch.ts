@@ -4,8 +4,7 @@
  * checks and pinning as guardedRequest, but fetch semantics: it throws, and the
  * body streams (MCP answers with long-lived SSE), so there is no body cap.
  */
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { Readable } from "node:stream";
 import type { Resolver } from "./check-destination";
 import { decodeBody, discardBody } from "./decode-body";
 import type { EgressBlock, EgressRule } from "./egress-block";
@@ -76,6 +75,56 @@ function toHeaders(raw: Record<string, string | string[] | undefined>): Headers 
   return out;
 }
 
+/** Bytes the web stream buffers ahead of its reader before the socket is paused. */
+const WEB_STREAM_HIGH_WATER = 64 * 1024;
+
+/**
+ * The decoded body as a web stream, instead of Node 20's Readable.toWeb: that
+ * adapter keeps enqueueing data the socket had already delivered after the
+ * reader cancelled, which throws "Invalid state: Controller is already closed"
+ * as an uncaught exception (the MCP SDK cancels the body of every answer to a
+ * notification). Here every event after the end, an error or a cancel is
+ * ignored, and a cancel discards the body (freeing the socket).
+ */
+function toWebStream(body: Readable): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        body.pause();
+        body.on("data", (chunk: Buffer | string) => {
+          if (settled) return;
+          controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+          if ((controller.desiredSize ?? 0) <= 0) body.pause();
+        });
+        body.once("end", () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        body.on("error", (err: unknown) => {
+          if (settled) return;
+          settled = true;
+          controller.error(err);
+        });
+        body.once("close", () => {
+          if (settled) return;
+          settled = true;
+          controller.error(new TypeError("terminated: the response body closed before its end"));
+        });
+      },
+      pull() {
+        body.resume();
+      },
+      cancel() {
+        settled = true;
+        discardBody(body);
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: WEB_STREAM_HIGH_WATER }),
+  );
+}
+
 /**
  * Returns a `fetch` for `posture`: every request (and redirect hop) is checked
  * and pinned like guardedRequest's. A refusal throws {@link EgressBlockedError}
@@ -141,8 +190,7 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
         discardBody(response.body);
         throw new TypeError("fetch failed", { cause: err });
       }
-      // Node's web stream type and the DOM one describe the same object.
-      stream = Readable.toWeb(decoded) as NodeReadableStream<Uint8Array> as unknown as ReadableStream<Uint8Array>;
+      stream = toWebStream(decoded);
     }
     const res = new Response(stream, {
       status: response.statusCode,

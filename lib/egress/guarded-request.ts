@@ -32,6 +32,12 @@ export interface GuardedRequestInput {
   /** Headers holding secrets; with Authorization/Cookie they are dropped on a cross-origin redirect. */
   secretHeaderNames?: readonly string[];
   signal?: AbortSignal;
+  /**
+   * Sees each decoded body chunk (with the final response's headers); returning
+   * true ends the read there, the body so far being the result. For streams
+   * that stay open once the caller has its answer (MCP's SSE).
+   */
+  stopReading?: (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean;
 }
 
 /** What guardedRequest sends with: the posture, and optional resolver/dispatcher overrides. */
@@ -200,7 +206,8 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
         discardBody(response.body);
         throw err;
       }
-      ({ body, truncated } = await readCapped(decoded, input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+      const stop = input.stopReading;
+      ({ body, truncated } = await readCapped(decoded, input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, stop && ((chunk) => stop(chunk, headers))));
     }
     return {
       ok: true,

@@ -15,10 +15,19 @@ import type { BuiltRequest } from "./build-request";
 import { defineOwn } from "./template-scope";
 import { sendRequest, type Exchange, type SendContext } from "./send-request";
 
-/** One JSON-RPC message to post to the tool's URL, plus protocol headers (Accept, Mcp-Session-Id...). */
+/**
+ * One JSON-RPC message to post to the tool's URL, plus protocol headers
+ * (Accept, Mcp-Session-Id...); or, with `method: "GET"` and no body, the
+ * request that resumes an SSE stream (Last-Event-ID) on the same URL.
+ */
 export interface McpMessage {
-  body: string;
+  /** Default POST. */
+  method?: "POST" | "GET";
+  /** The JSON-RPC message; required for POST, absent for GET. */
+  body?: string;
   headers?: Record<string, string>;
+  /** Sees each decoded body chunk; true ends the read there (a stream that stays open after the answer). */
+  stopReading?: (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean;
 }
 
 /** The response to one message; `error` is model-readable (`destination blocked: ...` for a refusal). */
@@ -42,6 +51,11 @@ export type McpCallOutcome = { ok: true; value: unknown; haltBody?: string } | {
 export interface McpCallInfo {
   /** SHA-256 of the built URL and headers (secrets resolved): one key per server and credentials. */
   sessionKey: string;
+  // [lib/mcp, issue 14] resuming a stream waits the server's retry interval: within the call's deadline.
+  /** Milliseconds left before the call's deadline (the tool's timeout). */
+  remainingMs: () => number;
+  /** The call's cancellation, for waits between sends. */
+  signal?: AbortSignal;
 }
 
 /** The injectable MCP implementation: called with validated arguments and a guarded `send`. */
@@ -91,10 +105,11 @@ export async function callMcpTool(
       }
       defineOwn(headers, name, value);
     }
-    const request: BuiltRequest = { method: "POST", url: options.built.url, headers, body: message.body };
-    const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx);
+    const method = message.method ?? "POST";
+    const request: BuiltRequest = { method, url: options.built.url, headers, body: method === "GET" ? undefined : message.body };
+    const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx, { stopReading: message.stopReading });
     // [lib/mcp, issue 6] the trace shows the JSON-RPC message (redacted with the whole record).
-    exchange.request.body = message.body;
+    if (request.body !== undefined) exchange.request.body = request.body;
     options.onExchange(exchange);
     const r = exchange.result;
     if (r.ok) return { ok: true, status: r.status, headers: r.headers, body: r.body, truncated: r.truncated };
@@ -103,7 +118,11 @@ export async function callMcpTool(
 
   let outcome: McpCallOutcome;
   try {
-    outcome = await options.mcp(tool, args, ctx, send, { sessionKey: sessionKeyOf(options.built) });
+    outcome = await options.mcp(tool, args, ctx, send, {
+      sessionKey: sessionKeyOf(options.built),
+      remainingMs: () => options.sendCtx.deadline - performance.now(),
+      signal: options.sendCtx.signal,
+    });
   } catch (e) {
     return failure(`MCP call failed: ${e instanceof Error ? e.message : "unknown error"}`);
   }

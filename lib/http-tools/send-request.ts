@@ -4,7 +4,7 @@
  * call record wants it. Secret values are not masked here: the record is
  * redacted by value as a whole, last (see finalizeRecord).
  */
-import { guardedRequest, type EgressPosture, type GuardedResult, type Resolver } from "@/lib/egress";
+import { guardedRequest, type EgressPosture, type GuardedRequestInput, type GuardedResult, type Resolver } from "@/lib/egress";
 import type { BuiltRequest } from "./build-request";
 import { maskHeaders, type RecordedEgress, type RecordedRedirect, type RecordedRequest } from "./call-record";
 
@@ -38,7 +38,13 @@ export interface Exchange {
  * to the guard, which drops them on a cross-origin redirect, and are masked
  * as `[secret]` in the recorded headers. Never throws.
  */
-export async function sendRequest(request: BuiltRequest, secretHeaders: readonly string[], ctx: SendContext): Promise<Exchange> {
+export async function sendRequest(
+  request: BuiltRequest,
+  secretHeaders: readonly string[],
+  ctx: SendContext,
+  // [lib/mcp, issue 14] MCP reads SSE streams that may stay open after the answer.
+  read: { stopReading?: GuardedRequestInput["stopReading"] } = {},
+): Promise<Exchange> {
   const remaining = Math.floor(ctx.deadline - performance.now());
   let result: GuardedResult;
   if (ctx.signal?.aborted) {
@@ -56,6 +62,7 @@ export async function sendRequest(request: BuiltRequest, secretHeaders: readonly
           timeoutMs: remaining,
           secretHeaderNames: secretHeaders,
           signal: ctx.signal,
+          stopReading: read.stopReading,
         },
         { posture: ctx.posture, resolver: ctx.resolver },
       );

@@ -14,7 +14,9 @@ import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
 import { APP_VERSION } from "@/lib/version";
 import { McpSessions, type McpSession, type OpenResult } from "./mcp-sessions";
 import { describeRpcError, readRpcResponse, type RpcResponse } from "./read-rpc-response";
+import { endedBeforeAnswer, resumeForAnswer } from "./resume-stream";
 import { unwrapResult } from "./unwrap-result";
+import { watchForAnswer } from "./watch-for-answer";
 
 /** Sent with every message: servers answer 415 without the type and 406 without both accepts. */
 const BASE_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
@@ -36,7 +38,9 @@ export interface McpCallTarget {
  * cached session or performs the handshake; on a session error (HTTP 404, or
  * a 400 that names the session or initialization) forgets the session,
  * re-initializes once and retries once. JSON and SSE responses are both read
- * (see readRpcResponse). The result is unwrapped (see unwrapResult); a
+ * (see readRpcResponse); an SSE stream that ends before the response is
+ * resumed (GET with Last-Event-ID, see resumeForAnswer) within the call's
+ * deadline. The result is unwrapped (see unwrapResult); a
  * JSON-RPC error, an `isError` result, a transport failure or an egress
  * refusal is `{ok:false}` with a model-readable message. Never throws.
  */
@@ -45,6 +49,7 @@ export async function callMcpTool(
   args: Record<string, unknown>,
   send: McpSend,
   target: McpCallTarget,
+  info: Pick<McpCallInfo, "remainingMs" | "signal"> = { remainingMs: () => Infinity },
 ): Promise<McpCallOutcome> {
   const name = tool.request.mcp_tool;
   if (typeof name !== "string" || name === "") return { ok: false, error: "the tool has no request.mcp_tool (its name on the MCP server)" };
@@ -55,13 +60,15 @@ export async function callMcpTool(
     if (!opened.ok) return opened;
     const session = opened.session;
     const id = newId();
-    const sent = await send({ body: rpcBody("tools/call", params, id), headers: sessionHeaders(session) });
+    const headers = sessionHeaders(session);
+    const sent = await send({ body: rpcBody("tools/call", params, id), headers, stopReading: watchForAnswer(id) });
     if (!sent.ok) return { ok: false, error: sent.error };
     if (isSessionError(sent) && attempt === 0) {
       target.sessions.forget(target.key, session);
       continue;
     }
-    const answer = readAnswer(sent, id, "tools/call");
+    let answer = readAnswer(sent, id, "tools/call");
+    if (!answer.ok && endedBeforeAnswer(sent)) answer = await resumeForAnswer(sent.body, id, send, headers, info);
     if (!answer.ok) return answer;
     if (answer.message.error !== undefined) return { ok: false, error: describeRpcError(answer.message.error) };
     return unwrapResult(answer.message.result);
@@ -76,14 +83,14 @@ export async function callMcpTool(
  */
 export function createMcpCaller(sessions: McpSessions = new McpSessions()): McpCaller {
   return (tool: DataToolDefinition, args: Record<string, unknown>, _ctx: TurnContext, send: McpSend, info: McpCallInfo) =>
-    callMcpTool(tool, args, send, { sessions, key: info.sessionKey });
+    callMcpTool(tool, args, send, { sessions, key: info.sessionKey }, info);
 }
 
 /** `initialize`, then `notifications/initialized`; a missing session id means a stateless server. */
 async function openSession(send: McpSend): Promise<OpenResult> {
   const id = newId();
   const init = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
-  const sent = await send({ body: rpcBody("initialize", init, id), headers: { ...BASE_HEADERS } });
+  const sent = await send({ body: rpcBody("initialize", init, id), headers: { ...BASE_HEADERS }, stopReading: watchForAnswer(id) });
   if (!sent.ok) return { ok: false, error: sent.error };
   const answer = readAnswer(sent, id, "initialize");
   if (!answer.ok) return answer;

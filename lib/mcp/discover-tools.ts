@@ -7,13 +7,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { EgressBlockedError, guardedFetch, type EgressPosture, type EgressRule, type Resolver } from "@/lib/egress";
 import { APP_VERSION } from "@/lib/version";
+import { cappedFetch } from "./capped-fetch";
+import { formatBytes, MCP_IMPORT_LIMITS } from "./import-limits";
 import type { McpToolInfo } from "./to-data-tool";
 
 /** Where to discover and under which egress posture. */
 export interface DiscoverToolsInput {
   /** The server's MCP endpoint (Streamable HTTP). */
   url: string;
-  /** Sent with every request (credentials, secrets already resolved). */
+  /**
+   * Sent with every request (credentials, secrets already resolved). Every one
+   * of them is treated as a secret: dropped on a cross-origin redirect.
+   */
   headers: Record<string, string>;
   posture: EgressPosture;
   resolver?: Resolver;
@@ -23,31 +28,50 @@ export interface DiscoverToolsInput {
   maxPages?: number;
   /** Refuses a server listing more tools than this. Default 1000. */
   maxTools?: number;
+  /** Cuts (and fails discovery on) a response larger than this, decoded. Default 4 MiB. */
+  maxResponseBytes?: number;
 }
 
 /** The tools and the server's self-description, or why discovery failed. */
 export type DiscoverToolsResult =
   | { ok: true; tools: McpToolInfo[]; server: { name: string; version: string } | null }
   | { ok: false; kind: "blocked"; message: string; rule: EgressRule; hint: string }
-  | { ok: false; kind: "failed"; error: string };
+  | { ok: false; kind: "failed"; error: string }
+  /** Over one of the import's bounds (too many tools, a response too large): the import is refused as a whole. */
+  | { ok: false; kind: "too-large"; error: string };
 
 /** The bounds discovery uses when the caller sets none. */
-export const DISCOVERY_DEFAULTS = { timeoutMs: 30_000, maxPages: 100, maxTools: 1000 };
+export const DISCOVERY_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxPages: 100,
+  maxTools: MCP_IMPORT_LIMITS.maxTools,
+  maxResponseBytes: MCP_IMPORT_LIMITS.maxResponseBytes,
+};
 
 /**
  * Connects (initialize), lists every tool following `nextCursor` until the
  * server stops sending one, then ends the session (DELETE) and closes the
  * client, whatever happened. An egress refusal (of the first request or of
  * any redirect hop) is `kind: "blocked"` with the guard's message
- * (`destination blocked: ...`), rule and hint; anything else (connection
- * refused, HTTP error, timeout, a repeated cursor, too many pages or tools)
- * is `kind: "failed"` with a readable reason. Never throws.
+ * (`destination blocked: ...`), rule and hint; more tools than `maxTools` or
+ * a response over `maxResponseBytes` is `kind: "too-large"`; anything else
+ * (connection refused, HTTP error, timeout, a repeated cursor, too many
+ * pages) is `kind: "failed"` with a readable reason. Every header in
+ * `input.headers` is dropped on a cross-origin redirect. Never throws.
  */
 export async function discoverTools(input: DiscoverToolsInput): Promise<DiscoverToolsResult> {
   const timeoutMs = input.timeoutMs ?? DISCOVERY_DEFAULTS.timeoutMs;
   const maxPages = input.maxPages ?? DISCOVERY_DEFAULTS.maxPages;
   const maxTools = input.maxTools ?? DISCOVERY_DEFAULTS.maxTools;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const maxResponseBytes = input.maxResponseBytes ?? DISCOVERY_DEFAULTS.maxResponseBytes;
+  // A response over the bound aborts everything at once: the SDK would otherwise wait out its timeout.
+  const overflow = new AbortController();
+  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), overflow.signal]);
+  const tooLarge = (): DiscoverToolsResult => ({
+    ok: false,
+    kind: "too-large",
+    error: `the MCP server sent a response larger than ${formatBytes(maxResponseBytes)} (the limit per response during an import)`,
+  });
   let url: URL;
   try {
     url = new URL(input.url);
@@ -55,8 +79,14 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
     return { ok: false, kind: "failed", error: "the MCP server URL is not a valid URL" };
   }
   const transport = new StreamableHTTPClientTransport(url, {
-    fetch: guardedFetch(input.posture, { resolver: input.resolver }),
+    fetch: cappedFetch(
+      guardedFetch(input.posture, { resolver: input.resolver, secretHeaderNames: Object.keys(input.headers) }),
+      maxResponseBytes,
+      () => overflow.abort(),
+    ),
     requestInit: { headers: { ...input.headers } },
+    // redirectPolicy stays the SDK's "same-origin": a redirect to another origin is refused, so the
+    // import's headers (any may be a credential) never reach it; the guard would drop them anyway.
     // Discovery is one short exchange: a dropped stream is a failure, not something to wait out.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
   });
@@ -71,7 +101,9 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
       if (page >= maxPages) return failed(`the server paginated tools/list past ${maxPages} pages`);
       const listed = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
       for (const t of listed.tools) tools.push(toInfo(t));
-      if (tools.length > maxTools) return failed(`the server lists more than ${maxTools} tools`);
+      if (tools.length > maxTools) {
+        return { ok: false, kind: "too-large", error: `the MCP server lists more than ${maxTools} tools (the limit of one import)` };
+      }
       cursor = typeof listed.nextCursor === "string" && listed.nextCursor !== "" ? listed.nextCursor : undefined;
       if (cursor === undefined) break;
       if (seen.has(cursor)) return failed("the server repeated a tools/list cursor");
@@ -80,6 +112,7 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
     const server = client.getServerVersion();
     return { ok: true, tools, server: server ? { name: server.name, version: server.version } : null };
   } catch (error) {
+    if (overflow.signal.aborted) return tooLarge();
     const blocked = findBlocked(error);
     if (blocked) return { ok: false, kind: "blocked", message: blocked.message, rule: blocked.rule, hint: blocked.hint };
     return failed(describe(error, signal));
@@ -117,8 +150,15 @@ function findBlocked(error: unknown): EgressBlockedError | null {
   return null;
 }
 
+// The SDK's words for a redirect it refused (its default redirectPolicy "same-origin").
+const UNFOLLOWED_REDIRECT = /Redirect to (\S+) not followed/;
+
 function describe(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return "the MCP server did not answer in time";
+  const redirect = UNFOLLOWED_REDIRECT.exec(error instanceof Error ? error.message.slice(0, 2000) : "");
+  if (redirect) {
+    return `the MCP server redirects to ${redirect[1]}, another origin: an import does not follow it, so its headers never leave the origin they were given for (import that URL directly if you trust it)`;
+  }
   const parts: string[] = [];
   let e: unknown = error;
   for (let depth = 0; depth < 4 && e; depth += 1) {

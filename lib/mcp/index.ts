@@ -19,3 +19,5 @@ export { callMcpTool, createMcpCaller, type McpCallTarget } from "./call-mcp-too
 export { McpSessions, MAX_MCP_SESSIONS, type McpSession, type OpenResult } from "./mcp-sessions";
 export { readRpcResponse, parseSseData, describeRpcError, type ReadRpcResult, type RpcResponse } from "./read-rpc-response";
 export { unwrapResult, type UnwrappedResult } from "./unwrap-result";
+export { MCP_IMPORT_LIMITS, formatBytes } from "./import-limits";
+export { RESUME_LIMITS } from "./resume-stream";

@@ -4,6 +4,7 @@
  * stream that may carry progress notifications (and requests of their own)
  * before the response; only the message whose `id` matches is the answer.
  */
+import { parseSse } from "./sse-events";
 
 /** A JSON-RPC response as MCP servers send it (result or error, never both). */
 export interface RpcResponse {
@@ -22,26 +23,7 @@ export type ReadRpcResult = { ok: true; message: RpcResponse } | { ok: false; er
  * to prime a stream or to carry only an event id. Never throws.
  */
 export function parseSseData(text: string): string[] {
-  const out: string[] = [];
-  let data: string[] = [];
-  const flush = () => {
-    const joined = data.join("\n");
-    if (joined.trim() !== "") out.push(joined);
-    data = [];
-  };
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    if (line === "") {
-      flush();
-      continue;
-    }
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    if (field !== "data") continue; // comments (":..."), event, id, retry
-    const value = colon === -1 ? "" : line.slice(colon + 1);
-    data.push(value.startsWith(" ") ? value.slice(1) : value);
-  }
-  flush();
-  return out;
+  return parseSse(text).events.map((e) => e.data);
 }
 
 /**
@@ -71,7 +53,8 @@ export function readRpcResponse(body: string, contentType: string | undefined, i
   return { ok: false, error: `the MCP server's response holds no answer to request ${JSON.stringify(id)}` };
 }
 
-function isResponseTo(m: unknown, id: string | number): boolean {
+/** Whether `m` is the JSON-RPC response (result or error) to request `id`. */
+export function isResponseTo(m: unknown, id: string | number): boolean {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return false;
   const msg = m as Record<string, unknown>;
   if (msg.id !== id || "method" in msg) return false;

@@ -6,6 +6,7 @@
  */
 import { validateToolDefinition } from "@/lib/tools";
 import type { DataToolDefinition } from "@/lib/tools/types";
+import { formatBytes, MCP_IMPORT_LIMITS } from "./import-limits";
 import { normalizeToolNames } from "./normalize-tool-names";
 
 /** What discovery reports about one tool (the parts of an MCP `Tool` we read). */
@@ -29,6 +30,8 @@ export interface ToDataToolsOptions {
   secretHeaders: string[];
   /** Names a data tool may not take (code tools, system tools). */
   reservedNames?: ReadonlySet<string>;
+  /** Per-tool bounds (default MCP_IMPORT_LIMITS). */
+  limits?: { maxDescriptionBytes: number; maxSchemaBytes: number };
 }
 
 /** A tool that converted, with the server's name it calls. */
@@ -69,7 +72,10 @@ export function mcpGroup(instance: string): string {
  * else `title`/`annotations.title`, else a sentence naming the tool and the
  * instance; `side_effect` false only when `annotations.readOnlyHint` is true;
  * `parameters` = `inputSchema` as sent (absent -> no parameters). A tool
- * whose definition does not validate (typically an inputSchema outside the
+ * whose description is over `limits.maxDescriptionBytes` (4 KiB) or whose
+ * serialized inputSchema is over `limits.maxSchemaBytes` (64 KiB) is an
+ * `errors` entry (checked before validation, so a huge schema is never
+ * compiled); so is a tool whose definition does not validate (typically an inputSchema outside the
  * safe subset: the error names the construct and its path) is an `errors`
  * entry; the others are unaffected. Output order follows code-point order of
  * the server names. Never throws.
@@ -81,6 +87,11 @@ export function toDataTools(listed: readonly McpToolInfo[], options: ToDataTools
   for (const { mcpName, name, collision } of normalizeToolNames([...byName.keys()])) {
     const info = byName.get(mcpName) as McpToolInfo;
     if (collision) result.renamed.push({ tool: name, mcp_tool: mcpName, reason: collision });
+    const oversize = overLimit(info, options.instance, options.limits ?? MCP_IMPORT_LIMITS);
+    if (oversize !== null) {
+      result.errors.push({ tool: name, mcp_tool: mcpName, error: oversize });
+      continue;
+    }
     const checked = validateToolDefinition(definitionInput(info, name, options), {
       writePath: "mcp",
       reservedNames: options.reservedNames,
@@ -102,6 +113,24 @@ function definitionInput(info: McpToolInfo, name: string, options: ToDataToolsOp
   };
   if (info.inputSchema !== undefined && info.inputSchema !== null) input.parameters = info.inputSchema;
   return input;
+}
+
+function overLimit(info: McpToolInfo, instance: string, limits: { maxDescriptionBytes: number; maxSchemaBytes: number }): string | null {
+  const description = Buffer.byteLength(describe(info, instance), "utf8");
+  if (description > limits.maxDescriptionBytes) {
+    return `description is ${description} bytes, over the limit of ${formatBytes(limits.maxDescriptionBytes)} per MCP tool`;
+  }
+  if (info.inputSchema === undefined || info.inputSchema === null) return null;
+  let serialized: string;
+  try {
+    serialized = JSON.stringify(info.inputSchema) ?? "";
+  } catch {
+    // Nested past the stack: far over any limit anyway.
+    return `inputSchema cannot be serialized (nested too deeply), over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
+  }
+  const schema = Buffer.byteLength(serialized, "utf8");
+  if (schema > limits.maxSchemaBytes) return `inputSchema is ${schema} bytes serialized, over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
+  return null;
 }
 
 function describe(info: McpToolInfo, instance: string): string {

@@ -85,7 +85,8 @@ describe("importMcpServer: writes", () => {
     expect(row).toMatchObject({ kind: "mcp", group: "mcp:everything" });
     expect(row?.definition).toMatchObject({
       side_effect: false,
-      secret_headers: ["Authorization"],
+      // Every import header may be a credential: all are masked and dropped on a cross-origin redirect.
+      secret_headers: ["Authorization", "X-Team"],
       request: { protocol: "mcp", mcp_tool: "get-sum", headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Team": "blue" } },
     });
     expect(JSON.stringify(row)).not.toContain("s3cret-value");

@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { getTool, listToolsInGroup, writeTools, type ToolWrite } from "@/db/queries/tools";
 import { ApiError } from "@/lib/api/errors";
 import { checkDestination, type EgressPosture, type Resolver } from "@/lib/egress";
-import { discoverTools, mcpGroup, toDataTools, type ConversionError, type DiscoverToolsInput, type DiscoverToolsResult, type RenamedTool } from "@/lib/mcp";
+import { discoverTools, formatBytes, MCP_IMPORT_LIMITS, mcpGroup, toDataTools, type ConversionError, type DiscoverToolsInput, type DiscoverToolsResult, type RenamedTool } from "@/lib/mcp";
 import { redactText } from "@/lib/secrets/redact";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { reservedToolNames } from "./catalog";
@@ -45,7 +45,10 @@ export interface ImportMcpResult {
  * MCP servers are ingestible`), 422 `egress_blocked` with the guard's message
  * and `{rule, hint}` when the guard refuses the URL (checked before sending,
  * and again for every request and redirect of discovery), 502
- * `upstream_failed` when the server cannot be reached or read. In each case
+ * `upstream_failed` when the server cannot be reached or read, 422
+ * `validation_failed` when it is over the import's bounds as a whole (more
+ * than 1,000 tools, a response over 4 MiB, over 8 MiB to store; see
+ * MCP_IMPORT_LIMITS; a single tool over its bounds is an `errors` entry). In each case
  * nothing is written. Otherwise writes in one transaction: created/updated
  * tools, and the removal of tools of the group the server no longer lists.
  * A name taken by a code tool or by a tool outside the group, and a tool that
@@ -78,6 +81,9 @@ export async function importMcpServer(db: Db, body: unknown, deps: ImportMcpDeps
     if (discovered.kind === "blocked") {
       throw new ApiError("egress_blocked", discovered.message, { rule: discovered.rule, hint: discovered.hint });
     }
+    if (discovered.kind === "too-large") {
+      throw new ApiError("validation_failed", redact(`the MCP server at ${req.url} is too large to import: ${discovered.error}`));
+    }
     throw new ApiError("upstream_failed", redact(`could not list the tools of the MCP server at ${req.url}: ${discovered.error}`));
   }
 
@@ -98,6 +104,15 @@ export async function importMcpServer(db: Db, body: unknown, deps: ImportMcpDeps
       continue;
     }
     writes.push({ definition, kind: "mcp" });
+  }
+
+  const storedBytes = writes.reduce((sum, w) => sum + Buffer.byteLength(JSON.stringify(w.definition), "utf8"), 0);
+  if (storedBytes > MCP_IMPORT_LIMITS.maxStoredBytes) {
+    throw new ApiError(
+      "validation_failed",
+      `the MCP server at ${redact(req.url)} is too large to import: its ${writes.length} tools take ${storedBytes} bytes, over the limit of ${formatBytes(MCP_IMPORT_LIMITS.maxStoredBytes)} per import`,
+      { limit: MCP_IMPORT_LIMITS.maxStoredBytes, bytes: storedBytes },
+    );
   }
 
   // A tool the server still lists but that failed this time keeps its stored version.

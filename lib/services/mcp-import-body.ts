@@ -19,8 +19,6 @@ const PROTOCOL_HEADERS = new Set([
   "accept", "content-type", "content-length", "host", "connection", "transfer-encoding",
   "mcp-session-id", "mcp-protocol-version", "last-event-id",
 ]);
-/** Credentials by name: masked in traces and dropped on a cross-origin redirect even when literal. */
-const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key"]);
 
 const bodySchema = z.strictObject({
   name: z
@@ -39,7 +37,10 @@ export interface McpImportRequest {
   url: string;
   /** As stored on each tool: secret references kept as `{{secret.*}}`. */
   headers: Record<string, string>;
-  /** Every header holding a secret reference, plus credential headers by name. */
+  /**
+   * Every header of the import: any of them may carry a credential, literal or
+   * `{{secret.*}}`, so all are masked in traces and dropped on a cross-origin redirect.
+   */
   secretHeaders: string[];
   /** As sent during discovery: secret references replaced by their values. */
   resolvedHeaders: Record<string, string>;
@@ -85,7 +86,7 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
     if (resolved === null) continue;
     define(stored, header, value);
     define(resolvedHeaders, header, resolved.value);
-    if (resolved.usesSecret || CREDENTIAL_HEADERS.has(lower)) secretHeaders.push(header);
+    secretHeaders.push(header);
   }
   if (problems.length > 0) throw validationFailed(problems.slice(0, 10).join("; "));
   return { name, url, headers: stored, secretHeaders, resolvedHeaders, secretValues };
@@ -108,9 +109,8 @@ function resolveSecrets(
   secrets: SecretSource,
   problems: string[],
   secretValues: string[],
-): { value: string; usesSecret: boolean } | null {
+): { value: string } | null {
   let out = "";
-  let usesSecret = false;
   const before = problems.length;
   for (const part of splitTemplate(value)) {
     if (part.type === "text") out += part.text;
@@ -123,11 +123,10 @@ function resolveSecrets(
       else {
         out += secret;
         secretValues.push(secret);
-        usesSecret = true;
       }
     }
   }
-  return problems.length > before ? null : { value: out, usesSecret };
+  return problems.length > before ? null : { value: out };
 }
 
 // defineProperty: a header named `__proto__` stays data.

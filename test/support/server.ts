@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { assertNoProcessErrors } from "./server-log-check";
 
 export interface TestServer {
   url: string;
@@ -21,6 +22,34 @@ export interface TestServer {
   /** Stops (if running) and starts again on the same port and data. */
   restart(): Promise<void>;
   output(): string;
+}
+
+/**
+ * Every server this process started, for the log check after a test file
+ * (test/support/server-log-hook.ts) and after the browser run (e2e/global-setup.ts).
+ * On globalThis: a setup file and a test file must see the same list.
+ */
+const STARTED = Symbol.for("insika.test.startedServers");
+function startedList(): TestServer[] {
+  const holder = globalThis as { [STARTED]?: TestServer[] };
+  return (holder[STARTED] ??= []);
+}
+
+/**
+ * Fails (throws) when a server started by this process logged an uncaught
+ * exception or an unhandled rejection; forgets the servers it checked.
+ */
+export function assertServersLoggedNoProcessErrors(): void {
+  const servers = startedList().splice(0);
+  const problems: string[] = [];
+  for (const s of servers) {
+    try {
+      assertNoProcessErrors(s.output(), `the server at ${s.url}`);
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new Error(problems.join("\n\n"));
 }
 
 // Tests, Playwright and the bench all run from the repository root.
@@ -102,7 +131,7 @@ export async function startServer(options: { env?: Record<string, string>; port?
   };
 
   await start();
-  return {
+  const server: TestServer = {
     url,
     port,
     token,
@@ -130,4 +159,6 @@ export async function startServer(options: { env?: Record<string, string>; port?
     },
     output: () => log,
   };
+  startedList().push(server);
+  return server;
 }

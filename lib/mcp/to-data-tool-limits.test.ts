@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { MCP_IMPORT_LIMITS } from "./import-limits";
+import { toDataTools } from "./to-data-tool";
+
+const OPTIONS = { instance: "big", url: "http://127.0.0.1:9/mcp", headers: {}, secretHeaders: [] };
+
+describe("toDataTools: per-tool bounds", () => {
+  it("turns a description over 4 KiB (UTF-8 bytes) into an errors entry, the other tools unaffected", () => {
+    const r = toDataTools(
+      [
+        { name: "ok", description: "é".repeat(MCP_IMPORT_LIMITS.maxDescriptionBytes / 2) },
+        { name: "wordy", description: "é".repeat(MCP_IMPORT_LIMITS.maxDescriptionBytes / 2 + 1) },
+      ],
+      OPTIONS,
+    );
+    expect(r.tools.map((t) => t.mcpName)).toEqual(["ok"]);
+    expect(r.errors).toEqual([{ tool: "wordy", mcp_tool: "wordy", error: "description is 4098 bytes, over the limit of 4 KiB per MCP tool" }]);
+  });
+
+  it("turns an inputSchema over 64 KiB serialized into an errors entry before validating it", () => {
+    const schema = { type: "object", properties: { q: { type: "string", description: "x".repeat(MCP_IMPORT_LIMITS.maxSchemaBytes) } } };
+    const r = toDataTools([{ name: "huge", inputSchema: schema }], OPTIONS);
+    expect(r.tools).toEqual([]);
+    expect(r.errors[0]?.error).toMatch(/^inputSchema is \d+ bytes serialized, over the limit of 64 KiB per MCP tool$/);
+  });
+
+  it("refuses a schema nested too deeply to serialize without throwing", () => {
+    let deep: Record<string, unknown> = { type: "object" };
+    for (let i = 0; i < 200_000; i += 1) deep = { type: "object", properties: { a: deep } };
+    const r = toDataTools([{ name: "deep", inputSchema: deep }], OPTIONS);
+    expect(r.tools).toEqual([]);
+    expect(r.errors[0]?.error).toMatch(/inputSchema (cannot be serialized|is \d+ bytes serialized)/);
+  });
+});
