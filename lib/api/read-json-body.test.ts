@@ -75,4 +75,17 @@ describe("readJsonBody", () => {
     await expect(readJsonBody(new Request("http://x/", { method: "POST", body: deep(63) }), 1 << 20)).resolves.toBeTypeOf("object");
     expect((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: deep(64) }), 1 << 20))).status).toBe(400);
   });
+
+  it("turns a body the client stopped sending into a 400, not an unknown error", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x7b]));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const req = new Request("http://127.0.0.1/x", { method: "POST", body, duplex: "half" } as RequestInit);
+    const error = await failure(readJsonBody(req, 1024));
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/could not be read: aborted/);
+  });
 });

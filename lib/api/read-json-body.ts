@@ -21,7 +21,10 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        // The client hung up (or the connection broke) before the body ended.
+        throw new ApiError("bad_request", `the request body could not be read: ${(error as Error).message}`);
+      });
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {

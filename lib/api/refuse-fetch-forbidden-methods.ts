@@ -21,6 +21,8 @@ export function refuseFetchForbiddenMethods(): void {
         const body = JSON.stringify(errorBody("method_not_allowed", `method ${req.method} is not allowed`));
         res.writeHead(405, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
         res.end(body);
+        // Discard any body; a client that hangs up mid-way must not become an uncaught error.
+        req.on("error", () => undefined);
         req.resume();
         return true;
       }
