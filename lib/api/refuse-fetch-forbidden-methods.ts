@@ -18,7 +18,12 @@ export function refuseFetchForbiddenMethods(): void {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       if (FORBIDDEN.has(req.method ?? "")) {
-        const body = JSON.stringify(errorBody("method_not_allowed", `method ${req.method} is not allowed`));
+        const message = `method ${req.method} is not allowed`;
+        // The OpenAI-compatible routes answer in OpenAI's error shape.
+        const openAI = /^\/v1\/(chat\/completions|responses)(\?|\/|$)/.test(req.url ?? "");
+        const body = JSON.stringify(
+          openAI ? { error: { message, type: "invalid_request_error", param: null, code: "method_not_allowed" } } : errorBody("method_not_allowed", message),
+        );
         res.writeHead(405, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
         res.end(body);
         // Discard any body; a client that hangs up mid-way must not become an uncaught error.

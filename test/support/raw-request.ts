@@ -1,13 +1,15 @@
 /**
  * A raw HTTP/1.1 request to the test server over a plain socket: any method, a path sent
  * byte for byte (no URL normalisation), any body bytes, chunked or with Content-Length.
- * Stops sending the body once the server has answered (a 413 before the upload ends), and
- * ignores write errors after that: what counts is the answer.
+ * Stops sending the body once the server has answered (a 413 before the upload ends). A
+ * server that refuses an upload may close the connection while bytes are still in flight,
+ * and the kernel then drops its answer (RST): that is `status: 0`, `reset: true`.
  */
 import net from "node:net";
 
 export interface RawResponse {
   status: number;
+  reset?: boolean;
   headers: Record<string, string>;
   body: string;
 }
@@ -19,6 +21,8 @@ export interface RawRequest {
   body?: Buffer;
   /** Send the body chunked (no Content-Length). */
   chunked?: boolean;
+  /** Send at most this many body bytes, then wait for the answer (a server refusing on Content-Length). */
+  sendAtMost?: number;
 }
 
 export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
@@ -31,14 +35,18 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000
       answered = true;
       received.push(d);
     });
-    socket.on("error", (error) => {
-      if (!answered) {
+    let reset = false;
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") reset = true;
+      else {
         clearTimeout(timer);
         reject(error);
       }
     });
     socket.on("close", () => {
       clearTimeout(timer);
+      if (reset && received.length === 0) return resolve({ status: 0, reset: true, headers: {}, body: "" });
       try {
         resolve(parseResponse(Buffer.concat(received)));
       } catch (error) {
@@ -55,14 +63,15 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000
       if (!body) return;
       const step = 64 * 1024;
       let offset = 0;
+      const limit = Math.min(body.length, request.sendAtMost ?? body.length);
       const pump = () => {
-        while (offset < body.length && !answered && !socket.destroyed) {
+        while (offset < limit && !answered && !socket.destroyed) {
           const chunk = body.subarray(offset, offset + step);
           offset += step;
           const ok = request.chunked ? socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])) : socket.write(chunk);
           if (!ok) return void socket.once("drain", pump);
         }
-        if (request.chunked && !answered && !socket.destroyed) socket.write("0\r\n\r\n");
+        if (request.chunked && offset >= body.length && !answered && !socket.destroyed) socket.write("0\r\n\r\n");
       };
       pump();
     });
