@@ -42,10 +42,10 @@ export function openDb(file: string, options: { backgroundCheckpoint?: boolean }
  */
 function createPrivately(file: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.closeSync(fs.openSync(file, "a", 0o600));
+  fs.closeSync(fs.openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
-      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
+      if ((fs.statSync(/*turbopackIgnore: true*/ f).mode & 0o077) !== 0) fs.chmodSync(/*turbopackIgnore: true*/ f, 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
