@@ -2,6 +2,8 @@
 // make sure an API token exists, so a bare `next start` is usable too.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { refuseFetchForbiddenMethods } = await import("./lib/api/refuse-fetch-forbidden-methods");
+  refuseFetchForbiddenMethods();
   const { startServerProcess } = await import("./lib/services/server-start");
   await startServerProcess();
 }

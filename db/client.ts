@@ -23,7 +23,7 @@ const checkpointers = new WeakMap<Db, WalCheckpointer>();
  * this connection (wal-checkpointer.ts); the server's connection is opened so.
  */
 export function openDb(file: string, options: { backgroundCheckpoint?: boolean } = {}): Db {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") createPrivately(file);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
@@ -32,6 +32,23 @@ export function openDb(file: string, options: { backgroundCheckpoint?: boolean }
   migrateKeepingRows(db);
   if (options.backgroundCheckpoint && file !== ":memory:") checkpointers.set(db, startWalCheckpointer(sqlite, file));
   return db;
+}
+
+/**
+ * The database holds tool definitions, transcripts and traces: its directory is created
+ * 0700 and the file 0600 before SQLite opens it (SQLite gives the -wal and -shm files the
+ * database file's mode); files left readable by an earlier version are tightened.
+ */
+function createPrivately(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(/*turbopackIgnore: true*/ f).mode & 0o077) !== 0) fs.chmodSync(/*turbopackIgnore: true*/ f, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { requireStudioSession } from "@/lib/api/studio-auth";
 import { getEnv } from "@/lib/env";
 import { listAgentsPresented } from "@/lib/services/agents";
 import { listCatalog } from "@/lib/services/tools";
@@ -6,6 +7,8 @@ import { listCatalog } from "@/lib/services/tools";
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
+  // The layout checks too, but a page can be rendered without its layout (an RSC navigation).
+  await requireStudioSession();
   const db = getDb(getEnv().dataDir);
   const tools = listCatalog(db);
   const agents = listAgentsPresented(db);

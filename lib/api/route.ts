@@ -9,6 +9,8 @@ import { getEnv, type Env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { ApiError, errorBody } from "./errors";
 import { bearerToken, verifyToken } from "./auth";
+import { BODY_LIMITS } from "./body-limits";
+import { readJsonBody } from "./read-json-body";
 
 export interface RouteContext<P> {
   params: P;
@@ -17,8 +19,6 @@ export interface RouteContext<P> {
 }
 
 type Handler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
-
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface RouteOptions {
   /** `false` only for /v1/health. */
@@ -55,21 +55,17 @@ export function errorResponse(error: unknown): Response {
   return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
 }
 
-/** Reads a JSON body; 400 `bad_json` when it does not parse. */
-export async function readJson(req: NextRequest): Promise<unknown> {
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "request body too large");
-  if (text.trim() === "") throw new ApiError("bad_json", "request body must be JSON");
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ApiError("bad_json", `request body is not valid JSON: ${(error as Error).message}`);
-  }
+/**
+ * Reads a JSON body of at most `maxBytes` (streamed, cancelled at the cap: 413); 400
+ * `bad_json` when it is not UTF-8 JSON or nests deeper than MAX_JSON_DEPTH.
+ */
+export async function readJson(req: Request, maxBytes: number = BODY_LIMITS.default): Promise<unknown> {
+  return readJsonBody(req, maxBytes);
 }
 
 /** Reads and validates a JSON body with a zod schema; 422 naming each problem. */
-export async function readBody<S extends z.ZodType>(req: NextRequest, schema: S): Promise<z.infer<S>> {
-  return parseWith(schema, await readJson(req));
+export async function readBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number = BODY_LIMITS.default): Promise<z.infer<S>> {
+  return parseWith(schema, await readJson(req, maxBytes));
 }
 
 /** Validates a value with a zod schema; 422 naming each problem. */

@@ -27,7 +27,9 @@ export function searchCatalog(query: string, limit: number) {
   return { query, count: results.length, results };
 }
 
+// In memory and bounded: the oldest subscription is forgotten first (it is a demo, not a store).
 const subscribed = new Set<string>();
+const MAX_SUBSCRIPTIONS = 10_000;
 
 /** SUBSCRIBED the first time (the backend "sends its own confirmation"), SUBSCRIPTION_FAILED after. */
 export function subscribe(path: string, email: string) {
@@ -37,6 +39,7 @@ export function subscribe(path: string, email: string) {
   const key = `${path}\u0000${email.toLowerCase()}`;
   if (subscribed.has(key)) return { status: "SUBSCRIPTION_FAILED", message: "You are already enrolled in this path." };
   subscribed.add(key);
+  if (subscribed.size > MAX_SUBSCRIPTIONS) subscribed.delete(subscribed.values().next().value!);
   return { status: "SUBSCRIBED", message: `You're subscribed to ${path}! A confirmation is on its way to ${email}.` };
 }
 

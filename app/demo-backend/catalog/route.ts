@@ -1,14 +1,17 @@
 // GET /demo-backend/catalog?q=&limit= — the demo store's catalog search (demo mode only)
-import { NextResponse, type NextRequest } from "next/server";
-import { getEnv } from "@/lib/env";
+import { notFound } from "@/lib/api/errors";
+import { json, route } from "@/lib/api/route";
 import { searchCatalog } from "@/lib/demo/demo-backend";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export async function GET(req: NextRequest) {
-  if (!getEnv().INSIKA_DEMO) return NextResponse.json({ error: "not found" }, { status: 404 });
-  const q = req.nextUrl.searchParams.get("q") ?? "";
-  const limit = Number(req.nextUrl.searchParams.get("limit") ?? 5) || 5;
-  return NextResponse.json(searchCatalog(q, limit));
-}
+export const GET = route(
+  async (req, { env }) => {
+    if (!env.INSIKA_DEMO) throw notFound("demo backend");
+    const q = (req.nextUrl.searchParams.get("q") ?? "").slice(0, 200);
+    const limit = Number(req.nextUrl.searchParams.get("limit") ?? 5) || 5;
+    return json(searchCatalog(q, limit));
+  },
+  { auth: false },
+);

@@ -1,16 +1,20 @@
 // POST /demo-backend/subscribe — subscribes to a learning path and "confirms to the customer" (demo mode only)
-import { NextResponse, type NextRequest } from "next/server";
-import { getEnv } from "@/lib/env";
+import { z } from "zod";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
+import { notFound } from "@/lib/api/errors";
+import { json, readBody, route } from "@/lib/api/route";
 import { subscribe } from "@/lib/demo/demo-backend";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export async function POST(req: NextRequest) {
-  if (!getEnv().INSIKA_DEMO) return NextResponse.json({ error: "not found" }, { status: 404 });
-  const body = (await req.json().catch(() => null)) as { path?: unknown; email?: unknown } | null;
-  if (typeof body?.path !== "string" || typeof body.email !== "string") {
-    return NextResponse.json({ error: "path and email are required" }, { status: 400 });
-  }
-  return NextResponse.json(subscribe(body.path, body.email));
-}
+const body = z.object({ path: z.string().max(200), email: z.string().max(320) });
+
+export const POST = route(
+  async (req, { env }) => {
+    if (!env.INSIKA_DEMO) throw notFound("demo backend");
+    const input = await readBody(req, body, BODY_LIMITS.demo);
+    return json(subscribe(input.path, input.email));
+  },
+  { auth: false },
+);

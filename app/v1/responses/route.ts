@@ -3,13 +3,14 @@ import { readBody, route } from "@/lib/api/route";
 import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
 import { createResponseRequest } from "@/lib/services/openai-compat/responses-request";
 import { createResponse } from "@/lib/services/openai-compat/responses";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
   async (req, { db }) => {
-    const body = await readBody(req, createResponseRequest);
+    const body = await readBody(req, createResponseRequest, BODY_LIMITS.conversation);
     return createResponse(db, body);
   },
   { onError: openAIErrorResponse },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
 import { createSession } from "@/lib/services/run-turn";
 import { listSessionsPresented } from "@/lib/services/sessions";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 const body = z.object({ agent_id: z.string().min(1), tenant: z.string().min(1).max(200).nullish() }).strict();
 
 export const POST = route(async (req, { db }) => {
-  const input = await readBody(req, body);
+  const input = await readBody(req, body, BODY_LIMITS.small);
   return json(createSession(db, { agentId: input.agent_id, tenant: input.tenant }), 201);
 });
 

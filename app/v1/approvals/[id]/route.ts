@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
 import { decideApproval, getApprovalOrThrow } from "@/lib/services/approvals";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,4 +13,4 @@ const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.stri
 
 export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)));
 
-export const POST = route<Params>(async (req, { db, params }) => json(decideApproval(db, params.id, await readBody(req, body))));
+export const POST = route<Params>(async (req, { db, params }) => json(decideApproval(db, params.id, await readBody(req, body, BODY_LIMITS.small))));

@@ -3,13 +3,14 @@ import { readBody, route } from "@/lib/api/route";
 import { chatCompletionRequest } from "@/lib/services/openai-compat/chat-request";
 import { createChatCompletion, SESSION_HEADER } from "@/lib/services/openai-compat/chat-completions";
 import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
   async (req, { db }) => {
-    const body = await readBody(req, chatCompletionRequest);
+    const body = await readBody(req, chatCompletionRequest, BODY_LIMITS.conversation);
     return createChatCompletion(db, body, req.headers.get(SESSION_HEADER));
   },
   { onError: openAIErrorResponse },

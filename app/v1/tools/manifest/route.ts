@@ -4,12 +4,13 @@ import { manifestEnv } from "@/lib/env";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { applyManifest } from "@/lib/services/apply-manifest";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(async (req, { db }) =>
-  json(applyManifest(db, await readJson(req), { env: manifestEnv(), secrets: processSecrets })),
+  json(applyManifest(db, await readJson(req, BODY_LIMITS.manifest), { env: manifestEnv(), secrets: processSecrets })),
 );
 
 // This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { startTurn } from "@/lib/services/run-turn";
+import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 const body = z.object({ message: z.string().max(200_000) }).strict();
 
 export const POST = route<{ id: string }>(async (req, { db, params }) => {
-  const { message } = await readBody(req, body);
+  const { message } = await readBody(req, body, BODY_LIMITS.turn);
   if (req.headers.get("accept")?.includes("text/event-stream")) {
     const channel = sseChannel();
     const turn = await startTurn(db, {

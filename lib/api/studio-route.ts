@@ -1,0 +1,45 @@
+/**
+ * The wrapper of the cookie-authenticated Studio routes (app/studio-api/**): the browser's
+ * Origin must be this host (403; a write must carry one), the Studio session must be valid
+ * (401), a write must be `Content-Type: application/json` (415: a cross-site form cannot
+ * send that without a preflight we never grant). Errors are the envelope.
+ */
+import type { NextRequest } from "next/server";
+import { getDb, type Db } from "@/db/client";
+import { getEnv, type Env } from "@/lib/env";
+import { ApiError } from "./errors";
+import { isSameOrigin } from "./request-origin";
+import { errorResponse } from "./route";
+import { hasStudioSession } from "./studio-auth";
+
+export interface StudioRouteContext<P> {
+  params: P;
+  db: Db;
+  env: Env;
+}
+
+type Handler<P> = (req: NextRequest, ctx: StudioRouteContext<P>) => Promise<Response>;
+
+const READ_METHODS = new Set(["GET", "HEAD"]);
+
+/** True when a Content-Type header names JSON (`application/json`, parameters allowed). */
+export function isJsonContentType(header: string | null): boolean {
+  return (header ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+export function studioRoute<P = Record<string, never>>(handler: Handler<P>) {
+  return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const write = !READ_METHODS.has(req.method);
+      if (!isSameOrigin(req.headers, !write)) throw new ApiError("forbidden", "cross-origin request refused: Origin must be this host");
+      if (!(await hasStudioSession())) throw new ApiError("unauthorized", "sign in to the Studio first");
+      if (write && !isJsonContentType(req.headers.get("content-type"))) {
+        throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
+      }
+      const env = getEnv();
+      return await handler(req, { params: await next.params, db: getDb(env.dataDir), env });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
