@@ -35,6 +35,28 @@ export default tseslint.config(
     },
   },
   {
+    // Services are use cases: no HTTP (no lib/api, no next/*, no Response), nothing above them.
+    files: ["lib/services/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["@/lib/api", "@/lib/api/*"], message: "services know nothing of HTTP: throw a DomainError (lib/errors.ts); the edge maps it (DESIGN §3.4)" },
+        { group: ["next", "next/*"], message: "services know nothing of HTTP or Next.js" },
+        { group: ["@/app/*", "@/components/*"], message: "services call down, not up (DESIGN §3.1)" },
+      ] }],
+      "no-restricted-globals": ["error", { name: "fetch", message: "send through lib/egress (DESIGN §3.11)" }, { name: "Response", message: "services build no Response: the edge (lib/api) does" }],
+    },
+  },
+  {
+    // Studio pages and components reach data through services (and the edge's studioDb), never db/ directly.
+    files: ["app/(studio)/**", "components/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/db", "@/db/*"], message: "the Studio reaches data through lib/services (DESIGN §3.1)" }] }] },
+  },
+  {
+    // lib/api is the edge: it may call services, never the other way round; the core stays below both.
+    files: ["lib/api/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/components/*"], message: "the edge does not import pages or components" }] }] },
+  },
+  {
     files: ["db/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/services/*", "@/lib/api/*", "@/app/*", "@/components/*", "next", "next/*"], message: "db/ is below services (DESIGN §3.1)" }] }] },
   },

@@ -4,6 +4,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { refuseFetchForbiddenMethods } = await import("./lib/api/refuse-fetch-forbidden-methods");
   refuseFetchForbiddenMethods();
-  const { startServerProcess } = await import("./lib/services/server-start");
+  const { startServerProcess } = await import("@/lib/services/server/start-server-process");
   await startServerProcess();
 }

@@ -9,8 +9,8 @@ import { insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions
 import { guardedRequest } from "@/lib/egress";
 import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
-import { getCatalog } from "@/lib/services/catalog";
-import { getPosture } from "@/lib/services/egress-posture";
+import { getCatalog } from "@/lib/services/tools/catalog";
+import { getPosture } from "@/lib/services/tools/egress-posture";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, interleave, row, say, stats, type Row } from "./harness";
 import { tempDir } from "../test/support/server";

@@ -9,8 +9,8 @@ import path from "node:path";
 import readline from "node:readline";
 import { Agent, request } from "undici";
 import { openDb, type Db } from "@/db/client";
-import { putAgent } from "@/lib/services/agents";
-import { putTool } from "@/lib/services/tools";
+import { putAgent } from "@/lib/services/agents/agents";
+import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
 import { tempDir } from "../test/support/server";
 

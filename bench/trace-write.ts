@@ -11,8 +11,8 @@
 import type { Db } from "@/db/client";
 import { insertSession, insertTurn } from "@/db/queries/sessions";
 import type { EngineEvent } from "@/lib/engine/ports";
-import { putAgent } from "@/lib/services/agents";
-import { TurnRecorder } from "@/lib/services/turn-recorder";
+import { putAgent } from "@/lib/services/agents/agents";
+import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
 import { freshDb, sampleCallRecord } from "./fixtures";
 import { describe, row, say, stats, type Row } from "./harness";
 

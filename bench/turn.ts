@@ -11,7 +11,7 @@
 import { generateText, stepCountIs, tool, type LanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { createSession, startTurn } from "@/lib/services/run-turn";
+import { createSession, startTurn } from "@/lib/services/turns/start-turn";
 import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, peakRssMb, pool, row, rssMb, say, stats, type Row } from "./harness";

@@ -5,15 +5,15 @@
  * Run it with `npm run insika -- <command>` (or `npx tsx cli/insika.ts <command>`).
  */
 import { closeAllDbs, getDb } from "@/db/client";
-import { ensureApiToken, rotateApiToken, tokenFile } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
+import { ensureApiToken, rotateApiToken, tokenFile } from "@/lib/services/server/api-token";
+import { DomainError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
-import { applyConfig } from "@/lib/services/apply-config";
-import { getPosture } from "@/lib/services/egress-posture";
-import { importMcpServer } from "@/lib/services/import-mcp";
+import { applyConfig } from "@/lib/services/server/apply-config";
+import { getPosture } from "@/lib/services/tools/egress-posture";
+import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { processSecrets } from "@/lib/secrets/secret-source";
-import { runDoctor } from "@/lib/services/doctor";
-import { configFilePath, loadConfigFile, prepare } from "@/lib/services/prepare";
+import { runDoctor } from "@/lib/services/server/doctor";
+import { configFilePath, loadConfigFile, prepare } from "@/lib/services/server/prepare";
 import fs from "node:fs";
 
 const USAGE = `usage: insika <command>
@@ -101,6 +101,6 @@ main(process.argv.slice(2))
   })
   .catch((error: unknown) => {
     closeAllDbs();
-    console.error(`insika: ${error instanceof ApiError || error instanceof Error ? error.message : String(error)}`);
+    console.error(`insika: ${error instanceof DomainError || error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   });

@@ -3,22 +3,20 @@
  * thrown), so a form can show it at the field. Unknown errors are logged and
  * reported without their internals, as the API does.
  */
-import { getDb, type Db } from "@/db/client";
-import { ApiError } from "@/lib/api/errors";
-import { getEnv } from "@/lib/env";
+import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 
-/** `details` carries the ApiError's details when it has any (e.g. egress_blocked: {rule, hint}). */
+/** `details` carries the DomainError's details when it has any (e.g. egress_blocked: {rule, hint}). */
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; code: string; error: string; details?: unknown };
 
-export const studioDb = (): Db => getDb(getEnv().dataDir);
+export { studioDb } from "@/lib/api/studio-db";
 
 /** Runs one service call and turns its outcome into an ActionResult. */
 export async function asResult<T>(work: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await work() };
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       return error.details === undefined ? { ok: false, code: error.code, error: error.message } : { ok: false, code: error.code, error: error.message, details: error.details };
     }
     log.error("studio action failed", describeError(error));

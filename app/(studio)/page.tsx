@@ -1,15 +1,14 @@
-import { getDb } from "@/db/client";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { getEnv } from "@/lib/env";
-import { listAgentsPresented } from "@/lib/services/agents";
-import { listCatalog } from "@/lib/services/tools";
+import { studioDb } from "@/lib/api/studio-db";
+import { listAgentsPresented } from "@/lib/services/agents/agents";
+import { listCatalog } from "@/lib/services/tools/tools";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
   // The layout checks too, but a page can be rendered without its layout (an RSC navigation).
   await requireStudioSession();
-  const db = getDb(getEnv().dataDir);
+  const db = studioDb();
   const tools = listCatalog(db);
   const agents = listAgentsPresented(db);
   const dropped = tools.filter((t) => t.status === "dropped");

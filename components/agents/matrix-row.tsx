@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { Badge, KIND_TONE, type Tone } from "@/components/ui/badge";
 import type { Exposure } from "@/lib/agents/policy";
-import type { StudioPolicy } from "@/lib/services/agent-policy";
+import type { StudioPolicy } from "@/lib/services/agents/set-agent-policy";
 import type { ListKey } from "./policy-edit";
 
 export interface MatrixTool {

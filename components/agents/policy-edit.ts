@@ -1,5 +1,5 @@
 /** Pure edits of an agent's tool policy, as the tool matrix makes them. */
-import type { StudioPolicy } from "@/lib/services/agent-policy";
+import type { StudioPolicy } from "@/lib/services/agents/set-agent-policy";
 
 export type ListKey = "tools_allow" | "tools_deny" | "tools_deferred" | "approvals" | "tools_allow_groups";
 

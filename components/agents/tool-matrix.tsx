@@ -6,7 +6,7 @@ import { useWindowed } from "@/components/tools/use-windowed";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { applyPolicy } from "@/lib/agents/policy";
-import type { StudioPolicy } from "@/lib/services/agent-policy";
+import type { StudioPolicy } from "@/lib/services/agents/set-agent-policy";
 import { MATRIX_COLUMNS, MatrixRow, type MatrixTool } from "./matrix-row";
 import { OfferedSummary } from "./offered-summary";
 import { allTools, setAllTools, toggle } from "./policy-edit";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import type { PendingApprovalRow } from "@/lib/services/approval-page";
+import type { PendingApprovalRow } from "@/lib/services/approvals/approval-page";
 import { DecisionForm, type Decision } from "./decision-form";
 
 /** "3 min", "2 h 5 min": a duration for people. */

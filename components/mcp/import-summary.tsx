@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ImportMcpResult } from "@/lib/services/import-mcp";
+import type { ImportMcpResult } from "@/lib/services/mcp/import-mcp-server";
 
 const STATS = [
   { key: "created", label: "Created", tone: "text-emerald-700 dark:text-emerald-400" },

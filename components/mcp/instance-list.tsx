@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import type { McpInstanceRow } from "@/lib/services/mcp-page";
+import type { McpInstanceRow } from "@/lib/services/mcp/mcp-page";
 
 const SECRET_REF = /^[^{]*\{\{secret\.[A-Za-z_][A-Za-z0-9_]*\}\}/;
 

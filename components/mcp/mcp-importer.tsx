@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { McpInstanceRow } from "@/lib/services/mcp-page";
+import type { McpInstanceRow } from "@/lib/services/mcp/mcp-page";
 import { ImportFailure } from "./import-failure";
 import { ImportSummary } from "./import-summary";
 import { InstanceList } from "./instance-list";

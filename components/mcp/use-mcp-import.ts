@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { importMcpAction } from "@/app/(studio)/mcp/actions";
-import type { ImportMcpResult } from "@/lib/services/import-mcp";
+import type { ImportMcpResult } from "@/lib/services/mcp/import-mcp-server";
 import type { HeaderRow } from "./header-rows";
 import type { ImportFailureInfo } from "./import-failure";
 

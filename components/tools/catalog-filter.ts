@@ -1,4 +1,4 @@
-import type { CatalogRow } from "@/lib/services/tool-page";
+import type { CatalogRow } from "@/lib/services/tools/tool-page";
 
 export interface CatalogQuery {
   text: string;

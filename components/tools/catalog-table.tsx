@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { controlClass, inputClass } from "@/components/ui/field";
-import type { CatalogRow } from "@/lib/services/tool-page";
+import type { CatalogRow } from "@/lib/services/tools/tool-page";
 import { filterCatalog, type CatalogQuery } from "./catalog-filter";
 import { useWindowed } from "./use-windowed";
 

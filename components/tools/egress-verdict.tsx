@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { checkUrlAction } from "@/app/(studio)/tools/actions";
-import type { UrlVerdict } from "@/lib/services/egress-verdict";
+import type { UrlVerdict } from "@/lib/services/tools/check-url-verdict";
 
 const TONE: Record<UrlVerdict["verdict"], string> = {
   allowed: "text-emerald-700 dark:text-emerald-400",

@@ -5,8 +5,8 @@ import { useState, useTransition } from "react";
 import { setExposureAction } from "@/app/(studio)/tools/actions";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { controlClass } from "@/components/ui/field";
-import type { ToolExposureMode } from "@/lib/services/agent-policy";
-import type { AgentExposureRow } from "@/lib/services/tool-page";
+import type { ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
+import type { AgentExposureRow } from "@/lib/services/tools/tool-page";
 
 const TONE: Record<AgentExposureRow["status"], Tone> = { offered: "green", deferred: "amber", denied: "red", not_allowed: "neutral", unavailable: "red" };
 const LABEL: Record<AgentExposureRow["status"], string> = { offered: "offered", deferred: "deferred", denied: "denied", not_allowed: "not allowed", unavailable: "unavailable" };

@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import crypto from "node:crypto";
-import { bearerToken, ensureApiToken, issueSessionCookie, revokeSessionCookie, rotateApiToken, tokenFile, verifySessionCookie, verifyToken } from "./auth";
+import { ensureApiToken, rotateApiToken, tokenFile, verifyToken } from "@/lib/services/server/api-token";
+import { bearerToken, issueSessionCookie, revokeSessionCookie, verifySessionCookie } from "./auth";
 import { clearSessionKeyCache, sessionKeyFile } from "./session-key";
 
 const setup = () => {

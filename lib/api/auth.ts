@@ -1,71 +1,24 @@
 /**
- * API authentication (API.md "Auth"): one bearer token. It is INSIKA_API_TOKEN
- * when set; otherwise the first start generates one and stores only its hash.
+ * API authentication (API.md "Auth"): the bearer token (stored by
+ * lib/services/server/api-token.ts) and the Studio's session cookie.
  * The Studio's session cookie is `<expiry>.<session id>.<hmac>`, keyed by a key derived
  * from the session key file (never stored in insika.db: a copy of the database cannot forge
  * a session) and the token's hash (rotating the token signs every session out). Sign-out
  * revokes the session id server-side, so a copied cookie stops working too.
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import type { Db } from "@/db/client";
-import { API_TOKEN_HASH_KEY, getSetting, setSetting } from "@/db/queries/settings";
+import { expectedHash, type TokenConfig } from "@/lib/services/server/api-token";
 import { isStudioSessionRevoked, revokeStudioSession } from "@/db/queries/studio-session-revocations";
 import { getSessionKey } from "./session-key";
 
 export const SESSION_COOKIE = "insika_session";
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
-
-export interface TokenConfig {
-  envToken?: string;
-  dataDir: string;
-}
-
-function expectedHash(db: Db, config: TokenConfig): string | undefined {
-  return config.envToken ? sha256(config.envToken) : getSetting(db, API_TOKEN_HASH_KEY);
-}
-
-/** Constant-time check of a presented token. */
-export function verifyToken(db: Db, config: TokenConfig, presented: string | null | undefined): boolean {
-  if (!presented) return false;
-  const want = expectedHash(db, config);
-  if (!want) return false;
-  const got = sha256(presented);
-  return crypto.timingSafeEqual(Buffer.from(got), Buffer.from(want));
-}
-
 /** The token from an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(header: string | null): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
   return match?.[1] ?? null;
-}
-
-export function tokenFile(dataDir: string): string {
-  return path.join(dataDir, "api-token");
-}
-
-/**
- * Makes sure a token exists. Returns the new token when this call generated it
- * (the caller prints it once), else null.
- */
-export function ensureApiToken(db: Db, config: TokenConfig): string | null {
-  if (config.envToken || getSetting(db, API_TOKEN_HASH_KEY)) return null;
-  return rotateApiToken(db, config);
-}
-
-/** Generates a new token, stores its hash and writes it to `<data dir>/api-token` (0600). */
-export function rotateApiToken(db: Db, config: TokenConfig): string {
-  if (config.envToken) throw new Error("INSIKA_API_TOKEN is set: rotate it where it is provisioned");
-  const token = `insk_${crypto.randomBytes(24).toString("base64url")}`;
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const file = tokenFile(config.dataDir);
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
-  setSetting(db, API_TOKEN_HASH_KEY, sha256(token));
-  return token;
 }
 
 const COOKIE_FORMAT = /^(\d{1,15})\.([0-9a-f]{32})\.([0-9a-f]{64})$/;

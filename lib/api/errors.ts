@@ -1,8 +1,10 @@
 /**
- * The error envelope of the HTTP edge: `{ "error": { code, message, details? } }`,
- * and the one table that maps a code to its HTTP status (DESIGN §3.4).
+ * The error envelope of the HTTP edge: `{ "error": { code, message, details? } }`, and the
+ * one table that maps a domain error code (lib/errors.ts) to its HTTP status (DESIGN §3.4).
  */
-export const ERROR_STATUS = {
+import type { ErrorCode } from "@/lib/errors";
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_json: 400,
   bad_request: 400,
   unauthorized: 401,
@@ -16,29 +18,10 @@ export const ERROR_STATUS = {
   egress_blocked: 422,
   internal: 500,
   upstream_failed: 502,
-} as const;
+};
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-/** An error meant for the client: its message is shown as is. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-}
-
-export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
-export const validationFailed = (message: string, details?: unknown) =>
-  new ApiError("validation_failed", message, details);
+/** The HTTP status of a domain error code. */
+export const statusOf = (code: ErrorCode): number => ERROR_STATUS[code];
 
 /** The JSON body of an error response. */
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {

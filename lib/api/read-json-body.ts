@@ -2,14 +2,14 @@
  * Reads a request body as JSON without ever holding more than a cap: Content-Length over
  * the cap is refused before reading, and the stream is cancelled as soon as the bytes read
  * pass it (a chunked or lying client). The bytes must be UTF-8 and the value nested at
- * most MAX_JSON_DEPTH deep. Every refusal is an ApiError (400 / 413).
+ * most MAX_JSON_DEPTH deep. Every refusal is an DomainError (400 / 413).
  */
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/errors";
 import { MAX_JSON_DEPTH } from "./body-limits";
 import { jsonDepthExceeds } from "./json-depth";
 
 const tooLarge = (maxBytes: number) =>
-  new ApiError("payload_too_large", `request body is larger than ${maxBytes} bytes`, { max_bytes: maxBytes });
+  new DomainError("payload_too_large", `request body is larger than ${maxBytes} bytes`, { max_bytes: maxBytes });
 
 /** The body's bytes, at most `maxBytes` of them; 413 past that. */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
@@ -23,7 +23,7 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
     for (;;) {
       const { done, value } = await reader.read().catch((error: unknown) => {
         // The client hung up (or the connection broke) before the body ended.
-        throw new ApiError("bad_request", `the request body could not be read: ${(error as Error).message}`);
+        throw new DomainError("bad_request", `the request body could not be read: ${(error as Error).message}`);
       });
       if (done) break;
       total += value.byteLength;
@@ -52,22 +52,22 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ApiError("bad_json", "request body is not valid UTF-8");
+    throw new DomainError("bad_json", "request body is not valid UTF-8");
   }
 }
 
 /** The body parsed as JSON; 400 `bad_json` when empty, not JSON or nested too deep; 413 over the cap. */
 export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
   const text = await readBodyText(req, maxBytes);
-  if (text.trim() === "") throw new ApiError("bad_json", "request body must be JSON");
+  if (text.trim() === "") throw new DomainError("bad_json", "request body must be JSON");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ApiError("bad_json", `request body is not valid JSON: ${(error as Error).message}`);
+    throw new DomainError("bad_json", `request body is not valid JSON: ${(error as Error).message}`);
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
-    throw new ApiError("bad_json", `request body is nested more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
+    throw new DomainError("bad_json", `request body is nested more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
   }
   return value;
 }

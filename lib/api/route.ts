@@ -7,8 +7,10 @@ import type { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { getEnv, type Env } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { ApiError, errorBody } from "./errors";
-import { bearerToken, verifyToken } from "./auth";
+import { DomainError } from "@/lib/errors";
+import { errorBody, statusOf } from "./errors";
+import { verifyToken } from "@/lib/services/server/api-token";
+import { bearerToken } from "./auth";
 import { BODY_LIMITS } from "./body-limits";
 import { readJsonBody } from "./read-json-body";
 
@@ -36,7 +38,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
       if (options.auth !== false) {
         const token = bearerToken(req.headers.get("authorization"));
         if (!verifyToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir }, token)) {
-          throw new ApiError("unauthorized", "missing or invalid bearer token");
+          throw new DomainError("unauthorized", "missing or invalid bearer token");
         }
       }
       return await handler(req, { params: await next.params, db, env });
@@ -48,8 +50,8 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
 
 /** Turns any thrown value into the error envelope; unknown errors are 500 with the cause logged. */
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) {
-    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: error.status });
+  if (error instanceof DomainError) {
+    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: statusOf(error.code) });
   }
   log.error("unhandled error in route", describeError(error));
   return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
@@ -73,7 +75,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
-  throw new ApiError("validation_failed", problems.join("; "), { issues: result.error.issues });
+  throw new DomainError("validation_failed", problems.join("; "), { issues: result.error.issues });
 }
 
 /** A JSON response. */

@@ -7,7 +7,8 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
-import { SESSION_COOKIE, SESSION_MAX_AGE_S, issueSessionCookie, revokeSessionCookie, verifySessionCookie, verifyToken } from "./auth";
+import { verifyToken } from "@/lib/services/server/api-token";
+import { SESSION_COOKIE, SESSION_MAX_AGE_S, issueSessionCookie, revokeSessionCookie, verifySessionCookie } from "./auth";
 import { isHttpsRequest } from "./request-origin";
 
 function tokenConfig() {

@@ -7,7 +7,7 @@
 import type { NextRequest } from "next/server";
 import { getDb, type Db } from "@/db/client";
 import { getEnv, type Env } from "@/lib/env";
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/errors";
 import { isSameOrigin } from "./request-origin";
 import { errorResponse } from "./route";
 import { hasStudioSession } from "./studio-auth";
@@ -31,10 +31,10 @@ export function studioRoute<P = Record<string, never>>(handler: Handler<P>) {
   return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
     try {
       const write = !READ_METHODS.has(req.method);
-      if (!isSameOrigin(req.headers, !write)) throw new ApiError("forbidden", "cross-origin request refused: Origin must be this host");
-      if (!(await hasStudioSession())) throw new ApiError("unauthorized", "sign in to the Studio first");
+      if (!isSameOrigin(req.headers, !write)) throw new DomainError("forbidden", "cross-origin request refused: Origin must be this host");
+      if (!(await hasStudioSession())) throw new DomainError("unauthorized", "sign in to the Studio first");
       if (write && !isJsonContentType(req.headers.get("content-type"))) {
-        throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
+        throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
       }
       const env = getEnv();
       return await handler(req, { params: await next.params, db: getDb(env.dataDir), env });

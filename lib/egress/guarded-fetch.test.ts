@@ -11,7 +11,7 @@ import type { EgressDispatcher, EgressDispatcherOptions } from "./egress-dispatc
 import { createEgressDispatcher } from "./egress-dispatcher";
 import type { GuardedFetchOptions } from "./guarded-fetch";
 import { EgressBlockedError, guardedFetch } from "./guarded-fetch";
-import type { EgressHop } from "./send-guarded";
+import type { EgressHop } from "./send-with-redirects";
 import type { EgressPosture } from "./posture";
 import { parsePosture } from "./posture";
 import type { TestServer } from "./test-support";

@@ -12,8 +12,8 @@ import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
 import { MAX_REDIRECTS } from "./guarded-request";
 import type { EgressPosture } from "./posture";
-import type { EgressHop } from "./send-guarded";
-import { sendGuarded } from "./send-guarded";
+import type { EgressHop } from "./send-with-redirects";
+import { sendGuarded } from "./send-with-redirects";
 
 /** Thrown by guardedFetch when the guard refuses; the message is `destination blocked: <reason>`. */
 export class EgressBlockedError extends Error {

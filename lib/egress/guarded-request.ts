@@ -11,8 +11,8 @@ import type { EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
 import type { EgressPosture } from "./posture";
-import type { EgressHop } from "./send-guarded";
-import { sendGuarded } from "./send-guarded";
+import type { EgressHop } from "./send-with-redirects";
+import { sendGuarded } from "./send-with-redirects";
 
 /** Default cap on the decoded response body (DESIGN D2). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -54,5 +54,5 @@ export {
   parsePosture,
   parseProviderPosture,
 } from "./posture";
-export type { EgressHop, SendDeps, SendInput, SendOutcome } from "./send-guarded";
-export { sendGuarded } from "./send-guarded";
+export type { EgressHop, SendDeps, SendInput, SendOutcome } from "./send-with-redirects";
+export { sendGuarded } from "./send-with-redirects";

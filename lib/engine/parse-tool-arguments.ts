@@ -1,3 +1,4 @@
+import { errorMessage } from "@/lib/errors";
 /** The result of reading a tool call's raw argument text. */
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
@@ -14,7 +15,7 @@ export function parseToolArguments(raw: string): ParsedArguments {
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return invalid(error instanceof Error ? error.message : String(error));
+    return invalid(errorMessage(error));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return invalid(`expected an object, got ${describe(value)}`);

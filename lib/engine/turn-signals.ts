@@ -1,5 +1,6 @@
 import { TurnFailure } from "./turn-failure";
 import { formatSeconds, timeoutMs } from "./turn-limits";
+import { errorMessage } from "@/lib/errors";
 
 /**
  * The two ways a turn is stopped from outside its own logic: the caller's signal
@@ -38,7 +39,7 @@ export class TurnSignals {
   get failure(): string | undefined {
     if (!this.stopped.aborted) return undefined;
     const reason: unknown = this.stopped.reason;
-    return reason instanceof Error ? reason.message : String(reason);
+    return errorMessage(reason);
   }
 
   /** Throws the stop reason if the turn was stopped (use between awaits). */

@@ -7,6 +7,7 @@ import type { DataToolDefinition, HttpMethod, TurnContext } from "@/lib/tools/ty
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { buildBody } from "./build-body";
 import { buildUrl } from "./build-url";
+import { errorMessage } from "@/lib/errors";
 import {
   BuildError,
   declaredParameters,
@@ -97,7 +98,7 @@ export function buildRequest(
     }
     return { ok: true, request, secretValues, secretHeaders };
   } catch (e) {
-    const error = e instanceof BuildError ? e.message : `could not build the request: ${e instanceof Error ? e.message : "unknown error"}`;
+    const error = e instanceof BuildError ? e.message : `could not build the request: ${errorMessage(e)}`;
     return { ok: false, error, secretValues };
   }
 }

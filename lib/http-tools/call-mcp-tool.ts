@@ -13,7 +13,8 @@ import { evaluateHalt } from "@/lib/tools/halt";
 import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
 import type { BuiltRequest } from "./build-request";
 import { defineOwn } from "./template-scope";
-import { sendRequest, type Exchange, type SendContext } from "./send-request";
+import { sendRequest, type Exchange, type SendContext } from "./send-built-request";
+import { errorMessage } from "@/lib/errors";
 
 /**
  * One JSON-RPC message to post to the tool's URL, plus protocol headers
@@ -124,7 +125,7 @@ export async function callMcpTool(
       signal: options.sendCtx.signal,
     });
   } catch (e) {
-    return failure(`MCP call failed: ${e instanceof Error ? e.message : "unknown error"}`);
+    return failure(`MCP call failed: ${errorMessage(e)}`);
   }
   if (!outcome || typeof outcome !== "object") return failure("MCP call returned no outcome");
   if (!outcome.ok) return failure(typeof outcome.error === "string" && outcome.error !== "" ? outcome.error : "MCP call failed");

@@ -19,7 +19,8 @@ import { copyArguments } from "./copy-arguments";
 import { finalizeRecord, redactContent, type CallRecord } from "./call-record";
 import { bodyText, extractResult } from "./extract-result";
 import { callMcpTool, type McpCaller } from "./call-mcp-tool";
-import { sendRequest, type Exchange, type SendContext } from "./send-request";
+import { sendRequest, type Exchange, type SendContext } from "./send-built-request";
+import { errorMessage } from "@/lib/errors";
 
 /** What executeDataTool needs besides the call itself. */
 export interface ExecuteDataToolDeps {
@@ -130,7 +131,7 @@ export async function executeDataTool(
     // Every step above is written not to throw; this is the last line that
     // keeps a bug from reaching the turn loop (DESIGN §3.3).
     quietly(() => log.error("data tool call failed unexpectedly", { tool: record.tool, call_id: record.call_id, ...redactError(e, call.secretValues) }));
-    return failWith(call, `internal error while calling the tool: ${e instanceof Error ? e.message : "unknown error"}`);
+    return failWith(call, `internal error while calling the tool: ${errorMessage(e)}`);
   }
 }
 

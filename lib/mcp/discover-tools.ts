@@ -10,6 +10,7 @@ import { APP_VERSION } from "@/lib/version";
 import { cappedFetch } from "./capped-fetch";
 import { formatBytes, MCP_IMPORT_LIMITS } from "./import-limits";
 import type { McpToolInfo } from "./to-data-tool";
+import { errorMessage } from "@/lib/errors";
 
 /** Where to discover and under which egress posture. */
 export interface DiscoverToolsInput {
@@ -162,7 +163,7 @@ function describe(error: unknown, signal: AbortSignal): string {
   const parts: string[] = [];
   let e: unknown = error;
   for (let depth = 0; depth < 4 && e; depth += 1) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorMessage(e);
     const code = (e as { code?: unknown }).code;
     const text = typeof code === "string" && !msg.includes(code) ? `${msg} (${code})` : msg;
     if (text && !parts.includes(text)) parts.push(text);

@@ -1,3 +1,4 @@
+import { errorMessage } from "@/lib/errors";
 /**
  * The MCP session cache: one handshake per (server URL, credentials), kept
  * for every later call, so a tool call costs one POST instead of three. A
@@ -71,7 +72,7 @@ export class McpSessions {
   }
 
   private async run(key: string, open: () => Promise<OpenResult>): Promise<OpenResult> {
-    const attempt = open().catch((e: unknown): OpenResult => ({ ok: false, error: `MCP handshake failed: ${e instanceof Error ? e.message : "unknown error"}` }));
+    const attempt = open().catch((e: unknown): OpenResult => ({ ok: false, error: `MCP handshake failed: ${errorMessage(e)}` }));
     this.pending.set(key, attempt);
     try {
       const result = await attempt;

@@ -10,6 +10,7 @@
  * no combinators, a value's schema is found by walking properties/items.
  */
 import { compileLinearRegExp } from "./linear-regexp";
+import { errorMessage } from "@/lib/errors";
 
 /** The node types the subset allows. */
 export const SAFE_SCHEMA_TYPES = ["object", "array", "string", "number", "integer", "boolean"] as const;
@@ -69,7 +70,7 @@ export function checkSafeSchema(schema: unknown, rootPath = "parameters"): strin
     checkNode(schema, rootPath, 0, true, problems, state);
   } catch (e) {
     // Only a hostile value (a throwing getter, a proxy) gets here.
-    problems.push(`${rootPath}: the schema could not be read (${e instanceof Error ? e.message : "unknown error"})`);
+    problems.push(`${rootPath}: the schema could not be read (${errorMessage(e)})`);
   }
   return problems.slice(0, SAFE_SCHEMA_LIMITS.maxProblems);
 }

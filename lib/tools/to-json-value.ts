@@ -6,6 +6,7 @@
  * getters, prototypes or aliasing back into the caller's object.
  */
 import type { JsonValue } from "./types";
+import { errorMessage } from "@/lib/errors";
 
 /** A detached JSON copy, or the first reason the input is not JSON. */
 export type ToJsonValueResult = { ok: true; value: JsonValue } | { ok: false; error: string };
@@ -31,7 +32,7 @@ export function toJsonValue(input: unknown, limits = JSON_INPUT_LIMITS): ToJsonV
   } catch (e) {
     if (e instanceof NotJson) return { ok: false, error: e.message };
     // A throwing getter or proxy trap: report it instead of propagating.
-    return { ok: false, error: `could not be read (${e instanceof Error ? e.message : "unknown error"})` };
+    return { ok: false, error: `could not be read (${errorMessage(e)})` };
   }
 }
 

@@ -10,6 +10,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { linearRegExpEngine } from "./linear-regexp";
 import { checkSafeSchema } from "./safe-schema";
+import { errorMessage } from "@/lib/errors";
 
 /** `ok: true` = send the arguments exactly as received; otherwise `error` is for the model. */
 export type ValidateArgumentsResult = { ok: true } | { ok: false; error: string };
@@ -55,7 +56,7 @@ export function validateArguments(schema: unknown, args: unknown): ValidateArgum
   } catch (e) {
     // Only pathological values (cycles under uniqueItems, throwing getters)
     // get here; the call is refused rather than sent unchecked.
-    return { ok: false, error: `arguments could not be validated: ${e instanceof Error ? e.message : "unknown error"}` };
+    return { ok: false, error: `arguments could not be validated: ${errorMessage(e)}` };
   }
 }
 
@@ -76,7 +77,7 @@ function getCompiled(schema: unknown): Compiled {
     try {
       entry = { ok: true, validate: ajv.compile(copy) };
     } catch (e) {
-      entry = { ok: false, error: `the tool's parameters schema cannot be compiled: ${e instanceof Error ? e.message : "unknown error"}` };
+      entry = { ok: false, error: `the tool's parameters schema cannot be compiled: ${errorMessage(e)}` };
     } finally {
       // Ajv also caches by schema object; our WeakMap is the cache, so drop
       // Ajv's entry to let old tool versions be collected.

@@ -17,6 +17,7 @@ import {
 import { validateHaltWhen } from "./validate-halt-when";
 import { validateParameters } from "./validate-parameters";
 import { validateRequest, type ToolWritePath } from "./validate-request";
+import { errorMessage } from "@/lib/errors";
 
 /** Re-exported so callers import every option type from here. */
 export type { ToolWritePath } from "./validate-request";
@@ -133,7 +134,7 @@ export function validateToolDefinition(
     if (haltWhen !== undefined) tool.halt_when = haltWhen;
     return { ok: true, tool };
   } catch (e) {
-    return { ok: false, error: `tool definition could not be validated: ${e instanceof Error ? e.message : "unknown error"}` };
+    return { ok: false, error: `tool definition could not be validated: ${errorMessage(e)}` };
   }
 }
 

@@ -1,8 +1,8 @@
 "use server";
 // Server actions of the Agents pages: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { setAgentPolicy, type StudioPolicy } from "@/lib/services/agent-policy";
-import { putAgent, removeAgent } from "@/lib/services/agents";
+import { setAgentPolicy, type StudioPolicy } from "@/lib/services/agents/set-agent-policy";
+import { putAgent, removeAgent } from "@/lib/services/agents/agents";
 import { asResult, studioDb } from "../action-result";
 
 export async function saveAgentAction(id: string, body: Record<string, unknown>) {

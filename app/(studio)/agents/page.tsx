@@ -3,7 +3,7 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listAgentSummaries } from "@/lib/services/agent-page";
+import { listAgentSummaries } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { PendingApproval } from "@/components/approvals/pending-approval";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listPendingApprovalRows } from "@/lib/services/approval-page";
+import { listPendingApprovalRows } from "@/lib/services/approvals/approval-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

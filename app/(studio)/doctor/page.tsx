@@ -2,7 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { getEnv } from "@/lib/env";
-import { runDoctor } from "@/lib/services/doctor";
+import { runDoctor } from "@/lib/services/server/doctor";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@
 // Server actions of the MCP page: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { processSecrets } from "@/lib/secrets/secret-source";
-import { getPosture } from "@/lib/services/egress-posture";
-import { importMcpServer } from "@/lib/services/import-mcp";
+import { getPosture } from "@/lib/services/tools/egress-posture";
+import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { asResult, studioDb } from "../action-result";
 
 /** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?}` as POST /v1/mcp/import takes it. */

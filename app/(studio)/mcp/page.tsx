@@ -1,7 +1,7 @@
 import { McpImporter } from "@/components/mcp/mcp-importer";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listMcpInstances } from "@/lib/services/mcp-page";
+import { listMcpInstances } from "@/lib/services/mcp/mcp-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 "use server";
 // Server actions of the playground: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { decideApproval } from "@/lib/services/approvals";
-import { createSession } from "@/lib/services/run-turn";
-import { followTurn } from "@/lib/services/turn-follow";
+import { decideApproval } from "@/lib/services/approvals/approvals";
+import { createSession } from "@/lib/services/turns/start-turn";
+import { followTurn } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
 
 export async function createSessionAction(agentId: string) {

@@ -3,8 +3,8 @@ import { Playground } from "@/components/playground/playground";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listAgentSummaries } from "@/lib/services/agent-page";
-import { listPendingApprovalRows } from "@/lib/services/approval-page";
+import { listAgentSummaries } from "@/lib/services/agents/agent-page";
+import { listPendingApprovalRows } from "@/lib/services/approvals/approval-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listSessionRows } from "@/lib/services/session-page";
+import { listSessionRows } from "@/lib/services/sessions/session-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

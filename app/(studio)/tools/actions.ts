@@ -1,10 +1,10 @@
 "use server";
 // Server actions of the Tools pages: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { setToolExposure, type ToolExposureMode } from "@/lib/services/agent-policy";
-import { checkUrlVerdict } from "@/lib/services/egress-verdict";
-import { testTool } from "@/lib/services/test-tool";
-import { putTool, removeTool, restoreToolVersion } from "@/lib/services/tools";
+import { setToolExposure, type ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
+import { checkUrlVerdict } from "@/lib/services/tools/check-url-verdict";
+import { testTool } from "@/lib/services/tools/test-tool";
+import { putTool, removeTool, restoreToolVersion } from "@/lib/services/tools/tools";
 import type { TurnContext } from "@/lib/tools/types";
 import { asResult, studioDb } from "../action-result";
 

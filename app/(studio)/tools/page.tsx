@@ -4,7 +4,7 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { listCatalogRows } from "@/lib/services/tool-page";
+import { listCatalogRows } from "@/lib/services/tools/tool-page";
 import { studioDb } from "../action-result";
 
 export const dynamic = "force-dynamic";

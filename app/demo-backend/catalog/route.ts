@@ -1,5 +1,5 @@
 // GET /demo-backend/catalog?q=&limit= — the demo store's catalog search (demo mode only)
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { json, route } from "@/lib/api/route";
 import { searchCatalog } from "@/lib/demo/demo-backend";
 

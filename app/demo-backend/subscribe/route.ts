@@ -1,7 +1,7 @@
 // POST /demo-backend/subscribe — subscribes to a learning path and "confirms to the customer" (demo mode only)
 import { z } from "zod";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { json, readBody, route } from "@/lib/api/route";
 import { subscribe } from "@/lib/demo/demo-backend";
 

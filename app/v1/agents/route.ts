@@ -1,6 +1,6 @@
 // GET /v1/agents — every agent
 import { json, route } from "@/lib/api/route";
-import { listAgentsPresented } from "@/lib/services/agents";
+import { listAgentsPresented } from "@/lib/services/agents/agents";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

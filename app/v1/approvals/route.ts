@@ -1,7 +1,7 @@
 // GET /v1/approvals?status=pending — approvals, oldest first (expired ones are marked first)
 import { z } from "zod";
 import { json, parseWith, route } from "@/lib/api/route";
-import { listApprovalsPresented } from "@/lib/services/approvals";
+import { listApprovalsPresented } from "@/lib/services/approvals/approvals";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /v1/doctor — the same checks as `insika doctor --json`
 import { json, route } from "@/lib/api/route";
-import { runDoctor } from "@/lib/services/doctor";
+import { runDoctor } from "@/lib/services/server/doctor";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // POST /v1/responses — an agent turn in OpenAI's Responses shape (streamed or not)
 import { readBody, route } from "@/lib/api/route";
-import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
-import { createResponseRequest } from "@/lib/services/openai-compat/responses-request";
-import { createResponse } from "@/lib/services/openai-compat/responses";
+import { openAIErrorResponse } from "@/lib/api/openai-compat/openai-errors";
+import { createResponseRequest } from "@/lib/api/openai-compat/responses-request";
+import { createResponse } from "@/lib/api/openai-compat/responses";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

@@ -1,8 +1,8 @@
 // POST /v1/sessions — start a session with an agent; GET /v1/sessions — recent sessions
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
-import { createSession } from "@/lib/services/run-turn";
-import { listSessionsPresented } from "@/lib/services/sessions";
+import { createSession } from "@/lib/services/turns/start-turn";
+import { listSessionsPresented } from "@/lib/services/sessions/sessions";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

@@ -1,6 +1,7 @@
 import { gather } from "../gather";
 import type { SubagentBudget } from "./subagent-budget";
 import type { SystemToolResult } from "./system-tool-result";
+import { errorMessage } from "@/lib/errors";
 
 /** spawn_subagents runs at most this many children in one call (the spec's cap). */
 export const MAX_SUBAGENTS_PER_CALL = 8;
@@ -68,6 +69,6 @@ async function runOne(task: Task, deps: SubagentDeps, signal: AbortSignal): Prom
     return await deps.run(task.agent, task.message, signal);
   } catch (error) {
     signal.throwIfAborted();
-    return { agent: task.agent, status: "failed", content: "", error: error instanceof Error ? error.message : String(error) };
+    return { agent: task.agent, status: "failed", content: "", error: errorMessage(error) };
   }
 }

@@ -6,7 +6,7 @@ import { ToolMatrix } from "@/components/agents/tool-matrix";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { getAgentEditor } from "@/lib/services/agent-page";
+import { getAgentEditor } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../../action-result";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { getTrace } from "@/lib/services/sessions";
+import { getTrace } from "@/lib/services/sessions/sessions";
 import { studioDb } from "../../action-result";
 
 export const dynamic = "force-dynamic";

@@ -8,9 +8,9 @@ import { VersionHistory } from "@/components/tools/version-history";
 import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { getCatalog, reservedToolNames } from "@/lib/services/catalog";
-import { toolExposureByAgent, tryItContext } from "@/lib/services/tool-page";
-import { getToolDetail, listToolHistory } from "@/lib/services/tools";
+import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
+import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
+import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
 import { studioDb } from "../../action-result";
 import { CodeToolView } from "./code-tool-view";
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ToolEditor } from "@/components/tools/tool-editor";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { reservedToolNames } from "@/lib/services/catalog";
+import { reservedToolNames } from "@/lib/services/tools/catalog";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /demo-backend/orders/:id — an order's status (demo mode only)
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { json, route } from "@/lib/api/route";
 import { orderStatus } from "@/lib/demo/demo-backend";
 

@@ -1,6 +1,6 @@
 // GET, PUT, DELETE /v1/agents/:id — read, create or replace, remove an agent
 import { json, readJson, route } from "@/lib/api/route";
-import { getAgentOrThrow, presentAgent, putAgent, removeAgent } from "@/lib/services/agents";
+import { getAgentOrThrow, presentAgent, putAgent, removeAgent } from "@/lib/services/agents/agents";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // GET /v1/approvals/:id — one approval; POST — decide it ({decision, note?}): the waiting turn goes on
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
-import { decideApproval, getApprovalOrThrow } from "@/lib/services/approvals";
+import { decideApproval, getApprovalOrThrow } from "@/lib/services/approvals/approvals";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

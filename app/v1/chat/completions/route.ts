@@ -1,8 +1,8 @@
 // POST /v1/chat/completions — an agent turn in OpenAI's Chat Completions shape (streamed or not)
 import { readBody, route } from "@/lib/api/route";
-import { chatCompletionRequest } from "@/lib/services/openai-compat/chat-request";
-import { createChatCompletion, SESSION_HEADER } from "@/lib/services/openai-compat/chat-completions";
-import { openAIErrorResponse } from "@/lib/services/openai-compat/openai-errors";
+import { chatCompletionRequest } from "@/lib/api/openai-compat/chat-request";
+import { createChatCompletion, SESSION_HEADER } from "@/lib/api/openai-compat/chat-completions";
+import { openAIErrorResponse } from "@/lib/api/openai-compat/openai-errors";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 // GET /v1/sessions/:id — the transcript: messages in order, turns with status
 import { json, route } from "@/lib/api/route";
-import { getTranscript } from "@/lib/services/sessions";
+import { getTranscript } from "@/lib/services/sessions/sessions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET, PUT, DELETE /v1/skills/:name — read, create or replace ({description, body}), remove one skill
 import { json, readBody, route } from "@/lib/api/route";
-import { getSkillOrThrow, putSkill, removeSkill, skillInput } from "@/lib/services/skills";
+import { getSkillOrThrow, putSkill, removeSkill, skillInput } from "@/lib/services/skills/skills";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET, PUT, DELETE /v1/tools/:name — read, create or replace, remove one data tool
 import { json, readJson, route } from "@/lib/api/route";
-import { getToolDetail, putTool, removeTool } from "@/lib/services/tools";
+import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@
 import { json, readJson, route } from "@/lib/api/route";
 import { manifestEnv } from "@/lib/env";
 import { processSecrets } from "@/lib/secrets/secret-source";
-import { applyManifest } from "@/lib/services/apply-manifest";
-import { getToolDetail, putTool, removeTool } from "@/lib/services/tools";
+import { applyManifest } from "@/lib/services/tools/apply-manifest";
+import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

@@ -4,7 +4,7 @@ import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { readBody } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { studioRoute } from "@/lib/api/studio-route";
-import { startTurn } from "@/lib/services/run-turn";
+import { startTurn } from "@/lib/services/turns/start-turn";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /v1/agents/:id/tools — exactly what this agent's turns are offered, deferred and denied, and the system tools they get
 import { json, route } from "@/lib/api/route";
-import { agentSystemTools, agentToolExposure, getAgentOrThrow } from "@/lib/services/agents";
+import { agentSystemTools, agentToolExposure, getAgentOrThrow } from "@/lib/services/agents/agents";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

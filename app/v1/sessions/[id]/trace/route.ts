@@ -1,6 +1,6 @@
 // GET /v1/sessions/:id/trace — per turn, the ordered events and every tool call record
 import { json, route } from "@/lib/api/route";
-import { getTrace } from "@/lib/services/sessions";
+import { getTrace } from "@/lib/services/sessions/sessions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

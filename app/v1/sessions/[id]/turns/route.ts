@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
-import { startTurn } from "@/lib/services/run-turn";
+import { startTurn } from "@/lib/services/turns/start-turn";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 
 export const runtime = "nodejs";

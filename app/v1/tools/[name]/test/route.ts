@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
 import { CTX_KEYS } from "@/lib/tools/types";
-import { testTool } from "@/lib/services/test-tool";
+import { testTool } from "@/lib/services/tools/test-tool";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

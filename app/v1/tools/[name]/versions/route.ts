@@ -1,6 +1,6 @@
 // GET /v1/tools/:name/versions — the tool's earlier versions, newest first
 import { json, route } from "@/lib/api/route";
-import { listToolHistory } from "@/lib/services/tools";
+import { listToolHistory } from "@/lib/services/tools/tools";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // POST /v1/turns/:id/resume — resume an interrupted turn from its last checkpoint: SSE with Accept: text/event-stream, else JSON when it ends
 import { json, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
-import { resumeTurnForClient } from "@/lib/services/resume-turn";
+import { resumeTurnForClient } from "@/lib/services/turns/resume-turn";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { json, parseWith } from "@/lib/api/route";
 import { studioRoute } from "@/lib/api/studio-route";
-import { getTraceCall } from "@/lib/services/sessions";
+import { getTraceCall } from "@/lib/services/sessions/sessions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,0 +1,70 @@
+/**
+ * Errors of the OpenAI-compatible routes, in OpenAI's shape
+ * `{"error":{"message","type","param","code"}}`, so the official clients raise their usual
+ * typed errors (NotFoundError, BadRequestError, AuthenticationError...). Types by status:
+ * invalid_request_error (400, 404, 409, 413; our 422 answers as 400 because OpenAI's clients
+ * treat 422 as a different class of problem), authentication_error (401), server_error (5xx).
+ */
+import { statusOf } from "@/lib/api/errors";
+import { DomainError } from "@/lib/errors";
+import { describeError, log } from "@/lib/log";
+
+export type OpenAIErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "server_error";
+
+/** An error answered with exactly this status, type and code (and optional headers). */
+export class OpenAICompatError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: OpenAIErrorType,
+    readonly code: string,
+    message: string,
+    readonly param: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "OpenAICompatError";
+  }
+}
+
+export const invalidRequest = (message: string, code = "invalid_request", param: string | null = null) =>
+  new OpenAICompatError(400, "invalid_request_error", code, message, param);
+
+export const notFoundError = (message: string, code: string, param: string | null = null) =>
+  new OpenAICompatError(404, "invalid_request_error", code, message, param);
+
+/**
+ * A failed turn answered without streaming: 502 when the model (the upstream) failed,
+ * else 500; the message is the turn's error, as the trace shows it.
+ */
+export function turnFailedError(message: string, headers: Record<string, string> = {}): OpenAICompatError {
+  const status = message.startsWith("model error:") ? 502 : 500;
+  return new OpenAICompatError(status, "server_error", "turn_failed", message, null, headers);
+}
+
+/** The body of an error in OpenAI's shape. */
+export function openAIErrorBody(type: OpenAIErrorType, code: string, message: string, param: string | null = null) {
+  return { error: { message, type, param, code } };
+}
+
+/** How an error of the standard envelope (DomainError) reads in OpenAI's terms. */
+function fromDomainError(error: DomainError): { status: number; type: OpenAIErrorType } {
+  const status = statusOf(error.code);
+  if (error.code === "unauthorized") return { status: 401, type: "authentication_error" };
+  if (error.code === "forbidden") return { status: 403, type: "permission_error" };
+  if (status === 422) return { status: 400, type: "invalid_request_error" };
+  if (status >= 500) return { status, type: "server_error" };
+  return { status, type: "invalid_request_error" };
+}
+
+/** Any thrown value as an OpenAI-shaped error response; unknown errors are 500 with the cause logged. */
+export function openAIErrorResponse(error: unknown): Response {
+  if (error instanceof OpenAICompatError) {
+    return Response.json(openAIErrorBody(error.type, error.code, error.message, error.param), { status: error.status, headers: error.headers });
+  }
+  if (error instanceof DomainError) {
+    const { status, type } = fromDomainError(error);
+    return Response.json(openAIErrorBody(type, error.code, error.message), { status });
+  }
+  log.error("unhandled error in an OpenAI-compatible route", describeError(error));
+  return Response.json(openAIErrorBody("server_error", "internal", "internal error"), { status: 500 });
+}

@@ -1,0 +1,95 @@
+/**
+ * Approvals over the API (DESIGN D8): list them, decide one (the waiting turn then goes on
+ * in the background), and expire the ones nobody decided in time — as rejections — both on
+ * demand and from a timer in the server process.
+ */
+import type { Db } from "@/db/client";
+import { decideApproval as recordDecision, expireApprovals, getApproval, listApprovals } from "@/db/queries/approvals";
+import type { ApprovalRow, ApprovalStatus } from "@/db/schema";
+import { DomainError, notFound } from "@/lib/errors";
+import { describeError, log } from "@/lib/log";
+import { isTurnActive } from "@/lib/services/turns/active-turns";
+import { resumeInBackground } from "@/lib/services/turns/launch-turn";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The API shape of an approval. */
+export function presentApproval(row: ApprovalRow) {
+  return {
+    id: row.id,
+    turn_id: row.turnId,
+    session_id: row.sessionId,
+    call_id: row.callId,
+    tool: row.tool,
+    arguments: row.arguments,
+    status: row.status,
+    note: row.note,
+    created_at: iso(row.createdAt),
+    decided_at: iso(row.decidedAt),
+    expires_at: iso(row.expiresAt),
+  };
+}
+
+/** Expires what is due (each expiry resumes its turn, as a rejection); returns how many. */
+export function expireDueApprovals(db: Db, now = Date.now()): number {
+  const expired = expireApprovals(db, now);
+  for (const row of expired) continueTurn(db, row.turnId);
+  return expired.length;
+}
+
+/** Approvals, oldest first, optionally in one status (expiry applied first). */
+export function listApprovalsPresented(db: Db, status?: ApprovalStatus) {
+  expireDueApprovals(db);
+  return listApprovals(db, status ? { status } : {}).map(presentApproval);
+}
+
+/** One approval (expiry applied first). */
+export function getApprovalOrThrow(db: Db, id: string) {
+  expireDueApprovals(db);
+  const row = getApproval(db, id);
+  if (!row) throw notFound(`approval '${id}'`);
+  return presentApproval(row);
+}
+
+/** Records an operator's decision and lets the waiting turn go on; 409 if it was already decided or expired. */
+export function decideApproval(db: Db, id: string, params: { decision: "approved" | "rejected"; note?: string }) {
+  expireDueApprovals(db);
+  const existing = getApproval(db, id);
+  if (!existing) throw notFound(`approval '${id}'`);
+  const row = recordDecision(db, { id, status: params.decision, note: params.note ?? null });
+  if (!row) {
+    const now = getApproval(db, id);
+    throw new DomainError("conflict", `approval ${id} is already ${now?.status ?? existing.status}`, { status: now?.status ?? existing.status });
+  }
+  continueTurn(db, row.turnId);
+  return presentApproval(row);
+}
+
+/**
+ * Resumes the turn behind a decided approval. A turn still running here (it created the
+ * approval a moment ago) checks for the decision itself when its run ends.
+ */
+function continueTurn(db: Db, turnId: string): void {
+  if (!isTurnActive(turnId)) resumeInBackground(db, turnId);
+}
+
+const SWEEPER = Symbol.for("insika.approvalSweeper");
+
+/**
+ * Starts (once per process) the timer that expires approvals: every half TTL, between 0.2 s
+ * and 30 s, so an expiry lands within that of its deadline. It does not keep the process alive.
+ */
+export function startApprovalSweeper(db: Db, ttlS: number): void {
+  const holder = globalThis as unknown as Record<symbol, ReturnType<typeof setInterval> | undefined>;
+  if (holder[SWEEPER]) return;
+  const everyMs = Math.min(30_000, Math.max(200, (ttlS * 1000) / 2));
+  const timer = setInterval(() => {
+    try {
+      expireDueApprovals(db);
+    } catch (error) {
+      log.error("approval expiry failed", describeError(error));
+    }
+  }, everyMs);
+  timer.unref();
+  holder[SWEEPER] = timer;
+}

@@ -1,0 +1,53 @@
+/**
+ * Read model for the Studio's MCP page: the imported instances (catalog groups
+ * `mcp:<name>`), each with its tool counts and the server URL and headers its
+ * tools call, so the page can offer a re-import with the same settings.
+ */
+import type { Db } from "@/db/client";
+import { listTools } from "@/db/queries/tools";
+import { getCatalog } from "@/lib/services/tools/catalog";
+
+export interface McpInstanceRow {
+  name: string;
+  group: string;
+  url: string;
+  /** As stored: `{{secret.*}}` references kept, never resolved here. */
+  headers: Record<string, string>;
+  tools: number;
+  dropped: number;
+  toolNames: string[];
+  updated_at: string;
+}
+
+const PREFIX = "mcp:";
+
+/** Every imported MCP instance, by name. */
+export function listMcpInstances(db: Db): McpInstanceRow[] {
+  const catalog = getCatalog(db);
+  const byGroup = new Map<string, McpInstanceRow>();
+  for (const row of listTools(db)) {
+    if (!row.group?.startsWith(PREFIX)) continue;
+    const request = row.definition?.request ?? {};
+    let instance = byGroup.get(row.group);
+    if (!instance) {
+      instance = {
+        name: row.group.slice(PREFIX.length),
+        group: row.group,
+        url: typeof request.url === "string" ? request.url : "",
+        headers: { ...(request.headers ?? {}) },
+        tools: 0,
+        dropped: 0,
+        toolNames: [],
+        updated_at: new Date(row.updatedAt).toISOString(),
+      };
+      byGroup.set(row.group, instance);
+    }
+    const entry = catalog.entries.get(row.name);
+    if (entry?.status === "ok" && entry.group === row.group) instance.tools += 1;
+    else instance.dropped += 1;
+    instance.toolNames.push(row.name);
+    const updated = new Date(row.updatedAt).toISOString();
+    if (updated > instance.updated_at) instance.updated_at = updated;
+  }
+  return [...byGroup.values()].sort((a, b) => a.name.localeCompare(b.name));
+}

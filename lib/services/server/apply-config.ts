@@ -1,0 +1,60 @@
+/**
+ * Applies a config file's agents and data tools. Everything is validated
+ * before anything is written: a config with one bad entry changes nothing.
+ */
+import type { Db } from "@/db/client";
+import { writeTools, type ToolWrite } from "@/db/queries/tools";
+import { upsertAgent } from "@/db/queries/agents";
+import { validationFailed } from "@/lib/errors";
+import { AGENT_ID, agentInput } from "@/lib/agents/agent-input";
+import type { AgentConfig } from "@/lib/config/define";
+import { validateToolDefinition } from "@/lib/tools";
+import { reservedToolNames } from "@/lib/services/tools/catalog";
+import { agentValues, type AgentSource } from "@/lib/services/agents/agents";
+
+export interface ApplyConfigResult {
+  agents: string[];
+  created: string[];
+  updated: string[];
+}
+
+/** Validates the whole config, then writes it; throws a 422 DomainError listing every problem. */
+export function applyConfig(
+  db: Db,
+  config: unknown,
+  source: AgentSource = "config",
+  options: { writeAgents?: boolean } = {},
+): ApplyConfigResult {
+  const list = Array.isArray(config) ? config : [config];
+  const problems: string[] = [];
+  const agents: ReturnType<typeof agentValues>[] = [];
+  const writes: ToolWrite[] = [];
+  const reserved = reservedToolNames();
+
+  list.forEach((entry, i) => {
+    const { id, dataTools, ...rest } = (entry ?? {}) as AgentConfig;
+    const where = `agent ${typeof id === "string" ? `'${id}'` : `#${i}`}`;
+    if (typeof id !== "string" || !AGENT_ID.test(id)) problems.push(`${where}: id must match ${AGENT_ID}`);
+    const parsed = agentInput.safeParse(rest);
+    if (!parsed.success) problems.push(...parsed.error.issues.map((x) => `${where}: ${x.path.join(".")}: ${x.message}`));
+    else if (typeof id === "string") agents.push(agentValues(id, parsed.data, source));
+    for (const tool of dataTools ?? []) {
+      if (writes.some((w) => w.definition.name === tool?.name)) {
+        problems.push(`${where}: tool '${tool.name}' is defined twice in this config`);
+        continue;
+      }
+      const checked = validateToolDefinition(tool, { writePath: "config", reservedNames: reserved });
+      if (checked.ok) writes.push({ definition: checked.tool, kind: "data" });
+      else problems.push(`${where}: tool '${(tool as { name?: unknown })?.name}': ${checked.error}`);
+    }
+  });
+  if (problems.length > 0) throw validationFailed(`config not applied: ${problems.join("; ")}`);
+
+  const outcome = writeTools(db, { writes, source });
+  if (options.writeAgents !== false) for (const values of agents) upsertAgent(db, values);
+  return {
+    agents: agents.map((a) => a.id),
+    created: outcome.created,
+    updated: [...outcome.updated, ...outcome.unchanged],
+  };
+}

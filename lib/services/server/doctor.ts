@@ -1,0 +1,106 @@
+/**
+ * `insika doctor` and GET /v1/doctor: the checks an operator runs when "the
+ * tool is missing" — the database, migrations, the API token, the egress
+ * posture, every stored tool that no longer validates (the only place that says so), and
+ * stored headers that hold a literal credential.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { MIGRATIONS_DIR } from "@/db/client";
+import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
+import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
+import { rawEnvSnapshot, type Env } from "@/lib/env";
+import { findLiteralCredentials } from "@/lib/tools";
+import { buildCatalog } from "@/lib/services/tools/catalog";
+
+export interface DoctorCheck {
+  name: string;
+  status: "ok" | "warn" | "error";
+  message: string;
+  items?: string[];
+}
+
+type Check = (db: Db, env: Env) => DoctorCheck;
+
+const checkDb: Check = (db, env) => {
+  const row = db.$client.prepare("select count(*) as n from sqlite_master").get() as { n: number };
+  const mode = db.$client.pragma("journal_mode", { simple: true });
+  return { name: "db", status: mode === "wal" ? "ok" : "warn", message: `${path.join(env.dataDir, "insika.db")} (${row.n} objects, journal ${String(mode)})` };
+};
+
+const checkMigrations: Check = (db) => {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  const applied = (db.$client.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
+  const expected = journal.entries.length;
+  return applied === expected
+    ? { name: "migrations", status: "ok", message: `${applied} of ${expected} applied` }
+    : { name: "migrations", status: "error", message: `${applied} of ${expected} applied: restart the server to migrate` };
+};
+
+const checkToken: Check = (db, env) => {
+  if (env.INSIKA_API_TOKEN) return { name: "auth-token", status: "ok", message: "INSIKA_API_TOKEN is set" };
+  return getSetting(db, API_TOKEN_HASH_KEY)
+    ? { name: "auth-token", status: "ok", message: `generated token (hash stored; the token is in ${path.join(env.dataDir, "api-token")})` }
+    : { name: "auth-token", status: "error", message: "no API token: run `insika token` or set INSIKA_API_TOKEN" };
+};
+
+const checkEgress: Check = () => {
+  try {
+    const posture = parsePosture(rawEnvSnapshot());
+    const message = describePosture(posture);
+    return { name: "egress", status: message.startsWith("relaxed") ? "warn" : "ok", message };
+  } catch (error) {
+    return { name: "egress", status: "error", message: (error as Error).message };
+  }
+};
+
+const checkProviderEgress: Check = (_db, env) => {
+  // env parsing already refused a bad INSIKA_PROVIDER_HOSTS; this names what model calls may reach.
+  const posture = parseProviderPosture(env.INSIKA_PROVIDER_HOSTS);
+  return { name: "provider-egress", status: "ok", message: `model providers: ${describePosture(posture)}` };
+};
+
+const checkDataTools: Check = (db) => {
+  const entries = [...buildCatalog(db).entries.values()];
+  const dropped = entries.flatMap((e) => (e.status === "dropped" ? [`${e.name}: ${e.problem}`] : []));
+  const data = entries.filter((e) => e.kind !== "code").length;
+  return dropped.length === 0
+    ? { name: "data-tools", status: "ok", message: `${data} stored tools, all valid` }
+    : { name: "data-tools", status: "error", message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`, items: dropped };
+};
+
+// Rows stored before writes refused literal credentials still run; this is where they are named.
+// An MCP import listed credential headers as secret headers even when literal, so those are not exempt.
+const checkLiteralCredentials: Check = (db) => {
+  const items = [...buildCatalog(db).entries.values()].flatMap((e) =>
+    e.status === "ok" && e.kind !== "code"
+      ? findLiteralCredentials(e.definition.request.headers, e.definition.secret_headers, { exemptSecretHeaders: e.kind !== "mcp" }).map(
+          (problem) => `${e.name}: ${problem}`,
+        )
+      : [],
+  );
+  return items.length === 0
+    ? { name: "literal-credentials", status: "ok", message: "no stored tool has a credential written literally in a header" }
+    : {
+        name: "literal-credentials",
+        status: "warn",
+        message: `${items.length} header(s) of stored tools hold a literal credential (on disk): rewrite each as {{secret.*}} (a write with one is refused)`,
+        items,
+      };
+};
+
+const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkProviderEgress, checkDataTools, checkLiteralCredentials];
+
+/** Runs every check; a check that throws is reported as an error, never thrown. */
+export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
+  return {
+    checks: CHECKS.map((check) => {
+      try {
+        return check(db, env);
+      } catch (error) {
+        return { name: check.name.replace(/^check/, "").toLowerCase(), status: "error" as const, message: (error as Error).message };
+      }
+    }),
+  };
+}

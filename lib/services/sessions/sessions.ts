@@ -1,0 +1,94 @@
+/**
+ * Reading sessions back: the transcript (messages in order, turns with status)
+ * and the trace (per turn, its events and every tool call record).
+ */
+import type { Db } from "@/db/client";
+import { getSession, getSessionToolCall, listMessages, listSessions, listTrace, listTurns } from "@/db/queries/sessions";
+import type { ToolCallRow, TurnRow } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function presentTurn(t: TurnRow) {
+  return {
+    id: t.id,
+    seq: t.seq,
+    status: t.status,
+    user_message: t.userMessage,
+    content: t.content,
+    error: t.error,
+    usage: t.usage,
+    started_at: iso(t.startedAt),
+    ended_at: iso(t.endedAt),
+  };
+}
+
+export function getSessionOrThrow(db: Db, id: string) {
+  const session = getSession(db, id);
+  if (!session) throw notFound(`session '${id}'`);
+  return session;
+}
+
+/** Recent sessions, newest first. */
+export function listSessionsPresented(db: Db, agentId?: string) {
+  return listSessions(db, { agentId }).map((s) => ({
+    id: s.id,
+    agent_id: s.agentId,
+    tenant: s.tenant,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+  }));
+}
+
+/** The transcript: messages in order and the turns with their status. */
+export function getTranscript(db: Db, id: string) {
+  const session = getSessionOrThrow(db, id);
+  return {
+    id: session.id,
+    agent_id: session.agentId,
+    tenant: session.tenant,
+    turns: listTurns(db, id).map(presentTurn),
+    messages: listMessages(db, id).map((m) => ({
+      turn_id: m.turnId,
+      role: m.role,
+      content: m.content,
+      ...(m.toolCalls ? { tool_calls: m.toolCalls } : {}),
+      ...(m.callId ? { call_id: m.callId, tool: m.tool } : {}),
+    })),
+  };
+}
+
+type TraceCall = ReturnType<typeof presentCall>;
+type TraceEvent = ReturnType<typeof presentEvent>;
+
+function presentEvent(e: ReturnType<typeof listTrace>["events"][number]) {
+  return { seq: e.seq, type: e.type, at: iso(e.at), ...e.data };
+}
+
+function presentCall(c: ToolCallRow) {
+  return { ...c.record, call_id: c.callId, tool: c.tool, ok: c.ok, started_at: iso(c.startedAt), duration_ms: c.durationMs, queued_ms: c.queuedMs };
+}
+
+/** Per turn: its ordered events and every tool call record (queue time and halt verdict included). */
+export function getTrace(db: Db, id: string, options: { turnId?: string } = {}) {
+  const session = getSessionOrThrow(db, id);
+  const turns = listTurns(db, id).filter((t) => !options.turnId || t.id === options.turnId);
+  const { events, calls } = listTrace(db, turns.map((t) => t.id));
+  // One pass over each list (rows keep their query order inside a turn), not one filter per turn.
+  const byTurn = new Map(turns.map((t) => [t.id, { events: [] as TraceEvent[], calls: [] as TraceCall[] }]));
+  for (const e of events) byTurn.get(e.turnId)?.events.push(presentEvent(e));
+  for (const c of calls) byTurn.get(c.turnId)?.calls.push(presentCall(c));
+  return {
+    session_id: session.id,
+    agent_id: session.agentId,
+    turns: turns.map((t) => ({ ...presentTurn(t), ...byTurn.get(t.id)! })),
+  };
+}
+
+/** One call's record as the trace carries it, or a not_found error (the Studio loads it when a call is opened). */
+export function getTraceCall(db: Db, sessionId: string, callId: string, turnId?: string): TraceCall {
+  getSessionOrThrow(db, sessionId);
+  const row = getSessionToolCall(db, { sessionId, callId, turnId });
+  if (!row) throw notFound(`call '${callId}' in session '${sessionId}'`);
+  return presentCall(row);
+}

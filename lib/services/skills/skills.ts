@@ -1,0 +1,52 @@
+/**
+ * Skills: named markdown an agent may load with load_skill when it lists the skill in its
+ * `skills`. Written through PUT /v1/skills/:name (or the config file's agents referencing
+ * them by name); the model sees each listed skill's name and description in its system
+ * message and loads the body on demand.
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { deleteSkill, getSkill, listSkills, upsertSkill } from "@/db/queries/skills";
+import type { SkillRow } from "@/db/schema";
+import { notFound, validationFailed } from "@/lib/errors";
+
+export const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The body of PUT /v1/skills/:name. */
+export const skillInput = z
+  .object({
+    name: z.string().optional(),
+    description: z.string().trim().min(1).max(1000),
+    body: z.string().min(1).max(200_000),
+  })
+  .strict();
+
+function present(row: SkillRow, withBody: boolean) {
+  return {
+    name: row.name,
+    description: row.description,
+    ...(withBody ? { body: row.body } : {}),
+    updated_at: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** Creates or replaces a skill; 422 for a bad name, a body `name` different from the path, or a missing field. */
+export function putSkill(db: Db, name: string, input: z.infer<typeof skillInput>) {
+  if (!SKILL_NAME.test(name)) throw validationFailed(`skill name must match ${SKILL_NAME}`);
+  if (input.name !== undefined && input.name !== name) throw validationFailed(`body name '${input.name}' differs from the path '${name}'`);
+  const { created, skill } = upsertSkill(db, { name, description: input.description, body: input.body });
+  return { created, skill: present(skill, true) };
+}
+
+export function getSkillOrThrow(db: Db, name: string) {
+  const row = getSkill(db, name);
+  if (!row) throw notFound(`skill '${name}'`);
+  return present(row, true);
+}
+
+/** Every skill, without bodies. */
+export const listSkillsPresented = (db: Db) => listSkills(db).map((row) => present(row, false));
+
+export function removeSkill(db: Db, name: string): void {
+  if (!deleteSkill(db, name)) throw notFound(`skill '${name}'`);
+}

@@ -1,0 +1,65 @@
+/**
+ * "Try it": run one call of a catalog tool without a model (POST
+ * /v1/tools/:name/test and the Studio). Same paths as a turn: data tools
+ * through lib/http-tools under this process's egress posture and secrets,
+ * code tools through the turn executor. The answer is the bare call record,
+ * the shape the trace shows, whatever the outcome.
+ */
+import crypto from "node:crypto";
+import type { Db } from "@/db/client";
+import { DomainError, notFound } from "@/lib/errors";
+import { executeDataTool } from "@/lib/http-tools";
+import { processSecrets } from "@/lib/secrets/secret-source";
+import type { TurnContext } from "@/lib/tools/types";
+import { getCatalog } from "./catalog";
+import { getSystemTool } from "./system-tool-catalog";
+import { getPosture } from "./egress-posture";
+import { getMcpCaller } from "@/lib/services/mcp/mcp-caller";
+import { createToolExecutor } from "./catalog-executor";
+
+export interface TestToolInput {
+  arguments: unknown;
+  ctx?: TurnContext;
+}
+
+/** Extra headroom over the tool's own timeout, so the tool's timeout is what fires. */
+const GRACE_MS = 5_000;
+
+/** Runs one call of `name`; 404 (thrown) for a tool the catalog does not know. */
+export async function testTool(db: Db, name: string, input: TestToolInput): Promise<Record<string, unknown>> {
+  const catalog = getCatalog(db);
+  const entry = catalog.entries.get(name);
+  if (!entry && getSystemTool(name)) {
+    throw new DomainError("conflict", `'${name}' is a system tool: it runs only inside a turn of an agent that is offered it, not through a test call`);
+  }
+  if (!entry) throw notFound(`tool '${name}'`);
+  const callId = `test_${crypto.randomBytes(9).toString("base64url")}`;
+  const ctx = input.ctx ?? {};
+  const startedAt = Date.now();
+  const timeoutS = entry.status === "ok" && entry.kind !== "code" ? entry.definition.timeout : 60;
+  const signal = AbortSignal.timeout(timeoutS * 1000 + GRACE_MS);
+
+  const outcome =
+    entry.status === "ok" && entry.kind !== "code"
+      ? await executeDataTool(entry.definition, input.arguments, ctx, { posture: getPosture(), secrets: processSecrets, callId, signal, mcp: getMcpCaller() })
+      : await createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }).execute({
+          callId,
+          tool: name,
+          arguments: input.arguments,
+          ctx,
+          signal,
+        });
+
+  const record = (outcome.record ?? {}) as Record<string, unknown>;
+  return {
+    ...record,
+    call_id: (record.call_id as string | undefined) ?? callId,
+    tool: name,
+    ok: outcome.ok,
+    started_at: new Date(startedAt).toISOString(),
+    duration_ms: typeof record.duration_ms === "number" ? record.duration_ms : Date.now() - startedAt,
+    queued_ms: 0,
+    halted: outcome.ok && outcome.halt !== undefined,
+    ...(outcome.ok && outcome.halt ? { halt_reason: outcome.halt.reason } : {}),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Tool use cases for the API, the Studio and the CLI: read the catalog, write
+ * or delete one data tool, read its history. Every write validates first and
+ * writes in one transaction, so a refusal leaves nothing behind.
+ */
+import type { Db } from "@/db/client";
+import { deleteTool, getTool, getToolVersion, listToolVersions, writeTools } from "@/db/queries/tools";
+import { DomainError, notFound, validationFailed } from "@/lib/errors";
+import { validateToolDefinition } from "@/lib/tools";
+import type { DataToolDefinition } from "@/lib/tools/types";
+import { getCatalog, reservedToolNames, type CatalogEntry } from "./catalog";
+import { getSystemTool, listSystemTools, type SystemToolInfo } from "./system-tool-catalog";
+
+export type WriteSource = "api" | "studio" | "manifest" | "config" | "mcp" | "seed" | "restore";
+
+/** The catalog as the API lists it: code, data and MCP tools, then the system tools. */
+export function listCatalog(db: Db) {
+  return [...[...getCatalog(db).entries.values()].map(summarize), ...listSystemTools().map(summarizeSystemTool)];
+}
+
+/** A system tool as the catalog lists it: a read-only code tool, with when an agent is offered it. */
+export function summarizeSystemTool(tool: SystemToolInfo) {
+  return {
+    name: tool.name,
+    kind: "code" as const,
+    description: tool.description,
+    group: null,
+    tags: ["system"],
+    editable: false,
+    status: "ok" as const,
+    system: true,
+    offered_when: tool.offeredWhen,
+  };
+}
+
+export function summarize(entry: CatalogEntry) {
+  return {
+    name: entry.name,
+    kind: entry.kind,
+    description: entry.description,
+    group: entry.group,
+    tags: entry.tags,
+    editable: entry.editable,
+    status: entry.status,
+    ...(entry.status === "dropped" ? { problem: entry.problem } : {}),
+  };
+}
+
+/** A data tool's stored definition plus version and updated_at; 404 when absent. */
+export function getToolDetail(db: Db, name: string) {
+  const system = getSystemTool(name);
+  if (system) return { ...summarizeSystemTool(system), parameters: system.parameters, side_effect: system.sideEffect };
+  const row = getTool(db, name);
+  if (!row) {
+    const entry = getCatalog(db).entries.get(name);
+    if (entry?.kind === "code") {
+      return { ...summarize(entry), parameters: entry.code.parameters, side_effect: entry.code.sideEffect };
+    }
+    throw notFound(`tool '${name}'`);
+  }
+  return { ...row.definition, kind: row.kind, version: row.version, updated_at: new Date(row.updatedAt).toISOString() };
+}
+
+/**
+ * Creates or replaces one data tool from a whole definition. A body `name`
+ * different from the path is refused; so is a name a code tool owns.
+ */
+export function putTool(db: Db, name: string, body: unknown, source: WriteSource = "api") {
+  if (body && typeof body === "object" && !Array.isArray(body) && "name" in body && (body as { name: unknown }).name !== name) {
+    throw validationFailed(`body name '${String((body as { name: unknown }).name)}' differs from the path name '${name}'`);
+  }
+  const input = body && typeof body === "object" && !Array.isArray(body) ? { ...body, name } : body;
+  const checked = validateToolDefinition(input, { writePath: "api", reservedNames: reservedToolNames() });
+  if (!checked.ok) throw validationFailed(checked.error);
+  const existing = getTool(db, name);
+  const kind = existing?.kind ?? (checked.tool.request.protocol === "mcp" ? "mcp" : "data");
+  const outcome = writeTools(db, { writes: [{ definition: checked.tool, kind }], source });
+  return { created: outcome.created.length === 1, tool: getToolDetail(db, name) };
+}
+
+/** Deletes a data tool: 404 when absent, 409 for a code or system tool. */
+export function removeTool(db: Db, name: string, source: WriteSource = "api"): void {
+  if (getSystemTool(name)) {
+    throw new DomainError("conflict", `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`);
+  }
+  if (getCatalog(db).entries.get(name)?.kind === "code") {
+    throw new DomainError("conflict", `'${name}' is a code tool: it ships in the build and can only be allowed or denied`);
+  }
+  if (!deleteTool(db, { name, source })) throw notFound(`tool '${name}'`);
+}
+
+/** Earlier versions of a tool, newest first; 404 when the tool never existed. */
+export function listToolHistory(db: Db, name: string) {
+  const versions = listToolVersions(db, name);
+  if (versions.length === 0) throw notFound(`tool '${name}'`);
+  return versions.map((v) => ({
+    version: v.version,
+    change: v.change,
+    source: v.source,
+    created_at: new Date(v.createdAt).toISOString(),
+    definition: v.definition,
+  }));
+}
+
+/** Restores an earlier version as a new version (validated again under today's rules). */
+export function restoreToolVersion(db: Db, name: string, version: number) {
+  const old = getToolVersion(db, name, version);
+  if (!old?.definition) throw notFound(`version ${version} of tool '${name}'`);
+  return putTool(db, name, old.definition satisfies DataToolDefinition, "restore");
+}

@@ -1,0 +1,23 @@
+/**
+ * Following a turn that runs in the background (one resumed after an approval
+ * was decided): its status and the events recorded after a given seq, as the
+ * turn's SSE stream would have sent them. The Studio polls this.
+ */
+import type { Db } from "@/db/client";
+import { getTurn, listTurnEvents } from "@/db/queries/sessions";
+import { notFound } from "@/lib/errors";
+
+export interface FollowedEvent {
+  seq: number;
+  type: string;
+  at: number;
+  [key: string]: unknown;
+}
+
+/** The turn's status and its events after `afterSeq` (at most 500 per call), in order; 404 for an unknown turn. */
+export function followTurn(db: Db, turnId: string, afterSeq: number): { status: string; events: FollowedEvent[] } {
+  const turn = getTurn(db, turnId);
+  if (!turn) throw notFound(`turn '${turnId}'`);
+  const events = listTurnEvents(db, { turnId, afterSeq }).map((e) => ({ ...e.data, seq: e.seq, type: e.type, at: e.at }));
+  return { status: turn.status, events };
+}

@@ -1,0 +1,136 @@
+/**
+ * Everything one run of a turn needs, built from the database: the model, the system message,
+ * the history, the offered tools (policy + system tools), the executor, the approval gate and
+ * the limits. Shared by a fresh turn and a resumed one, so both see the same configuration.
+ */
+import type { Db } from "@/db/client";
+import { listMemories } from "@/db/queries/memories";
+import { listMessages, listTurns } from "@/db/queries/sessions";
+import { listSkills } from "@/db/queries/skills";
+import type { AgentLimits, AgentRow, SessionRow } from "@/db/schema";
+import type { Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";
+import { getEnv } from "@/lib/env";
+import { createModel } from "@/lib/providers/create-model";
+import { processSecrets, providerSecrets } from "@/lib/secrets/secret-source";
+import type { TurnContext } from "@/lib/tools/types";
+import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
+import { createApprovalGate } from "@/lib/services/approvals/approval-gate";
+import { agentToolExposure } from "@/lib/services/agents/agents";
+import { getCatalog } from "@/lib/services/tools/catalog";
+import { getPosture, getProviderFetch } from "@/lib/services/tools/egress-posture";
+import { loadScriptedModel } from "./scripted-script";
+import { callDescriber, type CallDescriber } from "./sent-call-record";
+import { createSystemTools, type ChildRunner } from "./system-tools";
+import { createToolExecutor } from "@/lib/services/tools/catalog-executor";
+import { offeredToolSpecs } from "@/lib/services/tools/offered-tool-specs";
+import { createTurnExecutor } from "./turn-executor";
+import { turnInstructions } from "./turn-instructions";
+import { errorMessage } from "@/lib/errors";
+
+/** Memories shown back to the model per turn (newest). */
+export const MEMORIES_SHOWN = 50;
+
+export interface TurnSetupParams {
+  turnId: string;
+  session: SessionRow;
+  agent: AgentRow;
+  /** The turn's user message (the scripted provider picks its script by it). */
+  message: string;
+  depth: number;
+  /** The first model step this run will ask for (a resume skips the ones already played). */
+  startStep: number;
+  runChild: ChildRunner;
+  /** This turn's subagent budget (chained to its parent's for a child turn). */
+  subagentBudget: SubagentBudget;
+}
+
+export interface TurnSetup {
+  model: Model;
+  instructions?: string;
+  history: ModelMessage[];
+  tools: ModelToolSpec[];
+  executor: ToolExecutor;
+  ctx: TurnContext;
+  gate?: ToolGate;
+  limits: AgentLimits;
+  /** What each call is about to send (masked), for the call journal. */
+  describeCall: CallDescriber;
+}
+
+/** The turn context: set server-side from the session and agent, never from the model. */
+export function turnContext(session: SessionRow, agent: AgentRow): TurnContext {
+  const ctx: TurnContext = { chat_id: session.id, agent_id: agent.id, tenant: session.tenant ?? session.id };
+  if (agent.metadata.store_id) ctx.store_id = agent.metadata.store_id;
+  return ctx;
+}
+
+/** Builds one run's configuration. Never throws for a configuration problem (the turn fails visibly instead). */
+export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
+  const { agent, session } = params;
+  const env = getEnv();
+  const catalog = getCatalog(db);
+  const exposure = agentToolExposure(db, agent);
+  const ctx = turnContext(session, agent);
+  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild, subagentBudget: params.subagentBudget });
+  const tools = [...offeredToolSpecs(catalog, exposure.offered), ...system.specs];
+
+  const reachable = new Set([...exposure.offered, ...exposure.deferred]);
+  const gated = new Set(agent.approvals.filter((name) => reachable.has(name)));
+  const setup: TurnSetup = {
+    model: buildModel(agent, env.INSIKA_SCRIPTED_DIR, params.message, params.startStep),
+    history: history(db, session.id),
+    tools,
+    executor: createTurnExecutor(createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
+    ctx,
+    limits: agent.limits,
+    describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
+  };
+  const instructions = turnInstructions({
+    instructions: agent.instructions,
+    skills: system.has("load_skill") ? listSkills(db, agent.skills) : [],
+    memories: system.has("remember") ? listMemories(db, { agentId: agent.id, tenant: ctx.tenant ?? "", limit: MEMORIES_SHOWN }).map((m) => m.text) : [],
+    deferred: system.has("tool_search") ? exposure.deferred.map((name) => ({ name, description: catalog.entries.get(name)?.description ?? "" })) : [],
+  });
+  if (instructions) setup.instructions = instructions;
+  if (gated.size > 0) {
+    setup.gate = createApprovalGate(db, { turnId: params.turnId, sessionId: session.id, tools: gated, ttlS: env.INSIKA_APPROVAL_TTL });
+  }
+  return setup;
+}
+
+/** The earlier turns' messages, as the model is sent them. Unfinished turns are left out. */
+function history(db: Db, sessionId: string): ModelMessage[] {
+  const finished = new Set(listTurns(db, sessionId).filter((t) => t.status === "completed" || t.status === "halted").map((t) => t.id));
+  return listMessages(db, sessionId)
+    .filter((m) => finished.has(m.turnId))
+    .map((m): ModelMessage => {
+      switch (m.role) {
+        case "assistant":
+          return m.toolCalls?.length ? { role: "assistant", content: m.content, toolCalls: m.toolCalls } : { role: "assistant", content: m.content };
+        case "tool":
+          return { role: "tool", callId: m.callId ?? "", tool: m.tool ?? "", content: m.content };
+        default:
+          return { role: m.role, content: m.content };
+      }
+    });
+}
+
+/**
+ * The agent's model. A configuration problem (unknown provider, missing secret
+ * name...) becomes a model that fails on first use, so the turn fails visibly in its trace.
+ */
+function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: string, startStep: number): Model {
+  try {
+    const scripted = agent.model.provider === "scripted" ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) } : {};
+    // Provider keys come from their own namespace and travel only through the provider fetch.
+    return createModel(agent.model, { readSecret: (name) => providerSecrets.read(name), fetch: getProviderFetch(), ...scripted });
+  } catch (error) {
+    const reason = errorMessage(error);
+    return {
+      id: `${agent.model.provider}:${agent.model.model}`,
+      stream: () => ({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(`model configuration: ${reason}`)) }),
+      }),
+    };
+  }
+}

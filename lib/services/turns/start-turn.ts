@@ -1,0 +1,48 @@
+/**
+ * The turn use cases the API and the Studio call: create a session, start a turn. The
+ * running itself (engine, persistence, resume, approvals, subagents) is in launch-turn.ts.
+ */
+import type { Db } from "@/db/client";
+import { getSession, insertSession } from "@/db/queries/sessions";
+import { notFound, validationFailed } from "@/lib/errors";
+import { getAgentForTurnOrThrow, getAgentOrThrow } from "@/lib/services/agents/agents";
+import { newId } from "@/lib/services/new-id";
+import type { EventListener } from "./turn-recorder";
+import { startNewTurn, type StartedTurn } from "./launch-turn";
+
+export { turnContext } from "./setup-turn";
+export { offeredToolSpecs } from "@/lib/services/tools/offered-tool-specs";
+export type { StartedTurn } from "./launch-turn";
+
+/** Creates a session for an agent. */
+export function createSession(db: Db, params: { agentId: string; tenant?: string | null }) {
+  getAgentOrThrow(db, params.agentId);
+  const row = insertSession(db, { id: newId("ses"), agentId: params.agentId, tenant: params.tenant ?? null });
+  return { id: row.id, agent_id: row.agentId, tenant: row.tenant };
+}
+
+/**
+ * Starts a turn: resolves once its row is written, while it runs; `done` settles when it
+ * ends or waits. The turn keeps running if the client goes away (and survives a restart:
+ * it is resumed). One running or waiting turn per session (409 otherwise); 409 too when the
+ * session's agent was deleted. `signal`
+ * cancels the turn.
+ */
+export async function startTurn(
+  db: Db,
+  params: { sessionId: string; message: string; listener?: EventListener; signal?: AbortSignal },
+): Promise<StartedTurn> {
+  if (params.message.trim() === "") throw validationFailed("message must not be empty");
+  const session = getSession(db, params.sessionId);
+  if (!session) throw notFound(`session '${params.sessionId}'`);
+  const agent = getAgentForTurnOrThrow(db, session.agentId);
+  return startNewTurn(db, {
+    session,
+    agent,
+    message: params.message,
+    depth: 0,
+    exclusive: true,
+    ...(params.listener ? { listener: params.listener } : {}),
+    ...(params.signal ? { signal: params.signal } : {}),
+  });
+}

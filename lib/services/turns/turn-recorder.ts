@@ -1,0 +1,253 @@
+/**
+ * Persistence behind the engine's ports for one turn: every event is written
+ * the moment it is emitted (with the call record of each tool result), each call
+ * is journaled before it is sent (with what it sends, masked) and when its result is final, and the checkpoint
+ * and transcript are written together at each checkpoint, so a crash loses
+ * nothing already emitted and a resume knows exactly where the turn stood (DESIGN D9).
+ * The terminal event is the exception: it is held until `end()`, which writes it with
+ * the rest of the transcript and the turn row in one commit, so whoever sees a turn end
+ * (a listener, the crash hook, a reader of the database) finds it ended everywhere.
+ *
+ * Writes go through the process's group commit (group-commit.ts): the writes of all turns
+ * issued within one tick share one transaction, and each port call resolves only once its
+ * write is committed. The engine awaits every one, so it still never sends a call before
+ * its journal row is durable, and listeners (and the crash hook) see an event only after
+ * its commit, in emission order.
+ */
+import type { Db } from "@/db/client";
+import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
+import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
+import type { StoredCheckpoint } from "@/db/schema";
+import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
+import type { RunTurnResult } from "@/lib/engine/run-turn";
+import { DomainError } from "@/lib/errors";
+import type { CallDescriber } from "./sent-call-record";
+import { groupCommit } from "./group-commit";
+
+/** A run's write found its turn owned by another process (its lease was taken over). */
+export class LeaseLostError extends DomainError {
+  override name = "LeaseLostError";
+  constructor(turnId: string) {
+    super("conflict", `turn '${turnId}' was taken over by another process (this process's lease on it had expired)`);
+  }
+}
+
+export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
+
+export interface RecorderOptions {
+  now?: () => number;
+  /** Called after each event is persisted (the scripted provider's crash points use it). */
+  afterEvent?: (event: EngineEvent) => void;
+  /** A turn just created: nothing recorded yet but its user message (saves reading it back). */
+  fresh?: boolean;
+  /**
+   * The lease this run holds (turn-leases.ts): every write first checks that the turn is
+   * still this instance's, in the same transaction, and throws LeaseLostError if not.
+   */
+  lease?: { instance: string };
+  /**
+   * Whether a tool has side effects: the journal rows of such a call are committed with
+   * synchronous=FULL (they must survive power loss; group-commit.ts). Unknown tools count as
+   * side-effecting.
+   */
+  sideEffect?: (tool: string) => boolean;
+  /** What a call is about to send (masked), journaled with its start; absent = not recorded. */
+  describeCall?: CallDescriber;
+}
+
+interface HeldEvent {
+  event: EngineEvent;
+  seq: number;
+  at: number;
+}
+
+export class TurnRecorder implements EventSink, CheckpointStore {
+  /** Each emit queues its write before returning, and the group commit keeps that order. */
+  readonly ordered = true;
+  private seq: number;
+  /** Messages of this turn already in the transcript (the user message is written with the turn). */
+  private persistedMessages: number;
+  private listeners = new Set<EventListener>();
+  private readonly now: () => number;
+  /** The last checkpoint saved by this run (where a waiting turn stopped). */
+  lastCheckpoint: TurnCheckpoint | undefined;
+  /** The terminal event, held until end() writes it with the turn row. */
+  private terminal: HeldEvent | undefined;
+  /** The run's final checkpoint (the one that says how it ended), held for end() likewise. */
+  private finalCheckpoint: StoredCheckpoint | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly turnId: string,
+    private readonly sessionId: string,
+    private readonly options: RecorderOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.seq = options.fresh ? 0 : lastEventSeq(db, turnId);
+    this.persistedMessages = options.fresh ? 1 : Math.max(1, countTurnMessages(db, turnId));
+  }
+
+  /** Runs `write` in the group commit, fenced on this run's lease. */
+  private commit<T>(write: () => T, durable = false): Promise<T> {
+    const lease = this.options.lease;
+    const fenced = lease
+      ? () => {
+          if (!holdsLease(this.db, { turnId: this.turnId, instance: lease.instance })) throw new LeaseLostError(this.turnId);
+          return write();
+        }
+      : write;
+    return groupCommit(this.db, fenced, { durable });
+  }
+
+  /** Adds a live listener (the SSE stream); returns its remover. */
+  listen(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Persists `event`; resolves once it is committed (then the crash hook and listeners see it).
+   * A terminal event is only held here: end() writes it.
+   */
+  async emit(event: EngineEvent): Promise<void> {
+    const at = this.now();
+    const seq = (this.seq += 1);
+    if (isTerminalEvent(event.type)) {
+      this.terminal = { event, seq, at };
+      return;
+    }
+    const { type, ...data } = event;
+    if (type === "tool_result") {
+      const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
+      // The call record and its event commit together: one write instead of two, and a
+      // crash cannot keep one without the other.
+      await this.commit(() =>
+        insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq, type, data: summary, at } }),
+      );
+    } else {
+      await this.commit(() => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
+    }
+    this.delivered(event, seq, at);
+  }
+
+  /** After its commit: the crash hook, then the live listeners (never the call record). */
+  private delivered(event: EngineEvent, seq: number, at: number): void {
+    this.options.afterEvent?.(event);
+    if (this.listeners.size === 0) return;
+    const withoutRecord = event.type === "tool_result" ? { ...event, record: undefined } : event;
+    for (const listener of this.listeners) listener({ ...withoutRecord, seq, at });
+  }
+
+  /**
+   * Ends this run: the final checkpoint and the terminal event (both held), the messages of
+   * the turn not yet in the transcript (none for a waiting turn: its checkpoint holds the
+   * open batch) and the turn row, in one commit; then the terminal event reaches the crash
+   * hook and the listeners. A crash before that commit leaves the turn running at its
+   * previous checkpoint: the resume asks the model for the last step again (no tool runs twice).
+   */
+  async end(result: RunTurnResult): Promise<void> {
+    const held = this.terminal;
+    const checkpoint = this.finalCheckpoint;
+    this.terminal = undefined;
+    this.finalCheckpoint = undefined;
+    const messages = result.status === "waiting" ? [] : this.rows(result.messages);
+    const turn = { id: this.turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null };
+    const event = held && { turnId: this.turnId, seq: held.seq, type: held.event.type, data: dataOf(held.event), at: held.at };
+    const now = this.now();
+    await this.commit(() => {
+      if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
+      endTurn(this.db, { event, messages, turn, now });
+    });
+    if (result.status !== "waiting") this.persistedMessages = Math.max(this.persistedMessages, result.messages.length);
+    if (held) this.delivered(held.event, held.seq, held.at);
+  }
+
+  /** The trace row of a tool result; undefined when a replayed result's row already exists. */
+  private callRecord(summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">, record: unknown, at: number) {
+    // A replayed result already has its call record, unless the process died between the
+    // journal and the record: then the replay fills the gap so the trace has every call.
+    if (summary.replayed && hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id })) return undefined;
+    return {
+      turnId: this.turnId,
+      callId: summary.call_id,
+      tool: summary.tool,
+      ok: summary.ok,
+      startedAt: at - summary.duration_ms,
+      durationMs: Math.round(summary.duration_ms),
+      queuedMs: Math.round(summary.queued_ms),
+      record: {
+        ...(record as Record<string, unknown> | undefined),
+        ...(summary.replayed ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) } : {}),
+        duration_ms: Math.round(summary.duration_ms),
+        queued_ms: Math.round(summary.queued_ms),
+        halted: summary.halted ?? false,
+      },
+    };
+  }
+
+  async save(checkpoint: TurnCheckpoint): Promise<void> {
+    this.lastCheckpoint = checkpoint;
+    // An open batch (waiting) keeps its assistant message out of the transcript until the
+    // batch closes: a resume rebuilds its tool results, and the transcript must not hold half.
+    const closed = checkpoint.batchOpen ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages)) : checkpoint.messages;
+    const { completedCalls: _journaled, ...state } = checkpoint;
+    if (checkpoint.end) {
+      // The run ends next: this checkpoint is written by end(), with the terminal event.
+      this.finalCheckpoint = state as StoredCheckpoint;
+      return;
+    }
+    const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
+    await this.commit(() => saveCheckpoint(this.db, params));
+    this.persistedMessages = Math.max(this.persistedMessages, closed.length);
+  }
+
+  saveOpenBatch(checkpoint: TurnCheckpoint): Promise<void> {
+    return this.save(checkpoint);
+  }
+
+  /**
+   * Journals a call as started; resolves once the row is committed (the engine sends the
+   * call only then). For a side-effecting call that commit is durable against power loss.
+   */
+  callStarted(call: StartedCall): Promise<void> {
+    const { arguments: _args, ...place } = call;
+    const sent = this.options.describeCall?.(call);
+    const row = { turnId: this.turnId, ...place, ...(sent ? { sent: { ...sent } } : {}), now: this.now() };
+    return this.commit(() => journalStarted(this.db, row), this.sideEffecting(call.tool));
+  }
+
+  callCompleted(call: CompletedCall): Promise<void> {
+    const { identity, step, position, callId, tool, ...outcome } = call;
+    const row = { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() };
+    return this.commit(() => journalCompleted(this.db, row), this.sideEffecting(tool));
+  }
+
+  private sideEffecting(tool: string): boolean {
+    return this.options.sideEffect?.(tool) ?? true;
+  }
+
+  private rows(all: ModelMessage[]) {
+    const fresh = all.slice(this.persistedMessages);
+    const at = this.now();
+    return fresh.map((m) => ({
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      role: m.role,
+      content: m.content,
+      toolCalls: m.role === "assistant" ? (m.toolCalls ?? null) : null,
+      callId: m.role === "tool" ? m.callId : null,
+      tool: m.role === "tool" ? m.tool : null,
+      createdAt: at,
+    }));
+  }
+}
+
+function dataOf(event: EngineEvent): Record<string, unknown> {
+  const { type: _type, ...data } = event;
+  return data;
+}
+
+function lastAssistant(messages: ModelMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.role === "assistant") return i;
+  return messages.length;
+}
