@@ -11,7 +11,7 @@ export interface RecordedRequest {
   /** The final URL (after redirects), secret values masked, no fragment. */
   url: string;
   headers: Record<string, string>;
-  /** [lib/mcp, issue 6] For an MCP call: the JSON-RPC message posted (the `tools/call`). */
+  /** For an MCP call: the JSON-RPC message posted (the `tools/call`). */
   body?: string;
 }
 

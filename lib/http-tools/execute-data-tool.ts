@@ -18,7 +18,7 @@ import { buildRequest } from "./build-request";
 import { copyArguments } from "./copy-arguments";
 import { finalizeRecord, redactContent, type CallRecord } from "./call-record";
 import { bodyText, extractResult } from "./extract-result";
-import { callMcpTool, type McpCaller } from "./call-mcp-tool";
+import { executeMcpTool, type McpCaller } from "./execute-mcp-tool";
 import { sendRequest, type Exchange, type SendContext } from "./send-built-request";
 import { errorMessage } from "@/lib/errors";
 
@@ -100,7 +100,7 @@ export async function executeDataTool(
     };
 
     if (record.kind === "mcp") {
-      const outcome = await callMcpTool(tool, args as Record<string, unknown>, ctx, {
+      const outcome = await executeMcpTool(tool, args as Record<string, unknown>, ctx, {
         mcp: deps.mcp,
         built: built.request,
         secretHeaders: built.secretHeaders,

@@ -29,11 +29,11 @@ export {
   type RecordedRequest,
 } from "./call-record";
 export {
-  callMcpTool,
+  executeMcpTool,
   type McpCallInfo,
   type McpCallOutcome,
   type McpCaller,
   type McpMessage,
   type McpSend,
   type McpSendResult,
-} from "./call-mcp-tool";
+} from "./execute-mcp-tool";

@@ -43,7 +43,7 @@ export async function sendRequest(
   request: BuiltRequest,
   secretHeaders: readonly string[],
   ctx: SendContext,
-  // [lib/mcp, issue 14] MCP reads SSE streams that may stay open after the answer.
+  // MCP reads SSE streams that may stay open after the answer.
   read: { stopReading?: GuardedRequestInput["stopReading"] } = {},
 ): Promise<Exchange> {
   const remaining = Math.floor(ctx.deadline - performance.now());

@@ -1,5 +1,5 @@
 /**
- * Discovery keeps secrets home and is bounded (issue 13.6), against loopback
+ * Discovery keeps secrets home and is bounded, against loopback
  * servers: a redirect to another loopback origin (127.0.0.2) that records what
  * it received, and SDK servers that answer too much.
  */

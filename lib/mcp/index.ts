@@ -15,7 +15,8 @@ export {
   type ToDataToolsResult,
 } from "./to-data-tool";
 export { normalizeToolName, normalizeToolNames, LEADING_PREFIX, type NormalizedName } from "./normalize-tool-names";
-export { callMcpTool, createMcpCaller, type McpCallTarget } from "./call-mcp-tool";
+export { postToolsCall, type McpCallTarget } from "./post-tools-call";
+export { createMcpCaller } from "./create-mcp-caller";
 export { McpSessions, MAX_MCP_SESSIONS, type McpSession, type OpenResult } from "./mcp-sessions";
 export { readRpcResponse, parseSseData, describeRpcError, type ReadRpcResult, type RpcResponse } from "./read-rpc-response";
 export { unwrapResult, type UnwrappedResult } from "./unwrap-result";

@@ -21,7 +21,7 @@ export type OpenResult = { ok: true; session: McpSession } | { ok: false; error:
 export const MAX_MCP_SESSIONS = 256;
 
 /**
- * Sessions by key (see sessionKey in call-mcp-tool.ts). Concurrent callers
+ * Sessions by key (see sessionKeyOf in lib/http-tools/execute-mcp-tool.ts). Concurrent callers
  * that find no session share one in-flight handshake; a caller that sees that
  * shared handshake fail runs its own (the first caller may have been
  * cancelled, which says nothing about the server). Least recently used

@@ -1,6 +1,6 @@
 /**
  * Resumability through the whole call path (executeDataTool -> the MCP seam ->
- * callMcpTool -> the egress guard) against a loopback server that ends the
+ * postToolsCall -> the egress guard) against a loopback server that ends the
  * tools/call stream early, as SEP-1699 servers do, and replays on GET.
  */
 import type { ServerResponse } from "node:http";
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { executeDataTool } from "@/lib/http-tools";
 import { DEV_POSTURE, dataTool, startBackend, type Backend, type ReceivedRequest } from "@/lib/http-tools/loopback-backend.test-util";
 import { staticSecrets } from "@/lib/secrets/secret-source";
-import { createMcpCaller } from "./call-mcp-tool";
+import { createMcpCaller } from "./create-mcp-caller";
 import { McpSessions } from "./mcp-sessions";
 import { RESUME_LIMITS } from "./resume-stream";
 

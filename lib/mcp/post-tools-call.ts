@@ -9,10 +9,10 @@
  * each exchange for the trace.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import type { McpCallInfo, McpCallOutcome, McpCaller, McpSend, McpSendResult } from "@/lib/http-tools";
-import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
+import type { McpCallInfo, McpCallOutcome, McpSend, McpSendResult } from "@/lib/http-tools";
+import type { DataToolDefinition } from "@/lib/tools/types";
 import { APP_VERSION } from "@/lib/version";
-import { McpSessions, type McpSession, type OpenResult } from "./mcp-sessions";
+import type { McpSession, McpSessions, OpenResult } from "./mcp-sessions";
 import { describeRpcError, readRpcResponse, type RpcResponse } from "./read-rpc-response";
 import { endedBeforeAnswer, resumeForAnswer } from "./resume-stream";
 import { unwrapResult } from "./unwrap-result";
@@ -44,7 +44,7 @@ export interface McpCallTarget {
  * JSON-RPC error, an `isError` result, a transport failure or an egress
  * refusal is `{ok:false}` with a model-readable message. Never throws.
  */
-export async function callMcpTool(
+export async function postToolsCall(
   tool: DataToolDefinition,
   args: Record<string, unknown>,
   send: McpSend,
@@ -74,16 +74,6 @@ export async function callMcpTool(
     return unwrapResult(answer.message.result);
   }
   return { ok: false, error: "the MCP server rejected the session again after a fresh handshake" };
-}
-
-/**
- * An McpCaller for lib/http-tools' `deps.mcp` seam, sharing `sessions` across
- * calls, keyed by the seam's `info.sessionKey` (built URL and credentials,
- * hashed): calls with different credentials never share a session.
- */
-export function createMcpCaller(sessions: McpSessions = new McpSessions()): McpCaller {
-  return (tool: DataToolDefinition, args: Record<string, unknown>, _ctx: TurnContext, send: McpSend, info: McpCallInfo) =>
-    callMcpTool(tool, args, send, { sessions, key: info.sessionKey }, info);
 }
 
 /** `initialize`, then `notifications/initialized`; a missing session id means a stateless server. */

@@ -46,13 +46,13 @@ export type McpSend = (message: McpMessage) => Promise<McpSendResult>;
  */
 export type McpCallOutcome = { ok: true; value: unknown; haltBody?: string } | { ok: false; error: string };
 
-// [lib/mcp, issue 6] McpCallInfo and the 5th McpCaller argument: the MCP session
+// McpCallInfo (the 5th McpCaller argument) exists because the MCP session
 // cache is keyed by server and credentials, which only this side can see.
 /** What the MCP layer may know about the built request without seeing a secret. */
 export interface McpCallInfo {
   /** SHA-256 of the built URL and headers (secrets resolved): one key per server and credentials. */
   sessionKey: string;
-  // [lib/mcp, issue 14] resuming a stream waits the server's retry interval: within the call's deadline.
+  // Resuming a stream waits the server's retry interval: within the call's deadline.
   /** Milliseconds left before the call's deadline (the tool's timeout). */
   remainingMs: () => number;
   /** The call's cancellation, for waits between sends. */
@@ -68,7 +68,7 @@ export type McpCaller = (
   info: McpCallInfo,
 ) => Promise<McpCallOutcome>;
 
-export interface CallMcpToolOptions {
+export interface ExecuteMcpToolOptions {
   mcp: McpCaller | undefined;
   /** The tool's request as built (URL, headers with secrets resolved). */
   built: BuiltRequest;
@@ -85,11 +85,11 @@ type Outcome = { ok: true; content: string; halt?: HaltVerdict } | { ok: false; 
  * `MCP calls are not available` and nothing is sent. halt_when is evaluated on
  * a successful result only. Never throws.
  */
-export async function callMcpTool(
+export async function executeMcpTool(
   tool: DataToolDefinition,
   args: Record<string, unknown>,
   ctx: TurnContext,
-  options: CallMcpToolOptions,
+  options: ExecuteMcpToolOptions,
 ): Promise<Outcome> {
   if (!options.mcp) return failure("MCP calls are not available");
   const secret = new Set(options.secretHeaders.map((h) => h.toLowerCase()));
@@ -109,7 +109,7 @@ export async function callMcpTool(
     const method = message.method ?? "POST";
     const request: BuiltRequest = { method, url: options.built.url, headers, body: method === "GET" ? undefined : message.body };
     const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx, { stopReading: message.stopReading });
-    // [lib/mcp, issue 6] the trace shows the JSON-RPC message (redacted with the whole record).
+    // The trace shows the JSON-RPC message (redacted with the whole record).
     if (request.body !== undefined) exchange.request.body = request.body;
     options.onExchange(exchange);
     const r = exchange.result;
@@ -141,7 +141,7 @@ export async function callMcpTool(
   return verdict.halt ? { ok: true, content, halt: { say: verdict.say, reason: verdict.reason } } : { ok: true, content };
 }
 
-// [lib/mcp, issue 6] header names lower-cased and sorted, so spelling and order do not split sessions.
+// Header names lower-cased and sorted, so spelling and order do not split sessions.
 function sessionKeyOf(built: BuiltRequest): string {
   const hash = createHash("sha256").update(built.url);
   const headers = Object.entries(built.headers).map(([n, v]) => [n.toLowerCase(), v] as const);

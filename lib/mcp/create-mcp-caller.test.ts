@@ -4,7 +4,7 @@ import { executeDataTool, type DataToolResult } from "@/lib/http-tools";
 import { DEV_POSTURE, dataTool } from "@/lib/http-tools/loopback-backend.test-util";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";
-import { createMcpCaller } from "./call-mcp-tool";
+import { createMcpCaller } from "./create-mcp-caller";
 import { startFakeMcp, type FakeMcp, type FakeMcpOptions } from "./fake-mcp-server.test-util";
 import { McpSessions } from "./mcp-sessions";
 
