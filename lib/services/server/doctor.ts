@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { MIGRATIONS_DIR } from "@/db/client";
+import { countAppliedMigrations, countSchemaObjects, getJournalMode } from "@/db/queries/database-info";
 import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
 import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
@@ -24,14 +25,14 @@ export interface DoctorCheck {
 type Check = (db: Db, env: Env) => DoctorCheck;
 
 const checkDb: Check = (db, env) => {
-  const row = db.$client.prepare("select count(*) as n from sqlite_master").get() as { n: number };
-  const mode = db.$client.pragma("journal_mode", { simple: true });
-  return { name: "db", status: mode === "wal" ? "ok" : "warn", message: `${path.join(env.dataDir, "insika.db")} (${row.n} objects, journal ${String(mode)})` };
+  const objects = countSchemaObjects(db);
+  const mode = getJournalMode(db);
+  return { name: "db", status: mode === "wal" ? "ok" : "warn", message: `${path.join(env.dataDir, "insika.db")} (${objects} objects, journal ${mode})` };
 };
 
 const checkMigrations: Check = (db) => {
   const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
-  const applied = (db.$client.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
+  const applied = countAppliedMigrations(db);
   const expected = journal.entries.length;
   return applied === expected
     ? { name: "migrations", status: "ok", message: `${applied} of ${expected} applied` }
