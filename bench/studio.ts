@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { execSync } from "node:child_process";
 import { chromium, type Page } from "@playwright/test";
 import { dbFile, openDb, type Db } from "@/db/client";
-import { finishTurn, insertEvent, insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
+import { updateTurnStatus, insertEvent, insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
 import { LoginPage } from "../e2e/pages/login-page";
 import { startServer } from "../test/support/server";
 import { manifest } from "./catalog";
@@ -40,7 +40,7 @@ function writeSession(db: Db, id: string, calls: number): void {
       insertEvent(db, { turnId, seq: (seq += 1), type: "tool_result", data: { call_id: callId, tool: record.tool, ok: true, result: record.result, duration_ms: 3, queued_ms: c % 3 }, at: at + c + 3 });
     }
     insertEvent(db, { turnId, seq: seq + 1, type: "turn_completed", data: { content: "Found them all." }, at: at + 20 });
-    finishTurn(db, { id: turnId, status: "completed", content: "Found them all.", now: at + 20 });
+    updateTurnStatus(db, { id: turnId, status: "completed", content: "Found them all.", now: at + 20 });
   }
 }
 

@@ -3,7 +3,7 @@ import type { Db } from "../client";
 import { agents, approvals, sessions, turns, type AgentRow } from "../schema";
 import { param, prepared } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
-import { endTurn, lastEventSeq } from "./sessions";
+import { recordTurnEnd, lastEventSeq } from "./sessions";
 
 export type AgentValues = Omit<AgentRow, "createdAt" | "updatedAt" | "archivedAt">;
 
@@ -84,7 +84,7 @@ export function archiveAgent(db: Db, id: string, now = Date.now()): ArchivedAgen
         .run();
       for (const turnId of waiting) {
         const event = { turnId, seq: lastEventSeq(db, turnId) + 1, type: "turn_failed", data: { error: reason }, at: now };
-        endTurn(db, { event, messages: [], turn: { id: turnId, status: "failed", error: reason }, now });
+        recordTurnEnd(db, { event, messages: [], turn: { id: turnId, status: "failed", error: reason }, now });
       }
     }
     bumpCatalogVersion(tx, now);

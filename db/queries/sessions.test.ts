@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
-import { finishTurn, insertEvent, insertSession, insertTurn, listMessages, listSessionSummaries, listTurnEvents, listTurns, SessionBusyError } from "./sessions";
+import { updateTurnStatus, insertEvent, insertSession, insertTurn, listMessages, listSessionSummaries, listTurnEvents, listTurns, SessionBusyError } from "./sessions";
 
 function seeded() {
   const db = openDb(":memory:");
@@ -21,9 +21,9 @@ describe("listSessionSummaries", () => {
     insertSession(db, { id: "s_empty", agentId: "a2", tenant: "t", now: 20 });
     insertSession(db, { id: "s_new", agentId: "a1", tenant: null, now: 30 });
     insertTurn(db, { id: "t1", sessionId: "s_old", userMessage: "first", now: 11 });
-    finishTurn(db, { id: "t1", status: "completed", now: 12 });
+    updateTurnStatus(db, { id: "t1", status: "completed", now: 12 });
     insertTurn(db, { id: "t2", sessionId: "s_old", userMessage: "second", now: 13 });
-    finishTurn(db, { id: "t2", status: "waiting" });
+    updateTurnStatus(db, { id: "t2", status: "waiting" });
     insertTurn(db, { id: "t3", sessionId: "s_new", userMessage: "only", now: 40 });
 
     const statements: string[] = [];
@@ -64,9 +64,9 @@ describe("insertTurn", () => {
     expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
     expect(listTurns(db, "s").map((t) => t.id)).toEqual(["t1"]);
     expect(listMessages(db, "s").map((m) => m.content)).toEqual(["one"]);
-    finishTurn(db, { id: "t1", status: "waiting" });
+    updateTurnStatus(db, { id: "t1", status: "waiting" });
     expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
-    finishTurn(db, { id: "t1", status: "completed", content: "done" });
+    updateTurnStatus(db, { id: "t1", status: "completed", content: "done" });
     expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true }).seq).toBe(2);
     expect(insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" }).seq).toBe(3); // not exclusive: no check
   });

@@ -134,13 +134,16 @@ export function listTurnsByStatus(db: Db, statuses: TurnStatus[]) {
   return db.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)).all();
 }
 
-/** Records how a turn ended (or that it waits). */
-export function finishTurn(
+/**
+ * The turn row alone: its status, answer, error and usage (endedAt once it is terminal).
+ * For the end of a run, with its terminal event and messages, use recordTurnEnd.
+ */
+export function updateTurnStatus(
   db: Db,
   params: { id: string; status: TurnStatus; content?: string | null; error?: string | null; usage?: TurnRow["usage"]; now?: number },
 ) {
   const done = params.status !== "running" && params.status !== "waiting";
-  const update = prepared(db, "turns.finish", (d) =>
+  const update = prepared(db, "turns.updateStatus", (d) =>
     d
       .update(turns)
       .set({ status: rawParam("status"), content: rawParam("content"), error: rawParam("error"), usage: rawParam("usage"), endedAt: rawParam("endedAt") })
@@ -159,16 +162,16 @@ export function finishTurn(
 
 /**
  * A run's end in one transaction: its terminal event (when there is one), the messages
- * of the turn not yet in the transcript, and the turn row's status.
+ * of the turn not yet in the transcript, and the turn row's status (updateTurnStatus).
  */
-export function endTurn(
+export function recordTurnEnd(
   db: Db,
-  params: { event?: Parameters<typeof insertEvent>[1] | undefined; messages: NewMessage[]; turn: Parameters<typeof finishTurn>[1]; now?: number },
+  params: { event?: Parameters<typeof insertEvent>[1] | undefined; messages: NewMessage[]; turn: Parameters<typeof updateTurnStatus>[1]; now?: number },
 ) {
-  transaction(db, "endTurn", (p: typeof params) => {
+  transaction(db, "recordTurnEnd", (p: typeof params) => {
     if (p.event) insertEvent(db, p.event);
     insertMessages(db, p.messages);
-    finishTurn(db, { ...p.turn, ...(p.now === undefined ? {} : { now: p.now }) });
+    updateTurnStatus(db, { ...p.turn, ...(p.now === undefined ? {} : { now: p.now }) });
   })(params);
 }
 

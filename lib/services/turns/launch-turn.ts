@@ -6,7 +6,7 @@
 import type { Db } from "@/db/client";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { endTurn, finishTurn, getSession, getTurn, insertSession, insertTurn, lastEventSeq, SessionBusyError } from "@/db/queries/sessions";
+import { recordTurnEnd, updateTurnStatus, getSession, getTurn, insertSession, insertTurn, lastEventSeq, SessionBusyError } from "@/db/queries/sessions";
 import { getAgentRecord } from "@/db/queries/agents";
 import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
@@ -133,7 +133,7 @@ function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
   const error = "the agent of this turn was deleted; the turn was not resumed";
   const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
   try {
-    endTurn(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
+    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
   } finally {
     markTurnInactive(turn.id);
   }
@@ -219,7 +219,7 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {
-        finishTurn(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
+        updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
       } catch {
         // the database is gone; the log line above is all we can do
       }
@@ -252,7 +252,7 @@ function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
   if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
   if (!result) return undefined;
   if (data.usage) result.usage = data.usage;
-  finishTurn(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+  updateTurnStatus(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
   markTurnInactive(turn.id);
   if (result.status === "waiting") afterRun(db, turn.id);
   return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };

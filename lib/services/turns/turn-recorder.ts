@@ -16,7 +16,7 @@
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
-import { endTurn, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
+import { recordTurnEnd, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
 import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
@@ -156,7 +156,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const now = this.now();
     await this.commit(() => {
       if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
-      endTurn(this.db, { event, messages, turn, now });
+      recordTurnEnd(this.db, { event, messages, turn, now });
     });
     if (result.status !== "waiting") this.persistedMessages = Math.max(this.persistedMessages, result.messages.length);
     if (held) this.delivered(held.event, held.seq, held.at);
