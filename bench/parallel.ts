@@ -5,7 +5,8 @@
  * that is the slowest single call. At tool_concurrency 1 the turn should take 8 of
  * those. Runs alternate with the baseline; medians of the wall times.
  */
-import { createSession, startTurn } from "@/lib/services/turns/start-turn";
+import { createSession } from "@/lib/services/sessions/create-session";
+import { startTurn } from "@/lib/services/turns/start-turn";
 import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, interleave, pool, row, say, stats, type Goal, type Row } from "./harness";

@@ -11,7 +11,8 @@
 import { generateText, stepCountIs, tool, type LanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { createSession, startTurn } from "@/lib/services/turns/start-turn";
+import { createSession } from "@/lib/services/sessions/create-session";
+import { startTurn } from "@/lib/services/turns/start-turn";
 import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, peakRssMb, pool, row, rssMb, say, stats, type Row } from "./harness";

@@ -2,7 +2,7 @@
 // Server actions of the playground: each checks the Studio session, then calls one service.
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval } from "@/lib/services/approvals/approvals";
-import { createSession } from "@/lib/services/turns/start-turn";
+import { createSession } from "@/lib/services/sessions/create-session";
 import { followTurn } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
 

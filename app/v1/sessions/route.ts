@@ -1,7 +1,7 @@
 // POST /v1/sessions — start a session with an agent; GET /v1/sessions — recent sessions
 import { z } from "zod";
 import { json, readBody, route } from "@/lib/api/route";
-import { createSession } from "@/lib/services/turns/start-turn";
+import { createSession } from "@/lib/services/sessions/create-session";
 import { listSessionsPresented } from "@/lib/services/sessions/sessions";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 

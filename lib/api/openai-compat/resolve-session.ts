@@ -7,7 +7,7 @@
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getSession, getTurn } from "@/db/queries/sessions";
-import { createSession } from "@/lib/services/turns/start-turn";
+import { createSession } from "@/lib/services/sessions/create-session";
 import { invalidRequest, notFoundError } from "./openai-errors";
 import { turnIdOfResponse } from "./ids";
 

@@ -9,7 +9,7 @@ import type { ApprovalRow, ApprovalStatus } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { isTurnActive } from "@/lib/services/turns/active-turns";
-import { resumeInBackground } from "@/lib/services/turns/launch-turn";
+import { resumeInBackground } from "@/lib/services/turns/resume-turn";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

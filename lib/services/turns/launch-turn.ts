@@ -1,25 +1,22 @@
 /**
  * Running a turn in this process, fresh or resumed: the engine with persistence behind its
  * ports, the turn row kept in step with how the run ended, and the hand-offs around it
- * (a child turn for spawn_subagent, a resume when a waiting turn's approval is decided).
+ * (a child turn for spawn_subagent). Resuming (which turn, from where) is resume-turn.ts.
  */
 import type { Db } from "@/db/client";
-import { getApprovalForCall } from "@/db/queries/approvals";
-import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { recordTurnEnd, updateTurnStatus, getSession, getTurn, insertSession, insertTurn, lastEventSeq, SessionBusyError } from "@/db/queries/sessions";
-import { getAgentRecord } from "@/db/queries/agents";
-import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
+import { insertSession, insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/sessions";
+import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
-import { DomainError, notFound } from "@/lib/errors";
+import { DomainError } from "@/lib/errors";
 import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
+import { markTurnActive, markTurnInactive } from "./active-turns";
 import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
-import { loadResumeState } from "./load-resume-state";
+import { resumeIfDecided } from "./resume-turn";
 import { crashHook, scriptedCrashPoint, type CrashPoint } from "./scripted-script";
 import type { ChildRunner } from "./system-tools";
 import { newLease } from "./turn-leases";
@@ -34,7 +31,7 @@ export interface StartedTurn {
   done: Promise<RunTurnResult>;
 }
 
-interface LaunchParams {
+export interface LaunchParams {
   turnId: string;
   session: SessionRow;
   agent: AgentRow;
@@ -81,85 +78,15 @@ export async function startNewTurn(
     throw error;
   }
   markTurnActive(turnId);
-  return launch(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
+  return launchTurn(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
 }
 
 /**
- * Resumes an interrupted (running, its lease expired) or waiting (its approval decided) turn
- * from its last checkpoint. Throws 404 for an unknown turn and 409 when the turn cannot be
- * resumed now: it runs (here, or in a process whose lease on it still holds), it ended, or
- * its approval is pending. A turn whose agent was deleted is not run again: it ends failed.
+ * Runs a turn whose row exists and is claimed by this process (fresh from startNewTurn, or
+ * resumed from a checkpoint by resumeTurn): the engine with persistence behind its ports.
+ * Returns at once; `done` settles when the run ends or starts waiting.
  */
-export function resumeTurn(db: Db, turnId: string, options: { listener?: EventListener } = {}): StartedTurn {
-  const turn = getTurn(db, turnId);
-  if (!turn) throw notFound(`turn '${turnId}'`);
-  if (isTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
-  if (turn.status !== "running" && turn.status !== "waiting") throw new DomainError("conflict", `this turn already ended (${turn.status})`);
-  const session = getSession(db, turn.sessionId);
-  if (!session) throw notFound(`session '${turn.sessionId}'`);
-  const agent = getAgentRecord(db, session.agentId);
-  if (!agent) throw notFound(`agent '${session.agentId}'`);
-
-  if (turn.status === "waiting") {
-    const pending = pendingApproval(db, turn.id);
-    if (pending) throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" })) throw new DomainError("conflict", "this turn was resumed by someone else");
-  } else {
-    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
-    const lease = newLease();
-    if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
-  }
-  markTurnActive(turnId);
-  const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
-  if (ended) return ended;
-  if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
-  const { resume, depth } = loadResumeState(db, turn);
-  return launch(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
-}
-
-/** The 409 for a running turn whose lease another process holds (or someone just took). */
-function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
-  const row = getCheckpoint(db, turnId);
-  if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now) return new DomainError("conflict", "this turn was resumed by someone else");
-  const seconds = Math.ceil((row.leaseExpiresAt - now) / 1000);
-  return new DomainError("conflict", `this turn is running in another process (instance ${row.runnerInstance}, pid ${row.runnerPid ?? "?"}); its lease expires in ${seconds}s unless renewed`, {
-    runner_instance: row.runnerInstance,
-    lease_expires_at: new Date(row.leaseExpiresAt).toISOString(),
-  });
-}
-
-/** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
-function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
-  const error = "the agent of this turn was deleted; the turn was not resumed";
-  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
-  try {
-    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
-  } finally {
-    markTurnInactive(turn.id);
-  }
-  const result: RunTurnResult = { status: "failed", content: "", error, messages: [] };
-  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
-}
-
-/** Resumes a turn without anyone waiting on it; "cannot resume now" is not an error here. */
-export function resumeInBackground(db: Db, turnId: string): void {
-  try {
-    resumeTurn(db, turnId).done.catch(() => undefined);
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "conflict") log.debug("resume skipped", { turn_id: turnId, reason: error.message });
-    else log.error("resume failed", { turn_id: turnId, ...describeError(error) });
-  }
-}
-
-/** The pending (and not yet expired) approval a waiting turn waits on, if any. */
-export function pendingApproval(db: Db, turnId: string): string | undefined {
-  const waitingOn = getCheckpoint(db, turnId)?.state.waitingOn;
-  if (!waitingOn) return undefined;
-  const approval = getApprovalForCall(db, { turnId, identity: waitingOn.identity });
-  return approval?.status === "pending" && approval.expiresAt > Date.now() ? approval.id : undefined;
-}
-
-function launch(db: Db, params: LaunchParams): StartedTurn {
+export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
   const { turnId, session, agent } = params;
   let started: StartedTurn;
   try {
@@ -210,7 +137,7 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
   started.done.then(
     (result) => {
       markTurnInactive(turnId);
-      if (result.status === "waiting") afterRun(db, turnId);
+      if (result.status === "waiting") resumeIfDecided(db, turnId);
     },
     (error: unknown) => {
       markTurnInactive(turnId);
@@ -226,36 +153,6 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
     },
   );
   return started;
-}
-
-/** A turn that stopped to wait may already have its decision (decided during the run): go on. */
-function afterRun(db: Db, turnId: string): void {
-  try {
-    if (getTurn(db, turnId)?.status === "waiting" && !pendingApproval(db, turnId)) resumeInBackground(db, turnId);
-  } catch (error) {
-    log.error("post-turn check failed", { turn_id: turnId, ...describeError(error) });
-  }
-}
-
-/**
- * The turn's terminal event was written but not its turn row: record the end that was
- * already announced instead of running anything again. The recorder now commits both
- * together (TurnRecorder.end); this still closes turns recorded before it did.
- */
-function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
-  const last = lastTurnEvent(db, turn.id);
-  const data = (last?.data ?? {}) as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
-  let result: RunTurnResult | undefined;
-  if (last?.type === "turn_completed") result = { status: "completed", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_halted") result = { status: "halted", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_failed") result = { status: "failed", content: "", error: data.error ?? "failed", messages: [] };
-  if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
-  if (!result) return undefined;
-  if (data.usage) result.usage = data.usage;
-  updateTurnStatus(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
-  markTurnInactive(turn.id);
-  if (result.status === "waiting") afterRun(db, turn.id);
-  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */

@@ -1,19 +1,131 @@
 /**
- * Resume: POST /v1/turns/:id/resume, and the resume pass (at server start, then on every
- * lease heartbeat): every running turn whose lease expired (its owner died, or stalled
- * past its lease), plus waiting turns whose approval was decided or expired meanwhile.
+ * Resume: POST /v1/turns/:id/resume (resumeTurn), a decided approval (resumeInBackground), a
+ * turn that stopped to wait on a decision already made (resumeIfDecided), and the resume pass
+ * (at server start, then on every lease heartbeat): every running turn whose lease expired
+ * (its owner died, or stalled past its lease), plus waiting turns whose approval was decided
+ * or expired meanwhile. The run itself is launchTurn's (launch-turn.ts).
  */
 import type { Db } from "@/db/client";
-import { listResumableTurns } from "@/db/queries/checkpoints";
-import { log } from "@/lib/log";
-import { isTurnActive } from "./active-turns";
+import { getApprovalForCall } from "@/db/queries/approvals";
+import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent, listResumableTurns } from "@/db/queries/checkpoints";
+import { getSession, getTurn, lastEventSeq, recordTurnEnd, updateTurnStatus } from "@/db/queries/sessions";
+import { getAgentRecord } from "@/db/queries/agents";
+import type { TurnRow } from "@/db/schema";
+import { DomainError, notFound } from "@/lib/errors";
+import type { RunTurnResult } from "@/lib/engine/run-turn";
+import { describeError, log } from "@/lib/log";
+import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
-import type { EventListener } from "./turn-recorder";
-import { pendingApproval, resumeInBackground, resumeTurn, type StartedTurn } from "./launch-turn";
+import { loadResumeState } from "./load-resume-state";
+import { newLease } from "./turn-leases";
+import { TurnRecorder, type EventListener } from "./turn-recorder";
+// launch-turn.ts imports resumeIfDecided back: a cycle of function declarations only, used
+// at call time, never while either module is being evaluated.
+import { launchTurn, type StartedTurn } from "./launch-turn";
 
-/** Resumes one turn for a client (404 unknown, 409 when it cannot be resumed now). */
-export function resumeTurnForClient(db: Db, turnId: string, listener?: EventListener): StartedTurn {
-  return resumeTurn(db, turnId, listener ? { listener } : {});
+/**
+ * Resumes an interrupted (running, its lease expired) or waiting (its approval decided) turn
+ * from its last checkpoint. Throws 404 for an unknown turn and 409 when the turn cannot be
+ * resumed now: it runs (here, or in a process whose lease on it still holds), it ended, or
+ * its approval is pending. A turn whose agent was deleted is not run again: it ends failed.
+ */
+export function resumeTurn(db: Db, turnId: string, options: { listener?: EventListener } = {}): StartedTurn {
+  const turn = getTurn(db, turnId);
+  if (!turn) throw notFound(`turn '${turnId}'`);
+  if (isTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
+  if (turn.status !== "running" && turn.status !== "waiting") throw new DomainError("conflict", `this turn already ended (${turn.status})`);
+  const session = getSession(db, turn.sessionId);
+  if (!session) throw notFound(`session '${turn.sessionId}'`);
+  const agent = getAgentRecord(db, session.agentId);
+  if (!agent) throw notFound(`agent '${session.agentId}'`);
+
+  if (turn.status === "waiting") {
+    const pending = pendingApproval(db, turn.id);
+    if (pending) throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
+    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" })) throw new DomainError("conflict", "this turn was resumed by someone else");
+  } else {
+    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
+    const lease = newLease();
+    if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
+  }
+  markTurnActive(turnId);
+  const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
+  if (ended) return ended;
+  if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
+  const { resume, depth } = loadResumeState(db, turn);
+  return launchTurn(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
+}
+
+/** The 409 for a running turn whose lease another process holds (or someone just took). */
+function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
+  const row = getCheckpoint(db, turnId);
+  if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now) return new DomainError("conflict", "this turn was resumed by someone else");
+  const seconds = Math.ceil((row.leaseExpiresAt - now) / 1000);
+  return new DomainError("conflict", `this turn is running in another process (instance ${row.runnerInstance}, pid ${row.runnerPid ?? "?"}); its lease expires in ${seconds}s unless renewed`, {
+    runner_instance: row.runnerInstance,
+    lease_expires_at: new Date(row.leaseExpiresAt).toISOString(),
+  });
+}
+
+/** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
+function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
+  const error = "the agent of this turn was deleted; the turn was not resumed";
+  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
+  try {
+    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
+  } finally {
+    markTurnInactive(turn.id);
+  }
+  const result: RunTurnResult = { status: "failed", content: "", error, messages: [] };
+  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
+}
+
+/** Resumes a turn without anyone waiting on it; "cannot resume now" is not an error here. */
+export function resumeInBackground(db: Db, turnId: string): void {
+  try {
+    resumeTurn(db, turnId).done.catch(() => undefined);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "conflict") log.debug("resume skipped", { turn_id: turnId, reason: error.message });
+    else log.error("resume failed", { turn_id: turnId, ...describeError(error) });
+  }
+}
+
+/** The pending (and not yet expired) approval a waiting turn waits on, if any. */
+export function pendingApproval(db: Db, turnId: string): string | undefined {
+  const waitingOn = getCheckpoint(db, turnId)?.state.waitingOn;
+  if (!waitingOn) return undefined;
+  const approval = getApprovalForCall(db, { turnId, identity: waitingOn.identity });
+  return approval?.status === "pending" && approval.expiresAt > Date.now() ? approval.id : undefined;
+}
+
+/** A turn that stopped to wait may already have its decision (decided during the run): go on. */
+export function resumeIfDecided(db: Db, turnId: string): void {
+  try {
+    if (getTurn(db, turnId)?.status === "waiting" && !pendingApproval(db, turnId)) resumeInBackground(db, turnId);
+  } catch (error) {
+    log.error("post-turn check failed", { turn_id: turnId, ...describeError(error) });
+  }
+}
+
+/**
+ * The turn's terminal event was written but not its turn row: record the end that was
+ * already announced instead of running anything again. The recorder now commits both
+ * together (TurnRecorder.end); this still closes turns recorded before it did.
+ */
+function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
+  const last = lastTurnEvent(db, turn.id);
+  const data = (last?.data ?? {}) as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
+  let result: RunTurnResult | undefined;
+  if (last?.type === "turn_completed") result = { status: "completed", content: data.content ?? "", messages: [] };
+  if (last?.type === "turn_halted") result = { status: "halted", content: data.content ?? "", messages: [] };
+  if (last?.type === "turn_failed") result = { status: "failed", content: "", error: data.error ?? "failed", messages: [] };
+  if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
+  if (!result) return undefined;
+  if (data.usage) result.usage = data.usage;
+  updateTurnStatus(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+  markTurnInactive(turn.id);
+  if (result.status === "waiting") resumeIfDecided(db, turn.id);
+  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
 }
 
 /**

@@ -1,25 +1,13 @@
 /**
- * The turn use cases the API and the Studio call: create a session, start a turn. The
- * running itself (engine, persistence, resume, approvals, subagents) is in launch-turn.ts.
+ * Starting a turn, the use case the API and the Studio call. The running itself (engine,
+ * persistence, approvals, subagents) is in launch-turn.ts, resuming in resume-turn.ts.
  */
 import type { Db } from "@/db/client";
-import { getSession, insertSession } from "@/db/queries/sessions";
+import { getSession } from "@/db/queries/sessions";
 import { notFound, validationFailed } from "@/lib/errors";
-import { getAgentForTurnOrThrow, getAgentOrThrow } from "@/lib/services/agents/agents";
-import { newId } from "@/lib/services/new-id";
+import { getAgentForTurnOrThrow } from "@/lib/services/agents/agents";
 import type { EventListener } from "./turn-recorder";
 import { startNewTurn, type StartedTurn } from "./launch-turn";
-
-export { turnContext } from "./setup-turn";
-export { offeredToolSpecs } from "@/lib/services/tools/offered-tool-specs";
-export type { StartedTurn } from "./launch-turn";
-
-/** Creates a session for an agent. */
-export function createSession(db: Db, params: { agentId: string; tenant?: string | null }) {
-  getAgentOrThrow(db, params.agentId);
-  const row = insertSession(db, { id: newId("ses"), agentId: params.agentId, tenant: params.tenant ?? null });
-  return { id: row.id, agent_id: row.agentId, tenant: row.tenant };
-}
 
 /**
  * Starts a turn: resolves once its row is written, while it runs; `done` settles when it

@@ -1,7 +1,7 @@
 // POST /v1/turns/:id/resume — resume an interrupted turn from its last checkpoint: SSE with Accept: text/event-stream, else JSON when it ends
 import { json, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
-import { resumeTurnForClient } from "@/lib/services/turns/resume-turn";
+import { resumeTurn } from "@/lib/services/turns/resume-turn";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -9,15 +9,17 @@ export const dynamic = "force-dynamic";
 export const POST = route<{ id: string }>(async (req, { db, params }) => {
   if (req.headers.get("accept")?.includes("text/event-stream")) {
     const channel = sseChannel();
-    const turn = resumeTurnForClient(db, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
-      channel.send(type, data);
-      if (isTerminalEvent(type)) channel.close();
+    const turn = resumeTurn(db, params.id, {
+      listener: ({ type, seq: _seq, at: _at, ...data }) => {
+        channel.send(type, data);
+        if (isTerminalEvent(type)) channel.close();
+      },
     });
     // A turn that had already ended streams nothing: close when it settles, whichever way.
     turn.done.finally(() => channel.close()).catch(() => undefined);
     return channel.response;
   }
-  const turn = resumeTurnForClient(db, params.id);
+  const turn = resumeTurn(db, params.id);
   const result = await turn.done;
   return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
 });

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { upsertAgent } from "@/db/queries/agents";
+import { getSession } from "@/db/queries/sessions";
+import { DomainError } from "@/lib/errors";
+import { createSession } from "./create-session";
+
+function withAgent() {
+  const db = openDb(":memory:");
+  upsertAgent(db, {
+    id: "a1", name: "a1", instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
+    approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+  });
+  return db;
+}
+
+describe("createSession", () => {
+  it("stores a session for the agent and presents it", () => {
+    const db = withAgent();
+    const session = createSession(db, { agentId: "a1", tenant: "acme" });
+    expect(session).toEqual({ id: expect.stringMatching(/^ses_/), agent_id: "a1", tenant: "acme" });
+    expect(getSession(db, session.id)).toMatchObject({ agentId: "a1", tenant: "acme" });
+  });
+
+  it("refuses an unknown agent with not_found and stores nothing", () => {
+    const db = withAgent();
+    const attempt = () => createSession(db, { agentId: "nobody" });
+    expect(attempt).toThrow(DomainError);
+    expect(attempt).toThrow(/nobody/);
+    expect(db.$client.prepare("select count(*) as n from sessions").get()).toEqual({ n: 0 });
+  });
+});
