@@ -9,7 +9,7 @@
  * creating an AbortController and its signal, and adding and removing one
  * listener, costs about 4 µs, a visible share of a ~200 µs loopback call. What
  * reads the signal needs only {@link AbortSignalLike}: the destination check,
- * sendGuarded, and undici's `request()`, which accepts any `signal` with
+ * sendWithRedirects, and undici's `request()`, which accepts any `signal` with
  * `addEventListener`/`removeEventListener` plus `aborted`/`reason` (it checks
  * `aborted` up front and listens for "abort" until the body closes). The
  * "bounds the whole call" tests in guarded-request.test.ts hold that contract.

@@ -13,7 +13,7 @@ import { egressDispatcherFor } from "./egress-dispatcher";
 import { MAX_REDIRECTS } from "./guarded-request";
 import type { EgressPosture } from "./posture";
 import type { EgressHop } from "./send-with-redirects";
-import { sendGuarded } from "./send-with-redirects";
+import { sendWithRedirects } from "./send-with-redirects";
 
 /** Thrown by guardedFetch when the guard refuses; the message is `destination blocked: <reason>`. */
 export class EgressBlockedError extends Error {
@@ -149,7 +149,7 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
 
     let sent;
     try {
-      sent = await sendGuarded(
+      sent = await sendWithRedirects(
         {
           method: init.method ?? req?.method ?? "GET",
           url,

@@ -12,7 +12,7 @@ import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
 import type { EgressPosture } from "./posture";
 import type { EgressHop } from "./send-with-redirects";
-import { sendGuarded } from "./send-with-redirects";
+import { sendWithRedirects } from "./send-with-redirects";
 
 /** Default cap on the decoded response body (DESIGN D2). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -168,7 +168,7 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
   const signal = deadline.signal;
 
   try {
-    const sent = await sendGuarded(
+    const sent = await sendWithRedirects(
       {
         method: input.method,
         url: input.url,

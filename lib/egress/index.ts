@@ -54,5 +54,5 @@ export {
   parsePosture,
   parseProviderPosture,
 } from "./posture";
-export type { EgressHop, SendDeps, SendInput, SendOutcome } from "./send-with-redirects";
-export { sendGuarded } from "./send-with-redirects";
+export type { EgressHop, SendWithRedirectsDeps, SendWithRedirectsInput, SendWithRedirectsOutcome } from "./send-with-redirects";
+export { sendWithRedirects } from "./send-with-redirects";

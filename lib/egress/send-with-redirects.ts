@@ -26,8 +26,8 @@ export interface EgressHop {
   hint?: string;
 }
 
-/** A request for sendGuarded; `signal` bounds everything, redirects included. */
-export interface SendInput {
+/** A request for sendWithRedirects; `signal` bounds everything, redirects included. */
+export interface SendWithRedirectsInput {
   method: string;
   url: string | URL;
   headers: Record<string, string>;
@@ -41,15 +41,15 @@ export interface SendInput {
   maxRedirects: number;
 }
 
-/** The guard configuration sendGuarded checks and sends with. */
-export interface SendDeps {
+/** The guard configuration sendWithRedirects checks and sends with. */
+export interface SendWithRedirectsDeps {
   posture: EgressPosture;
   resolver?: Resolver;
   dispatcher: EgressDispatcher;
 }
 
 /** What the loop ended with; transport errors and aborts are thrown instead. */
-export type SendOutcome =
+export type SendWithRedirectsOutcome =
   | { ok: true; response: Dispatcher.ResponseData; url: URL }
   | { ok: false; kind: "blocked"; block: EgressBlock }
   | { ok: false; kind: "network" | "too-many-redirects" | "invalid-request"; error: string };
@@ -102,7 +102,7 @@ function hopUrl(raw: string | URL, base: URL | undefined): string {
  * headers are dropped for the rest of the chain. Appends to `hops` as it goes.
  * Throws undici/abort errors; the callers map them to their own error shapes.
  */
-export async function sendGuarded(input: SendInput, deps: SendDeps, hops: EgressHop[]): Promise<SendOutcome> {
+export async function sendWithRedirects(input: SendWithRedirectsInput, deps: SendWithRedirectsDeps, hops: EgressHop[]): Promise<SendWithRedirectsOutcome> {
   let method = input.method.toUpperCase();
   if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) {
     return { ok: false, kind: "invalid-request", error: `method ${JSON.stringify(input.method)} is not allowed` };

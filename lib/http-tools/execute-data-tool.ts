@@ -19,7 +19,7 @@ import { copyArguments } from "./copy-arguments";
 import { finalizeRecord, redactContent, type CallRecord } from "./call-record";
 import { bodyText, extractResult } from "./extract-result";
 import { executeMcpTool, type McpCaller } from "./execute-mcp-tool";
-import { sendRequest, type Exchange, type SendContext } from "./send-built-request";
+import { sendBuiltRequest, type Exchange, type SendContext } from "./send-built-request";
 import { errorMessage } from "@/lib/errors";
 
 /** What executeDataTool needs besides the call itself. */
@@ -112,7 +112,7 @@ export async function executeDataTool(
       return finish(call, outcome);
     }
 
-    const exchange = await sendRequest(built.request, built.secretHeaders, sendCtx);
+    const exchange = await sendBuiltRequest(built.request, built.secretHeaders, sendCtx);
     noteExchange(record, exchange);
     const result = exchange.result;
     if (!result.ok) return failWith(call, exchange.error ?? result.error);

@@ -13,7 +13,7 @@ import { evaluateHalt } from "@/lib/tools/halt";
 import type { DataToolDefinition, TurnContext } from "@/lib/tools/types";
 import type { BuiltRequest } from "./build-request";
 import { defineOwn } from "./template-scope";
-import { sendRequest, type Exchange, type SendContext } from "./send-built-request";
+import { sendBuiltRequest, type Exchange, type SendContext } from "./send-built-request";
 import { errorMessage } from "@/lib/errors";
 
 /**
@@ -108,7 +108,7 @@ export async function executeMcpTool(
     }
     const method = message.method ?? "POST";
     const request: BuiltRequest = { method, url: options.built.url, headers, body: method === "GET" ? undefined : message.body };
-    const exchange = await sendRequest(request, options.secretHeaders, options.sendCtx, { stopReading: message.stopReading });
+    const exchange = await sendBuiltRequest(request, options.secretHeaders, options.sendCtx, { stopReading: message.stopReading });
     // The trace shows the JSON-RPC message (redacted with the whole record).
     if (request.body !== undefined) exchange.request.body = request.body;
     options.onExchange(exchange);

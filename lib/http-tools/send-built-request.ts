@@ -39,7 +39,7 @@ export interface Exchange {
  * to the guard, which drops them on a cross-origin redirect, and are masked
  * as `[secret]` in the recorded headers. Never throws.
  */
-export async function sendRequest(
+export async function sendBuiltRequest(
   request: BuiltRequest,
   secretHeaders: readonly string[],
   ctx: SendContext,

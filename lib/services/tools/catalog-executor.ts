@@ -13,7 +13,7 @@ import type { Catalog, CatalogEntry } from "./catalog";
 import { getMcpCaller } from "@/lib/services/mcp/mcp-caller";
 import { errorMessage } from "@/lib/errors";
 
-export interface ExecutorDeps {
+export interface CatalogExecutorDeps {
   catalog: Catalog;
   posture: EgressPosture;
   secrets: SecretSource;
@@ -23,7 +23,7 @@ export interface ExecutorDeps {
 
 
 /** Builds the executor a turn uses. */
-export function createToolExecutor(deps: ExecutorDeps): ToolExecutor {
+export function createCatalogExecutor(deps: CatalogExecutorDeps): ToolExecutor {
   return {
     async execute(request: ToolCallRequest): Promise<ToolOutcome> {
       const entry = deps.catalog.entries.get(request.tool);

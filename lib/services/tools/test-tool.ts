@@ -15,7 +15,7 @@ import { getCatalog } from "./catalog";
 import { getSystemTool } from "./system-tool-catalog";
 import { getPosture } from "./egress-posture";
 import { getMcpCaller } from "@/lib/services/mcp/mcp-caller";
-import { createToolExecutor } from "./catalog-executor";
+import { createCatalogExecutor } from "./catalog-executor";
 
 export interface TestToolInput {
   arguments: unknown;
@@ -42,7 +42,7 @@ export async function testTool(db: Db, name: string, input: TestToolInput): Prom
   const outcome =
     entry.status === "ok" && entry.kind !== "code"
       ? await executeDataTool(entry.definition, input.arguments, ctx, { posture: getPosture(), secrets: processSecrets, callId, signal, mcp: getMcpCaller() })
-      : await createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }).execute({
+      : await createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }).execute({
           callId,
           tool: name,
           arguments: input.arguments,

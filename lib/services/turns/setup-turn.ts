@@ -21,7 +21,7 @@ import { getPosture, getProviderFetch } from "@/lib/services/tools/egress-postur
 import { loadScriptedModel } from "./scripted-script";
 import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
-import { createToolExecutor } from "@/lib/services/tools/catalog-executor";
+import { createCatalogExecutor } from "@/lib/services/tools/catalog-executor";
 import { offeredToolSpecs } from "@/lib/services/tools/offered-tool-specs";
 import { createTurnExecutor } from "./turn-executor";
 import { turnInstructions } from "./turn-instructions";
@@ -80,7 +80,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
     model: buildModel(agent, env.INSIKA_SCRIPTED_DIR, params.message, params.startStep),
     history: history(db, session.id),
     tools,
-    executor: createTurnExecutor(createToolExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
+    executor: createTurnExecutor(createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
     ctx,
     limits: agent.limits,
     describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
