@@ -2,6 +2,7 @@ import { abortable } from "./abortable";
 import type { ToolCallRequest, ToolExecutor, ToolOutcome } from "./ports";
 import { errorMessage } from "./turn-failure";
 import { formatSeconds, timeoutMs } from "./turn-limits";
+import { isJsonText } from "@/lib/tools/is-json-text";
 
 /**
  * How one executed call ended: with an outcome for the model (a tool timeout included, as an
@@ -75,15 +76,6 @@ export function normalizeOutcome(value: unknown): ToolOutcome {
   const failed: ToolOutcome = { ok: false, content, error };
   if ("record" in outcome) failed.record = outcome.record;
   return failed;
-}
-
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function interrupted(signal: AbortSignal): CallEnd {

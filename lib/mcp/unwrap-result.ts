@@ -3,6 +3,7 @@
  * `structuredContent` when the server sent it, else the text content; a
  * result flagged `isError` is an error the model can read and retry against.
  */
+import { isJsonText } from "@/lib/tools/is-json-text";
 
 /** The value for the model (and the JSON text halt_when reads), or an error. */
 export type UnwrappedResult = { ok: true; value: unknown; haltBody?: string } | { ok: false; error: string };
@@ -36,7 +37,7 @@ export function unwrapResult(result: unknown): UnwrappedResult {
     return { ok: true, value: r.structuredContent, haltBody: JSON.stringify(r.structuredContent) };
   }
   if (texts.length > 0) {
-    return isJsonText(text) ? { ok: true, value: text, haltBody: text } : { ok: true, value: text };
+    return isJsonContainerText(text) ? { ok: true, value: text, haltBody: text } : { ok: true, value: text };
   }
   return { ok: true, value: content.map(describeItem) };
 }
@@ -63,13 +64,8 @@ function describeItem(item: unknown): Record<string, unknown> {
   return out;
 }
 
-function isJsonText(text: string): boolean {
+/** Text that is a JSON object or array: halt_when reads it as the body; other text is read as a JSON string. */
+function isJsonContainerText(text: string): boolean {
   const t = text.trim();
-  if (!(t.startsWith("{") || t.startsWith("["))) return false;
-  try {
-    JSON.parse(t);
-    return true;
-  } catch {
-    return false;
-  }
+  return (t.startsWith("{") || t.startsWith("[")) && isJsonText(t);
 }
