@@ -1,17 +1,17 @@
 /**
  * The loopback backend of the benches, in its own process so its work does not
  * share the measured process's event loop (on 2 cores, client and server each
- * get one). It is the tests' backend fixture (test/support/backend.ts) with two
+ * get one). It is the tests' backend fixture (test/support/loopback-backend.ts) with two
  * routes: GET /items (a small JSON answer) and GET /slow (the same, after 200 ms).
  * Prints `{"port": N}` once listening; exits when its parent goes away.
  */
-import { startBackend } from "../test/support/backend";
+import { startLoopbackBackend } from "../test/support/loopback-backend";
 
 export const ITEMS = { items: [{ id: "42", name: "Desk lamp", price: 19.9, stock: 3 }], total: 1 };
 export const SLOW_MS = 200;
 
 async function main(): Promise<void> {
-  const backend = await startBackend();
+  const backend = await startLoopbackBackend();
   // The fixture records every request for the tests; a bench sends millions, so forget them.
   const answer = (delayMs?: number) => () => {
     backend.requests.length = 0;

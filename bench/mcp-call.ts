@@ -16,7 +16,7 @@ import { getCatalog } from "@/lib/services/tools/catalog";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { freshDb } from "./fixtures";
 import { describe, interleave, row, say, stats, type Row } from "./harness";
-import { startEverything } from "../test/support/mcp-everything";
+import { startLoopbackEverythingMcp } from "../test/support/loopback-everything-mcp";
 
 const SIZES = [30, 300, 3_000];
 const WARMUP = 50;
@@ -28,7 +28,7 @@ async function sdkClient(url: string, fetch?: ReturnType<typeof guardedFetch>): 
 }
 
 export default async function mcpCall(): Promise<Row[]> {
-  const server = await startEverything();
+  const server = await startLoopbackEverythingMcp();
   const posture = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${server.port}` });
   const secrets = staticSecrets({});
   const db = freshDb();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { startBackend } from "../test/support/backend";
-import { startEverything } from "../test/support/mcp-everything";
+import { startLoopbackBackend } from "../test/support/loopback-backend";
+import { startLoopbackEverythingMcp } from "../test/support/loopback-everything-mcp";
 import { assertNoProcessErrors } from "../test/support/server-log-check";
 import { startServer, tempDir } from "../test/support/server";
 
@@ -16,8 +16,8 @@ const SLOW_MS = 600;
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 3417);
-  const mcp = await startEverything();
-  const slow = await startBackend();
+  const mcp = await startLoopbackEverythingMcp();
+  const slow = await startLoopbackBackend();
   slow.route("GET", "/slow", () => ({ body: { ok: true }, delayMs: SLOW_MS }));
   const scripts = tempDir("insika-e2e-scripts-");
   fs.writeFileSync(

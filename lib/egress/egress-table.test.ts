@@ -13,7 +13,7 @@ import { createEgressDispatcher } from "./egress-dispatcher";
 import { guardedRequest } from "./guarded-request";
 import type { EgressPosture } from "./posture";
 import { parsePosture } from "./posture";
-import { notFound, recordingConnector, stubResolver } from "./test-support";
+import { notFound, recordingConnector, stubResolver } from "@/test/support/egress-doubles";
 
 type Expect = { block: EgressRule } | { allow: string[] } | { unresolved: true };
 

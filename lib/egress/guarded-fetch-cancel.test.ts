@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEgressDispatcher } from "./egress-dispatcher";
 import { guardedFetch } from "./guarded-fetch";
 import { parsePosture } from "./posture";
-import { startServer } from "./test-support";
+import { startLoopbackServer } from "@/test/support/loopback-server";
 
 const DEV = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_ALLOW_PRIVATE: "1" });
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -36,7 +36,7 @@ async function uncaughtDuring(run: () => Promise<void>): Promise<unknown[]> {
 
 describe("guardedFetch: cancelling a response body", () => {
   it("raises nothing when the body is cancelled as soon as the headers are in", async () => {
-    const s = await startServer((_req, res) => {
+    const s = await startLoopbackServer((_req, res) => {
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ jsonrpc: "2.0", result: {} }));
     });
@@ -54,7 +54,7 @@ describe("guardedFetch: cancelling a response body", () => {
   });
 
   it("still reads a whole body, and a half-read one can be cancelled", async () => {
-    const s = await startServer((_req, res) => {
+    const s = await startLoopbackServer((_req, res) => {
       res.setHeader("content-type", "text/event-stream");
       res.write("data: one\n\n");
       setTimeout(() => res.end("data: two\n\n"), 20);

@@ -14,8 +14,8 @@ import { EgressBlockedError, guardedFetch } from "./guarded-fetch";
 import type { EgressHop } from "./send-with-redirects";
 import type { EgressPosture } from "./posture";
 import { parsePosture } from "./posture";
-import type { TestServer } from "./test-support";
-import { recordingConnector, startServer } from "./test-support";
+import { type LoopbackServer, startLoopbackServer } from "@/test/support/loopback-server";
+import { recordingConnector } from "@/test/support/egress-doubles";
 
 const DEV = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_ALLOW_PRIVATE: "1" });
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function server(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
+async function server(handler: Parameters<typeof startLoopbackServer>[0]): Promise<LoopbackServer> {
+  const s = await startLoopbackServer(handler);
   cleanups.push(() => s.close());
   return s;
 }
@@ -37,7 +37,7 @@ function fetcher(posture: EgressPosture, options: GuardedFetchOptions & EgressDi
 
 describe("guardedFetch", () => {
   it("behaves like fetch for JSON POSTs", async () => {
-    const s = await server((_req, res, seen) => {
+    const s = await server((seen, res) => {
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ got: JSON.parse(seen.body), ct: seen.headers["content-type"], auth: seen.headers.authorization }));
     });
@@ -54,7 +54,7 @@ describe("guardedFetch", () => {
   });
 
   it("accepts a Request object", async () => {
-    const s = await server((_req, res, seen) => res.end(`${seen.method} ${seen.body}`));
+    const s = await server((seen, res) => res.end(`${seen.method} ${seen.body}`));
     const res = await fetcher(DEV)(new Request(`${s.origin}/x`, { method: "PUT", body: "payload" }));
     expect(await res.text()).toBe("PUT payload");
   });
@@ -98,7 +98,7 @@ describe("guardedFetch", () => {
   });
 
   it("re-checks redirects, dropping secrets across origins and refusing private hops", async () => {
-    const b = await server((_req, res, seen) => res.end(String(seen.headers["x-api-key"])));
+    const b = await server((seen, res) => res.end(String(seen.headers["x-api-key"])));
     const a = await server((req, res) =>
       res.writeHead(302, { location: req.url === "/meta" ? "http://169.254.169.254/" : `${b.origin}/` }).end(),
     );
@@ -118,7 +118,7 @@ describe("guardedFetch", () => {
     setTimeout(() => ac.abort(), 50);
     const err = await fetcher(DEV)(s.origin, { signal: ac.signal }).catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
-    const closed = await startServer(() => {});
+    const closed = await startLoopbackServer(() => {});
     await closed.close();
     const down = await fetcher(DEV)(closed.origin).catch((e: unknown) => e);
     expect(down).toBeInstanceOf(TypeError);

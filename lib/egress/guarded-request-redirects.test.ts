@@ -7,8 +7,8 @@ import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardedRequest } from "./guarded-request";
 import { parsePosture } from "./posture";
-import type { TestServer } from "./test-support";
-import { harness, recordingConnector, stubResolver } from "./test-support";
+import type { LoopbackServer } from "@/test/support/loopback-server";
+import { harness, recordingConnector, stubResolver } from "@/test/support/egress-doubles";
 
 const DEV = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_ALLOW_PRIVATE: "1" });
 const { server, dispatcher, send, cleanup } = harness();
@@ -149,7 +149,7 @@ describe("redirects", () => {
   });
 
   it.each([
-    ["another loopback port", (b: TestServer) => `${b.origin}/`, "not-allowlisted"],
+    ["another loopback port", (b: LoopbackServer) => `${b.origin}/`, "not-allowlisted"],
     ["an RFC 1918 address", () => "http://10.0.0.1/", "not-allowlisted"],
     ["the metadata address", () => "http://169.254.169.254/latest/meta-data/", "always-blocked"],
     ["IPv4-mapped metadata", () => "http://[::ffff:169.254.169.254]/", "always-blocked"],

@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardedRequest } from "./guarded-request";
 import { parsePosture } from "./posture";
-import { harness } from "./test-support";
+import { harness } from "@/test/support/egress-doubles";
 
 const DEV = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_ALLOW_PRIVATE: "1" });
 const { server, dispatcher, send, cleanup } = harness();
@@ -15,7 +15,7 @@ afterEach(cleanup);
 
 describe("sending to loopback", () => {
   it("sends method, headers and body, and returns status, headers and body", async () => {
-    const s = await server((_req, res, seen) => {
+    const s = await server((seen, res) => {
       res.setHeader("x-echo", seen.headers["x-trace"] ?? "");
       res.end(JSON.stringify({ method: seen.method, body: seen.body, host: seen.headers.host }));
     });

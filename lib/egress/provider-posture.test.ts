@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { checkDestination } from "./check-destination";
 import type { EgressRule } from "./egress-block";
 import { describePosture, EgressConfigError, parseProviderPosture } from "./posture";
-import { stubResolver } from "./test-support";
+import { stubResolver } from "@/test/support/egress-doubles";
 
 const DNS: Record<string, string[]> = {
   "api.openai.com": ["162.159.140.245"],

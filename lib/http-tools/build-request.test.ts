@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition, ToolRequest } from "@/lib/tools/types";
 import { buildRequest, type BuildRequestResult } from "./build-request";
-import { dataTool } from "./loopback-backend.test-util";
+import { dataTool } from "@/test/support/data-tool";
 
 const SECRETS = staticSecrets({ api_token: "tok-123456" });
 

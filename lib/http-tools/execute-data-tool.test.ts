@@ -3,24 +3,17 @@ import { STRICT_POSTURE } from "@/lib/egress";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition, ToolRequest } from "@/lib/tools/types";
 import { executeDataTool, type DataToolResult, type ExecuteDataToolDeps } from "./execute-data-tool";
-import {
-  DEV_POSTURE,
-  allowlistPosture,
-  dataTool,
-  json,
-  loopbackResolver,
-  startBackend,
-  type Backend,
-  type Handler,
-} from "./loopback-backend.test-util";
+import { DEV_POSTURE, allowlistPosture, loopbackResolver } from "@/test/support/egress-doubles";
+import { dataTool } from "@/test/support/data-tool";
+import { json, startLoopbackServer, type LoopbackServer, type LoopbackHandler } from "@/test/support/loopback-server";
 
-const backends: Backend[] = [];
+const backends: LoopbackServer[] = [];
 afterEach(async () => {
   await Promise.all(backends.splice(0).map((b) => b.close()));
 });
 
-async function backend(handler?: Handler): Promise<Backend> {
-  const b = await startBackend(handler);
+async function backend(handler?: LoopbackHandler): Promise<LoopbackServer> {
+  const b = await startLoopbackServer(handler);
   backends.push(b);
   return b;
 }
@@ -157,7 +150,7 @@ describe("executeDataTool: the request on the wire", () => {
 });
 
 describe("executeDataTool: results", () => {
-  const answer: Handler = (req, res) => {
+  const answer: LoopbackHandler = (req, res) => {
     if (req.url === "/text") res.writeHead(200, { "content-type": "text/plain" }).end("hello");
     else if (req.url === "/missing") json(res, { message: "no such item" }, 404);
     else if (req.url === "/big-error") json(res, { trace: "x".repeat(5000) }, 500);

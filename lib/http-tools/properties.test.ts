@@ -5,7 +5,9 @@ import { checkSafeSchema } from "@/lib/tools/safe-schema";
 import type { DataToolDefinition, JsonSchema } from "@/lib/tools/types";
 import { buildRequest } from "./build-request";
 import { executeDataTool } from "./execute-data-tool";
-import { DEV_POSTURE, dataTool, json, startBackend, type Backend } from "./loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
+import { dataTool } from "@/test/support/data-tool";
+import { json, startLoopbackServer, type LoopbackServer } from "@/test/support/loopback-server";
 
 const SECRETS = staticSecrets({ key: "prop-secret-value" });
 
@@ -65,9 +67,9 @@ describe("property: model strings in placeholders", () => {
   });
 
   describe("on the wire", () => {
-    let backend: Backend;
+    let backend: LoopbackServer;
     beforeAll(async () => {
-      backend = await startBackend((req, res) => json(res, { ok: true, echoed: req.body.length }));
+      backend = await startLoopbackServer((req, res) => json(res, { ok: true, echoed: req.body.length }));
     });
     afterAll(() => backend.close());
 
@@ -177,9 +179,9 @@ describe("property: random arguments against random safe schemas", () => {
   });
 
   describe("on the wire", () => {
-    let backend: Backend;
+    let backend: LoopbackServer;
     beforeAll(async () => {
-      backend = await startBackend((req, res) => json(res, { path: req.url }));
+      backend = await startLoopbackServer((req, res) => json(res, { path: req.url }));
     });
     afterAll(() => backend.close());
 

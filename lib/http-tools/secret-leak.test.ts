@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { executeDataTool, type DataToolResult } from "./execute-data-tool";
-import { DEV_POSTURE, dataTool, json, startBackend, type Backend } from "./loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
+import { dataTool } from "@/test/support/data-tool";
+import { json, startLoopbackServer, type LoopbackServer } from "@/test/support/loopback-server";
 
 // Characters that URL encoding, base64 and JSON escaping each spell differently.
 const SECRET = 'Sk/LEAK+v4lue="42"';
@@ -13,7 +15,7 @@ function leaks(text: string): string[] {
 }
 
 describe("secrets never leak", () => {
-  const backends: Backend[] = [];
+  const backends: LoopbackServer[] = [];
   let logged: string[] = [];
 
   beforeEach(() => {
@@ -29,9 +31,9 @@ describe("secrets never leak", () => {
   });
 
   it("a full call whose backend echoes the secret in a redirect Location and in its bodies", async () => {
-    const other = await startBackend((req, res) => json(res, { got: req.headers["x-api-key"] ?? null }));
+    const other = await startLoopbackServer((req, res) => json(res, { got: req.headers["x-api-key"] ?? null }));
     backends.push(other);
-    const main = await startBackend((req, res) => {
+    const main = await startLoopbackServer((req, res) => {
       const key = String(req.headers["x-api-key"] ?? "");
       const url = new URL(req.url, "http://x");
       if (url.pathname === "/start") {
@@ -83,7 +85,7 @@ describe("secrets never leak", () => {
   });
 
   it("a model argument equal to the secret is redacted from the record too", async () => {
-    const b = await startBackend((req, res) => json(res, { q: new URL(req.url, "http://x").searchParams.get("q") }));
+    const b = await startLoopbackServer((req, res) => json(res, { q: new URL(req.url, "http://x").searchParams.get("q") }));
     backends.push(b);
     const t = dataTool({
       parameters: { type: "object", properties: { q: { type: "string" } } },

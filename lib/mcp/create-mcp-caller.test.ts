@@ -1,20 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { STRICT_POSTURE } from "@/lib/egress";
 import { executeDataTool, type DataToolResult } from "@/lib/http-tools";
-import { DEV_POSTURE, dataTool } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
+import { dataTool } from "@/test/support/data-tool";
+import { startLoopbackMcpServer, type LoopbackMcpServer, type LoopbackMcpServerOptions } from "@/test/support/loopback-mcp-server";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { createMcpCaller } from "./create-mcp-caller";
-import { startFakeMcp, type FakeMcp, type FakeMcpOptions } from "./fake-mcp-server.test-util";
 import { McpSessions } from "./mcp-sessions";
 
-const servers: FakeMcp[] = [];
+const servers: LoopbackMcpServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function server(options?: FakeMcpOptions): Promise<FakeMcp> {
-  const s = await startFakeMcp(options);
+async function server(options?: LoopbackMcpServerOptions): Promise<LoopbackMcpServer> {
+  const s = await startLoopbackMcpServer(options);
   servers.push(s);
   return s;
 }

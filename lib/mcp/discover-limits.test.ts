@@ -9,7 +9,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEV_POSTURE } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { discoverTools } from "./discover-tools";
 
 type Tool = { name: string; description?: string; inputSchema: { type: "object"; properties?: Record<string, unknown> } };

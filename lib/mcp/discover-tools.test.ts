@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { STRICT_POSTURE } from "@/lib/egress";
-import { DEV_POSTURE } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { discoverTools } from "./discover-tools";
 
 type Page = { tools: { name: string; description?: string; inputSchema: { type: "object"; properties?: Record<string, unknown> } }[]; nextCursor?: string };

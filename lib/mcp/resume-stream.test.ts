@@ -6,7 +6,9 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { executeDataTool } from "@/lib/http-tools";
-import { DEV_POSTURE, dataTool, startBackend, type Backend, type ReceivedRequest } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
+import { dataTool } from "@/test/support/data-tool";
+import { startLoopbackServer, type LoopbackServer, type ReceivedRequest } from "@/test/support/loopback-server";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { createMcpCaller } from "./create-mcp-caller";
 import { McpSessions } from "./mcp-sessions";
@@ -24,7 +26,7 @@ interface ResumableOptions {
   getEnds?: boolean;
 }
 
-const backends: Backend[] = [];
+const backends: LoopbackServer[] = [];
 const open: ServerResponse[] = [];
 afterEach(async () => {
   for (const res of open.splice(0)) res.destroy();
@@ -39,7 +41,7 @@ async function resumable(options: ResumableOptions = {}) {
   let gets = 0;
   let seq = 0;
   const event = (data: string) => `${ids ? `id: ev-${(seq += 1)}\n` : ""}retry: ${retry}\ndata: ${data}\n\n`;
-  const b = await startBackend((req: ReceivedRequest, res: ServerResponse) => {
+  const b = await startLoopbackServer((req: ReceivedRequest, res: ServerResponse) => {
     if (req.method === "GET") {
       gets += 1;
       if (options.getStatus && options.getStatus !== 200) return void res.writeHead(options.getStatus).end();

@@ -2,20 +2,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { anthropicEvent, loopbackFetch, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
-import {
-  collect,
-  firstTurn,
-  searchCatalogSchema,
-  searchResult,
-  secondTurn,
-  secrets,
-  subscribeResult,
-  subscribeSchema,
-} from "./wire-fixtures.test-util";
+import { anthropicEvent, loopbackFetch, startLoopbackModelServer, type LoopbackModelServer, type ScriptedResponse } from "@/test/support/loopback-model-server";
+import { collect, firstTurn, searchCatalogSchema, searchResult, secondTurn, secrets, subscribeResult, subscribeSchema } from "@/test/support/wire-fixtures";
 
 const KEY = "sk-ant-test-do-not-leak";
-let server: LoopbackServer | undefined;
+let server: LoopbackModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -88,7 +79,7 @@ function anthropicModel(baseUrl: string, readSecret = secrets({ anthropic_key: K
 
 describe("anthropic over the Messages API", () => {
   it("sends tools verbatim, streams the lead-in before parallel tool_use calls, then sends tool_result blocks", async () => {
-    server = await startLoopbackServer([toolStep, answerStep]);
+    server = await startLoopbackModelServer([toolStep, answerStep]);
     const model = anthropicModel(server.baseUrl);
     expect(model.id).toBe("anthropic:claude-test");
 
@@ -148,7 +139,7 @@ describe("anthropic over the Messages API", () => {
   });
 
   it("moves a later system message into the system prompt", async () => {
-    server = await startLoopbackServer([answerStep]);
+    server = await startLoopbackModelServer([answerStep]);
     await collect(anthropicModel(server.baseUrl), [...firstTurn, { role: "system", content: "Be brief." }], []);
     const body = server.requests[0]!.body as Body;
     expect(body.system).toStrictEqual([
@@ -161,7 +152,7 @@ describe("anthropic over the Messages API", () => {
 
   it("turns a 401 into a clear error that does not contain the key", async () => {
     const errorBody = JSON.stringify({ type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } });
-    server = await startLoopbackServer([{ kind: "error", status: 401, body: errorBody }]);
+    server = await startLoopbackModelServer([{ kind: "error", status: 401, body: errorBody }]);
     const error = await collect(anthropicModel(server.baseUrl), firstTurn).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(401);
@@ -170,12 +161,12 @@ describe("anthropic over the Messages API", () => {
 
   it("turns a 500 into a clear error", async () => {
     const errorBody = JSON.stringify({ type: "error", error: { type: "api_error", message: "Internal server error" } });
-    server = await startLoopbackServer([{ kind: "error", status: 500, body: errorBody }]);
+    server = await startLoopbackModelServer([{ kind: "error", status: 500, body: errorBody }]);
     await expect(collect(anthropicModel(server.baseUrl), firstTurn)).rejects.toThrow("provider error: 500 Internal Server Error: Internal server error");
   });
 
   it("throws an error event inside the stream (overloaded) as a provider error", async () => {
-    server = await startLoopbackServer([
+    server = await startLoopbackModelServer([
       {
         kind: "sse",
         events: [
@@ -190,7 +181,7 @@ describe("anthropic over the Messages API", () => {
   });
 
   it("names the missing secret (and sends nothing) when it is not provisioned", async () => {
-    server = await startLoopbackServer([answerStep]);
+    server = await startLoopbackModelServer([answerStep]);
     const model = anthropicModel(server.baseUrl, () => undefined);
     await expect(collect(model, firstTurn)).rejects.toThrow('model API key secret "anthropic_key" is not provisioned');
     expect(server.requests).toHaveLength(0);

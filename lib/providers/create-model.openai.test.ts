@@ -2,21 +2,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { chatChunk, chatUsageChunk, loopbackFetch, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from "./loopback-server.test-util";
-import {
-  collect,
-  firstTurn,
-  searchCatalogSchema,
-  searchResult,
-  secondTurn,
-  secrets,
-  subscribeResult,
-  subscribeSchema,
-  wireTools,
-} from "./wire-fixtures.test-util";
+import { chatChunk, chatUsageChunk, loopbackFetch, startLoopbackModelServer, type LoopbackModelServer, type ScriptedResponse } from "@/test/support/loopback-model-server";
+import { collect, firstTurn, searchCatalogSchema, searchResult, secondTurn, secrets, subscribeResult, subscribeSchema, wireTools } from "@/test/support/wire-fixtures";
 
 const KEY = "sk-test-123-do-not-leak";
-let server: LoopbackServer | undefined;
+let server: LoopbackModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -54,7 +44,7 @@ type Body = { messages: unknown[]; tools: unknown; stream: boolean; stream_optio
 for (const provider of ["openai-compatible", "openai"] as const) {
   describe(`${provider} over Chat Completions`, () => {
     it("sends tools verbatim, streams the lead-in before parallel tool calls, then sends results back", async () => {
-      server = await startLoopbackServer([toolStep, answerStep]);
+      server = await startLoopbackModelServer([toolStep, answerStep]);
       const model = createModel(
         { provider, model: "test-model", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
         { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
@@ -113,7 +103,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 
     it("turns a 401 into a clear error that does not contain the key", async () => {
       const body = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } });
-      server = await startLoopbackServer([{ kind: "error", status: 401, body }]);
+      server = await startLoopbackModelServer([{ kind: "error", status: 401, body }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
         { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
@@ -126,7 +116,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
     });
 
     it("turns a 500 with a text body into a clear error", async () => {
-      server = await startLoopbackServer([{ kind: "error", status: 500, body: "upstream exploded", contentType: "text/plain" }]);
+      server = await startLoopbackModelServer([{ kind: "error", status: 500, body: "upstream exploded", contentType: "text/plain" }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
         { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
@@ -135,7 +125,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
     });
 
     it("names the missing secret (and sends nothing) when it is not provisioned", async () => {
-      server = await startLoopbackServer([answerStep]);
+      server = await startLoopbackModelServer([answerStep]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
         { readSecret: secrets({ other: KEY }), fetch: loopbackFetch },
@@ -151,7 +141,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 
 describe("openai-compatible specifics", () => {
   it("sends no Authorization header without api_key_secret (Ollama, llama.cpp)", async () => {
-    server = await startLoopbackServer([answerStep]);
+    server = await startLoopbackModelServer([answerStep]);
     const model = createModel({ provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` }, { readSecret: () => undefined, fetch: loopbackFetch });
     const parts = await collect(model, [{ role: "user", content: "hi" }], []);
     expect(parts.at(-1)).toStrictEqual({ type: "finish", usage: { inputTokens: 80, outputTokens: 9 } });
@@ -161,7 +151,7 @@ describe("openai-compatible specifics", () => {
   });
 
   it("reads the secret at call time, so a rotated key is used by the next call", async () => {
-    server = await startLoopbackServer([answerStep, answerStep]);
+    server = await startLoopbackModelServer([answerStep, answerStep]);
     let current = "key-one";
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: server.baseUrl, api_key_secret: "k" },
@@ -174,7 +164,7 @@ describe("openai-compatible specifics", () => {
   });
 
   it("throws an error event inside the stream as a provider error", async () => {
-    server = await startLoopbackServer([
+    server = await startLoopbackModelServer([
       { kind: "sse", events: [{ data: chatChunk({ content: "Hel" }) }, { data: JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }) }] },
     ]);
     const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
@@ -189,14 +179,14 @@ describe("openai-compatible specifics", () => {
   });
 
   it("reports an unreachable endpoint clearly", async () => {
-    const closed = await startLoopbackServer([]);
+    const closed = await startLoopbackModelServer([]);
     await closed.close();
     const model = createModel({ provider: "openai-compatible", model: "m", base_url: closed.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
     await expect(collect(model, firstTurn)).rejects.toThrow(/^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/);
   });
 
   it("stops when the signal aborts mid-stream and rethrows the abort reason", async () => {
-    server = await startLoopbackServer([{ kind: "sse", events: [{ data: chatChunk({ content: "partial" }) }], hang: true }]);
+    server = await startLoopbackModelServer([{ kind: "sse", events: [{ data: chatChunk({ content: "partial" }) }], hang: true }]);
     const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
     const controller = new AbortController();
     const reason = new Error("turn cancelled");

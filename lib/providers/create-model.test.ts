@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Model } from "@/lib/engine/ports";
 import { createModel, type ModelConfig } from "./create-model";
 import { DemoModel } from "./demo-model";
-import { refusingFetch } from "./loopback-server.test-util";
+import { refusingFetch } from "@/test/support/loopback-model-server";
 
 const deps = { readSecret: () => undefined, fetch: refusingFetch };
 

@@ -5,12 +5,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createEgressDispatcher, parseProviderPosture, type EgressPosture } from "@/lib/egress";
-import { harness, recordingConnector } from "@/lib/egress/test-support";
+import { harness, recordingConnector } from "@/test/support/egress-doubles";
+import { collect, firstTurn, secrets } from "@/test/support/wire-fixtures";
 import { ProviderError } from "./ai-sdk-model";
 import { createModel } from "./create-model";
 import { MAX_EXCERPT_CHARS } from "./ai-sdk-model";
 import { createProviderFetch } from "./provider-fetch";
-import { collect, firstTurn, secrets } from "./wire-fixtures.test-util";
 
 const KEY = "sk-live-0123456789abcdef";
 const h = harness();

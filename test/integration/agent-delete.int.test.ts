@@ -7,14 +7,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("deleting an agent keeps its history", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
   const sent = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
 
@@ -36,7 +36,7 @@ describe("deleting an agent keeps its history", () => {
   const turnOf = async (sessionId: string) => (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as { id: string; status: string; error?: string | null };
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-delete-scripts-");
     server = await startServer({ env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
     backend.route("POST", "/charge", (req) => {

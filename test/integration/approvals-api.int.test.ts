@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -14,7 +14,7 @@ const REJECTED = JSON.stringify({ error: "rejected by operator" });
 
 describe("approvals over the API", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
 
   const charged = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
@@ -44,7 +44,7 @@ describe("approvals over the API", () => {
     ((await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0].events as { type: string; [k: string]: unknown }[]);
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-approval-scripts-");
     server = await startServer({ env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
     backend.route("POST", "/charge", (req) => ({ body: { charged: JSON.parse(req.body).key } }));

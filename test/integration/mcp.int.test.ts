@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEverything, type EverythingServer } from "../support/mcp-everything";
+import { startLoopbackEverythingMcp, type LoopbackEverythingMcp } from "../support/loopback-everything-mcp";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 /**
@@ -24,7 +24,7 @@ function runCliAsync(args: string[], env: Record<string, string>): Promise<{ cod
 type Call = { tool: string; kind: string; ok: boolean; status: number | null; result: string | null; error?: string; request: { url: string; headers: Record<string, string>; body?: string } | null };
 
 describe("MCP ingestion against @modelcontextprotocol/server-everything", () => {
-  let mcp: EverythingServer;
+  let mcp: LoopbackEverythingMcp;
   let server: TestServer;
   let strict: TestServer;
   let scripts: string;
@@ -44,7 +44,7 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
     ((await server.api("GET", "/v1/tools")).body.tools as { name: string; kind: string; group: string }[]).filter((t) => t.group === "mcp:everything");
 
   beforeAll(async () => {
-    mcp = await startEverything();
+    mcp = await startLoopbackEverythingMcp();
     scripts = tempDir("insika-mcp-scripts-");
     server = await startServer({
       env: {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 /** `data:` payloads of a Chat Completions stream, in order ([DONE] kept as text). */
@@ -29,7 +29,7 @@ const WEATHER_ANSWER = "It is 21 degrees in Oslo.";
 
 describe("the OpenAI-compatible endpoints against the real server", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
   let client: OpenAI;
 
@@ -46,7 +46,7 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
   const transcript = async (sessionId: string) => (await server.api("GET", `/v1/sessions/${sessionId}`)).body;
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-openai-scripts-");
     server = await startServer({
       env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },

@@ -1,10 +1,10 @@
 // Provider endpoints and saved URLs go through the egress guard, against the real server.
-// Every model server here is a loopback one (lib/providers/loopback-server.test-util.ts).
+// Every model server here is a loopback one (test/support/loopback-model-server.ts).
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChunk, startLoopbackServer, type LoopbackServer } from "../../lib/providers/loopback-server.test-util";
+import { chatChunk, startLoopbackModelServer, type LoopbackModelServer } from "../support/loopback-model-server";
 import { runCli, startServer, type TestServer } from "../support/server";
 
 const answer = (text: string) => ({
@@ -22,9 +22,9 @@ async function turn(server: TestServer, agentId: string, baseUrl: string, messag
 
 describe("without INSIKA_PROVIDER_HOSTS", () => {
   let server: TestServer;
-  let model: LoopbackServer;
+  let model: LoopbackModelServer;
   beforeAll(async () => {
-    model = await startLoopbackServer([answer("must never be asked")]);
+    model = await startLoopbackModelServer([answer("must never be asked")]);
     server = await startServer();
   });
   afterAll(async () => {
@@ -88,7 +88,7 @@ describe("without INSIKA_PROVIDER_HOSTS", () => {
 
 describe("with INSIKA_PROVIDER_HOSTS=127.0.0.1", () => {
   let server: TestServer;
-  const models: LoopbackServer[] = [];
+  const models: LoopbackModelServer[] = [];
   beforeAll(async () => {
     server = await startServer({ env: { INSIKA_PROVIDER_HOSTS: "127.0.0.1" } });
   });
@@ -96,8 +96,8 @@ describe("with INSIKA_PROVIDER_HOSTS=127.0.0.1", () => {
     await server?.stop();
     await Promise.all(models.map((m) => m.close()));
   });
-  const modelServer = async (...script: Parameters<typeof startLoopbackServer>[0]) => {
-    const m = await startLoopbackServer(script);
+  const modelServer = async (...script: Parameters<typeof startLoopbackModelServer>[0]) => {
+    const m = await startLoopbackModelServer(script);
     models.push(m);
     return m;
   };

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChunk, startLoopbackServer, type LoopbackServer } from "../../lib/providers/loopback-server.test-util";
-import { startBackend, type Backend } from "../support/backend";
+import { chatChunk, startLoopbackModelServer, type LoopbackModelServer } from "../support/loopback-model-server";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const SECRET = "sk-live-7f3a9c2e1b5d4f6a8c0e";
@@ -23,10 +23,10 @@ function dataDirContains(dir: string, needle: string): string[] {
 
 describe("a secret never lands on disk, in traces, in responses or in logs", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     // The backend echoes the credential back: the worst case for a leak.
     backend.route("GET", "/whoami", (req) => ({ body: { auth: req.headers.authorization, note: `token was ${req.headers.authorization}` } }));
     backend.route("GET", "/fail", (req) => ({ status: 500, body: { error: `bad ${req.headers.authorization}` } }));
@@ -87,10 +87,10 @@ describe("a model API key stays on the provider path", () => {
   const KEY = "sk-prov-4e1d9b7c3a5f2e8d6b0a";
   const DATA_SECRET = "data-only-9c8b7a6f5e4d";
   let server: TestServer;
-  let model: LoopbackServer;
+  let model: LoopbackModelServer;
 
   beforeAll(async () => {
-    model = await startLoopbackServer([
+    model = await startLoopbackModelServer([
       { kind: "sse", events: [{ data: chatChunk({ role: "assistant", content: "hello" }) }, { data: chatChunk({}, "stop") }, { data: "[DONE]" }] },
       // The worst provider: its error page quotes the key back, long, and in encoded forms.
       { kind: "error", status: 500, contentType: "text/plain", body: `upstream failed for key ${KEY} (${encodeURIComponent(KEY)}) ${"trace ".repeat(500)}` },

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const TOOL_COUNT = 10_000;
@@ -19,7 +19,7 @@ interface Message {
 
 describe("system tools over the API", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
   const arrivals: number[] = [];
 
@@ -36,7 +36,7 @@ describe("system tools over the API", () => {
   }
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-system-scripts-");
     server = await startServer({ env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
     backend.route("GET", "/weather", (req) => {

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const UNKNOWN = JSON.stringify({ error: "outcome unknown: the call was in flight when the server stopped; it was not retried" });
@@ -21,13 +21,13 @@ const ROUNDS = 3;
 
 describe("leases: turns of a killed server whose PID looks alive are resumed", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
   const held = new Set<string>();
   const sent = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-lease-scripts-");
     server = await startServer({
       env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "2" },

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 const UNKNOWN_ERROR = "outcome unknown: the call was in flight when the server stopped; it was not retried";
@@ -53,7 +53,7 @@ const POINTS: KillPoint[] = [
 
 describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
   const held = new Set<string>();
 
@@ -91,7 +91,7 @@ describe("SIGKILL at every point of a side-effecting turn, then resume", () => {
   }
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-crash-scripts-");
     server = await startServer({
       // A short lease: the killed server's turns become free about a second after its last renewal.

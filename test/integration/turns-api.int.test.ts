@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type Backend } from "../support/backend";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
 /** Parses an SSE body into [event, data] pairs. */
@@ -18,7 +18,7 @@ function parseSse(text: string): { event: string; data: any }[] {
 
 describe("turns over the API with the scripted model", () => {
   let server: TestServer;
-  let backend: Backend;
+  let backend: LoopbackBackend;
   let scripts: string;
 
   const script = (name: string, steps: unknown) => fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
@@ -27,7 +27,7 @@ describe("turns over the API with the scripted model", () => {
   const session = async (agentId: string, tenant?: string) => (await server.api("POST", "/v1/sessions", { agent_id: agentId, tenant })).body.id as string;
 
   beforeAll(async () => {
-    backend = await startBackend();
+    backend = await startLoopbackBackend();
     scripts = tempDir("insika-scripts-");
     server = await startServer({
       env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { openDb } from "@/db/client";
 import { listToolsInGroup } from "@/db/queries/tools";
 import { DomainError } from "@/lib/errors";
-import { DEV_POSTURE } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { MCP_IMPORT_LIMITS, type DiscoverToolsResult, type McpToolInfo } from "@/lib/mcp";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";

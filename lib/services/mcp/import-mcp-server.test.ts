@@ -3,7 +3,7 @@ import { openDb } from "@/db/client";
 import { getTool, listToolsInGroup, writeTools } from "@/db/queries/tools";
 import { DomainError } from "@/lib/errors";
 import { STRICT_POSTURE } from "@/lib/egress";
-import { DEV_POSTURE } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import type { DiscoverToolsInput, DiscoverToolsResult, McpToolInfo } from "@/lib/mcp";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { executeDataTool } from "@/lib/http-tools";
-import { DEV_POSTURE } from "@/lib/http-tools/loopback-backend.test-util";
+import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { createMcpCaller, McpSessions, toDataTools } from "@/lib/mcp";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { parseMcpImportBody } from "@/lib/services/mcp/parse-mcp-import-body";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dataTool } from "@/lib/http-tools/loopback-backend.test-util";
+import { dataTool } from "@/test/support/data-tool";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { Catalog, CatalogEntry } from "@/lib/services/tools/catalog";
 import { callDescriber } from "./sent-call-record";

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./server";
 
-export interface EverythingServer {
+export interface LoopbackEverythingMcp {
   port: number;
   /** `http://127.0.0.1:<port>/mcp` */
   url: string;
@@ -20,7 +20,7 @@ export interface EverythingServer {
 
 const ENTRY = path.join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
-export async function startEverything(): Promise<EverythingServer> {
+export async function startLoopbackEverythingMcp(): Promise<LoopbackEverythingMcp> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   let log = "";

@@ -1,19 +1,37 @@
 /**
- * Test doubles for the egress tests. The rule they enforce: tests send traffic
- * to loopback only. The recording connector opens a socket only to a vetted
- * 127.0.0.0/8 or ::1 address over plain TCP, and refuses (without any socket)
- * everything else, so a test can prove "nothing reached the target".
- * Not imported by library code.
+ * Test-only doubles for egress: postures that reach loopback, resolvers that never touch
+ * real DNS, a recording connector, and a harness that closes what a test opened. The rule
+ * they enforce: tests send traffic to loopback only. The recording connector opens a socket
+ * only to a vetted 127.0.0.0/8 or ::1 address over plain TCP, and refuses (without any
+ * socket) everything else, so a test can prove "nothing reached the target".
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import net from "node:net";
-import type { ResolvedAddress, Resolver } from "./check-destination";
-import type { EgressConnector, EgressDispatcher, EgressDispatcherOptions } from "./egress-dispatcher";
-import { createEgressDispatcher } from "./egress-dispatcher";
-import type { GuardedRequestInput, GuardedResult } from "./guarded-request";
-import { guardedRequest } from "./guarded-request";
-import type { EgressPosture } from "./posture";
+import type { ResolvedAddress, Resolver } from "@/lib/egress/check-destination";
+import type { EgressConnector, EgressDispatcher, EgressDispatcherOptions } from "@/lib/egress/egress-dispatcher";
+import { createEgressDispatcher } from "@/lib/egress/egress-dispatcher";
+import type { GuardedRequestInput, GuardedResult } from "@/lib/egress/guarded-request";
+import { guardedRequest } from "@/lib/egress/guarded-request";
+import { parsePosture, type EgressPosture } from "@/lib/egress/posture";
+import { startLoopbackServer, type LoopbackServer } from "./loopback-server";
+
+/** Plain http and private addresses allowed (the dev posture); one object so its dispatcher is reused. */
+export const DEV_POSTURE: EgressPosture = parsePosture({
+  INSIKA_EGRESS_ALLOW_HTTP: "1",
+  INSIKA_EGRESS_ALLOW_PRIVATE: "1",
+});
+
+/** An allowlist posture naming exactly these hosts (e.g. `127.0.0.1:<port>`), plain http allowed. */
+export function allowlistPosture(...hosts: string[]): EgressPosture {
+  return parsePosture({ INSIKA_EGRESS_HOSTS: hosts.join(","), INSIKA_EGRESS_ALLOW_HTTP: "1" });
+}
+
+/** Resolves every name in `names` to 127.0.0.1 and refuses anything else (no real DNS in tests). */
+export function loopbackResolver(...names: string[]): Resolver {
+  return async (hostname) => {
+    if (names.includes(hostname.toLowerCase())) return [{ address: "127.0.0.1", family: 4 }];
+    throw Object.assign(new Error(`test resolver: unknown name ${hostname}`), { code: "ENOTFOUND" });
+  };
+}
 
 /** One connect attempt the connector was asked for. */
 export interface ConnectAttempt {
@@ -70,60 +88,9 @@ export function notFound(hostname: string): Error {
   return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
 }
 
-/** What a loopback test server saw. */
-export interface SeenRequest {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A started loopback server. */
-export interface TestServer {
-  port: number;
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  requests: SeenRequest[];
-  /** TCP connections accepted so far. */
-  connections(): number;
-  close(): Promise<void>;
-}
-
-/** Starts an HTTP server on 127.0.0.1 (ephemeral port) that records requests and connections. */
-export async function startServer(
-  handler: (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest) => void,
-  host = "127.0.0.1",
-): Promise<TestServer> {
-  const requests: SeenRequest[] = [];
-  let connections = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString() };
-      requests.push(seen);
-      handler(req, res, seen);
-    });
-  });
-  server.on("connection", () => (connections += 1));
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    origin: `http://${host}:${port}`,
-    requests,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Servers and dispatchers a test file opens; `cleanup()` (run it in afterEach) closes them all. */
 export interface Harness {
-  server(handler: Parameters<typeof startServer>[0], host?: string): Promise<TestServer>;
+  server(handler: Parameters<typeof startLoopbackServer>[0], host?: string): Promise<LoopbackServer>;
   dispatcher(posture: EgressPosture, options?: EgressDispatcherOptions): EgressDispatcher;
   /** guardedRequest with GET and a 5 s timeout unless given; a fresh dispatcher unless given. */
   send(input: Partial<GuardedRequestInput> & { url: string }, posture: EgressPosture, d?: EgressDispatcher): Promise<GuardedResult>;
@@ -132,11 +99,11 @@ export interface Harness {
 
 /** Creates a {@link Harness}. */
 export function harness(): Harness {
-  const servers: TestServer[] = [];
+  const servers: LoopbackServer[] = [];
   const dispatchers: EgressDispatcher[] = [];
   const h: Harness = {
     async server(handler, host) {
-      const s = await startServer(handler, host);
+      const s = await startLoopbackServer(handler, host);
       servers.push(s);
       return s;
     },

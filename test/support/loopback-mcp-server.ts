@@ -1,14 +1,14 @@
 /**
- * Test-only: a tiny MCP server on 127.0.0.1 that behaves the way real
+ * Test-only: a tiny MCP server on 127.0.0.1 (a loopback server, see startLoopbackServer) that behaves the way real
  * Streamable HTTP servers do (see TOOLCHAIN.md): 415/406 without the right
  * headers, sessions (or none, when stateless), 400 or 404 for a forgotten
  * session, SSE answers primed with an empty event and preceded by progress
  * notifications. It speaks only what the call envelope uses.
  */
 import type { ServerResponse } from "node:http";
-import { startBackend, type Backend, type ReceivedRequest } from "@/lib/http-tools/loopback-backend.test-util";
+import { startLoopbackServer, type LoopbackServer, type ReceivedRequest } from "./loopback-server";
 
-export interface FakeMcpOptions {
+export interface LoopbackMcpServerOptions {
   /** Issue and require `Mcp-Session-Id` (default true). */
   stateful?: boolean;
   /** Answer requests as SSE (default true); else plain JSON. */
@@ -19,8 +19,8 @@ export interface FakeMcpOptions {
   alwaysStale?: boolean;
 }
 
-export interface FakeMcp {
-  backend: Backend;
+export interface LoopbackMcpServer {
+  backend: LoopbackServer;
   url: string;
   /** Live session ids. */
   sessions: Set<string>;
@@ -37,8 +37,8 @@ type Rpc = { jsonrpc?: string; id?: number | string; method?: string; params?: R
 
 let sessionSeq = 0;
 
-/** Starts the fake server; its endpoint is `<origin>/mcp`. */
-export async function startFakeMcp(options: FakeMcpOptions = {}): Promise<FakeMcp> {
+/** Starts the server; its endpoint is `<origin>/mcp`. */
+export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions = {}): Promise<LoopbackMcpServer> {
   const stateful = options.stateful ?? true;
   const sse = options.sse ?? true;
   const sessions = new Set<string>();
@@ -58,7 +58,7 @@ export async function startFakeMcp(options: FakeMcpOptions = {}): Promise<FakeMc
   const fail = (res: ServerResponse, status: number, message: string, id: Rpc["id"] = undefined) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32000, message } }));
 
-  const backend = await startBackend((req, res) => {
+  const backend = await startLoopbackServer((req, res) => {
     if (!(req.headers["content-type"] ?? "").includes("application/json")) return fail(res, 415, "Unsupported Media Type");
     const accept = req.headers.accept ?? "";
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return fail(res, 406, "Not Acceptable");

@@ -1,4 +1,4 @@
-/** Test helper: the conversation and tools the wire tests send. Test-only code. */
+/** Test-only: the conversation and tools the provider wire tests send. */
 import type { Model, ModelMessage, ModelStreamPart, ModelToolSpec } from "@/lib/engine/ports";
 
 export const searchCatalogSchema = {

@@ -1,0 +1,106 @@
+/**
+ * Test-only: a scripted model server on 127.0.0.1 (a loopback server, see
+ * startLoopbackServer) that records every request, its JSON body parsed, and answers each
+ * one with the next scripted response (SSE events or a plain error); plus the provider
+ * fetches and stream chunks the provider tests use with it.
+ */
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { parseProviderPosture, type FetchLike } from "@/lib/egress";
+import { createProviderFetch } from "@/lib/providers/provider-fetch";
+import { startLoopbackServer } from "./loopback-server";
+
+/** The provider fetch as a server with INSIKA_PROVIDER_HOSTS=127.0.0.1 builds it: loopback model servers are reachable. */
+export const LOOPBACK_PROVIDER_POSTURE = parseProviderPosture("127.0.0.1");
+export const loopbackFetch: FetchLike = createProviderFetch(LOOPBACK_PROVIDER_POSTURE);
+
+/** A fetch for tests that must not send anything: any call fails the test loudly. */
+export const refusingFetch: FetchLike = async (input) => {
+  throw new Error(`test: unexpected provider request to ${String(input instanceof Request ? input.url : input)}`);
+};
+
+export interface ModelRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The JSON body parsed, else its text. */
+  body: unknown;
+}
+
+export type ScriptedResponse =
+  /** SSE: each entry is written as one event (`event:` line only when `event` is set). */
+  | { kind: "sse"; events: Array<{ event?: string; data: string }>; hang?: boolean }
+  | { kind: "error"; status: number; body: string; contentType?: string };
+
+export interface LoopbackModelServer {
+  baseUrl: string;
+  requests: ModelRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLoopbackModelServer(script: ScriptedResponse[]): Promise<LoopbackModelServer> {
+  const requests: ModelRequest[] = [];
+  const open = new Set<ServerResponse>();
+  const server = await startLoopbackServer((req, res) => {
+    let body: unknown = req.body;
+    try {
+      body = JSON.parse(req.body);
+    } catch {
+      // keep the text
+    }
+    requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+    const next = script[requests.length - 1];
+    if (!next) {
+      res.writeHead(599, { "content-type": "text/plain" }).end("no scripted response left");
+      return;
+    }
+    if (next.kind === "error") {
+      res.writeHead(next.status, { "content-type": next.contentType ?? "application/json" }).end(next.body);
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const e of next.events) {
+      res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`);
+    }
+    if (next.hang) {
+      open.add(res);
+      res.on("close", () => open.delete(res));
+    } else {
+      res.end();
+    }
+  });
+  return {
+    baseUrl: server.origin,
+    requests,
+    close: () => {
+      for (const res of open) res.destroy();
+      return server.close();
+    },
+  };
+}
+
+/** OpenAI Chat Completions stream chunk. */
+export function chatChunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+
+export function chatUsageChunk(promptTokens: number, completionTokens: number): string {
+  return JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  });
+}
+
+/** Anthropic Messages stream event. */
+export function anthropicEvent(data: Record<string, unknown> & { type: string }): { event: string; data: string } {
+  return { event: data.type, data: JSON.stringify(data) };
+}
