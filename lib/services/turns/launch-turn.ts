@@ -12,7 +12,8 @@ import type { AgentRow, SessionRow, TurnRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError, notFound } from "@/lib/errors";
 import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
-import type { ResumeState } from "@/lib/engine/ports";
+import { isTerminalEvent, type ResumeState } from "@/lib/engine/ports";
+import { failureInfo } from "@/lib/engine/turn-failure";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
@@ -110,8 +111,8 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
     if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
   }
   markTurnActive(turnId);
-  const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
-  if (ended) return ended;
+  const announced = turn.status === "running" ? closeAnnouncedEnd(db, turn) : undefined;
+  if (announced) throw announced;
   if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
   const { resume, depth } = loadResumeState(db, turn);
   return launch(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
@@ -130,14 +131,14 @@ function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
 
 /** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
 function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
-  const error = "the agent of this turn was deleted; the turn was not resumed";
-  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
+  const failure = failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed");
+  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { ...failure }, at: Date.now() };
   try {
-    endTurn(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
+    endTurn(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
   } finally {
     markTurnInactive(turn.id);
   }
-  const result: RunTurnResult = { status: "failed", content: "", error, messages: [] };
+  const result: RunTurnResult = { status: "failed", content: "", ...failure, messages: [] };
   return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
 }
 
@@ -219,6 +220,7 @@ function launch(db: Db, params: LaunchParams): StartedTurn {
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {
+        // No event can say why (recording is what failed): the code is recording_failed, in the log.
         finishTurn(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
       } catch {
         // the database is gone; the log line above is all we can do
@@ -238,24 +240,19 @@ function afterRun(db: Db, turnId: string): void {
 }
 
 /**
- * The turn's terminal event was written but not its turn row: record the end that was
- * already announced instead of running anything again. The recorder now commits both
- * together (TurnRecorder.end); this still closes turns recorded before it did.
+ * A running turn whose trace already ends: only a database written before a run's end became
+ * one commit (b92c7a9; the terminal event and the turn row were two) can hold one, left by a
+ * crash between them. Running it again would announce a second end, so it is refused, and the
+ * row is closed as the trace says it ended (a 409 naming it); nothing else is replayed.
  */
-function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
+function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
   const last = lastTurnEvent(db, turn.id);
-  const data = (last?.data ?? {}) as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
-  let result: RunTurnResult | undefined;
-  if (last?.type === "turn_completed") result = { status: "completed", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_halted") result = { status: "halted", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_failed") result = { status: "failed", content: "", error: data.error ?? "failed", messages: [] };
-  if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
-  if (!result) return undefined;
-  if (data.usage) result.usage = data.usage;
-  finishTurn(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+  if (!last || !isTerminalEvent(last.type)) return undefined;
+  const data = last.data as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
+  const status = last.type === "turn_completed" ? "completed" : last.type === "turn_halted" ? "halted" : last.type === "turn_waiting" ? "waiting" : "failed";
+  finishTurn(db, { id: turn.id, status, content: data.content ?? "", error: status === "failed" ? (data.error ?? "failed") : null, usage: data.usage ?? null });
   markTurnInactive(turn.id);
-  if (result.status === "waiting") afterRun(db, turn.id);
-  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
+  return new DomainError("conflict", `this turn already ended (${last.type} was recorded; its row is now closed to match)`);
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
