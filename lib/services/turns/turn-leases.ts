@@ -1,5 +1,5 @@
 /**
- * Ownership of running turns (issue 14.7). A running turn belongs to one process start (its
+ * Ownership of running turns. A running turn belongs to one process start (its
  * instance id, random per start, never a PID: a PID can be a zombie's or reused) for as long
  * as that owner keeps renewing the turn's lease. The owner renews every fifth of the lease
  * (default lease INSIKA_TURN_LEASE = 15 s, so every 3 s; five missed beats before anyone may
