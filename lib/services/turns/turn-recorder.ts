@@ -10,9 +10,9 @@
  *
  * Writes go through the process's group commit (group-commit.ts): the writes of all turns
  * issued within one tick share one transaction, and each port call resolves only once its
- * write is committed. The engine awaits every one, so it still never sends a call before
- * its journal row is durable, and listeners (and the crash hook) see an event only after
- * its commit, in emission order.
+ * write is committed. The engine awaits the ones it must (a call's journal row before it
+ * sends the call, a result, the end), and listeners (and the crash hook) see an event only
+ * after its commit, in emission order.
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
