@@ -12,6 +12,8 @@ export interface PlaygroundTurn {
   parts: TurnPart[];
   content?: string;
   error?: string;
+  /** Who was at fault when the turn failed (turn_failed.fault), shown in words. */
+  fault?: string;
   warnings: string[];
   /** The last event seq seen: following a resumed turn starts after it. */
   lastSeq?: number;
@@ -73,7 +75,7 @@ function applyData(turn: PlaygroundTurn, event: string, d: Record<string, unknow
     case "turn_waiting":
       return { ...turn, status: "waiting" };
     case "turn_failed":
-      return { ...turn, status: "failed", error: String(d.error ?? "") };
+      return { ...turn, status: "failed", error: String(d.error ?? ""), ...(typeof d.fault === "string" ? { fault: d.fault } : {}) };
     default:
       return turn;
   }

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { failureText } from "@/components/trace/failure-text";
 import { ApprovalCard } from "./approval-card";
 import type { PlaygroundTurn, TurnPart } from "./turn-model";
 
@@ -44,7 +45,7 @@ export function TurnView({ turn, sessionId, onApprovalDecided }: { turn: Playgro
           <p className="whitespace-pre-wrap rounded-lg bg-violet-100 px-3 py-2 text-sm dark:bg-violet-950">{turn.content}</p>
         ) : null}
         {turn.warnings.map((w) => <p key={w} className="text-xs text-amber-700 dark:text-amber-400">Warning: {w}</p>)}
-        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{turn.status === "failed" ? "Turn failed: " : ""}{turn.error}</p> : null}
+        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{turn.status === "failed" ? failureText(turn.error, turn.fault) : turn.error}</p> : null}
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <Badge tone={STATUS_TONE[turn.status]}>{turn.status}</Badge>
           {turn.status === "waiting" ? <span className="text-zinc-500">waiting for a decision (here or on the <Link className="underline" href="/approvals">Approvals</Link> page)</span> : null}

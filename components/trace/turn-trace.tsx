@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+import { failureText } from "@/components/trace/failure-text";
 import { summarizeCall, type CallRecord } from "./call-record";
 import { TraceCall } from "./trace-call";
 import { Waterfall } from "./waterfall";
@@ -12,8 +13,8 @@ export interface TraceTurn {
   error: string | null;
   started_at: string | null;
   ended_at: string | null;
-  /** Engine events with their data (a `warning` carries its `message`). */
-  events: { seq: number; type: string; at: string | null; message?: unknown }[];
+  /** Engine events with their data (a `warning` carries its `message`, a `turn_failed` its `code` and `fault`). */
+  events: { seq: number; type: string; at: string | null; message?: unknown; fault?: unknown }[];
   calls: CallRecord[];
 }
 
@@ -26,6 +27,8 @@ export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: 
   const bad = calls.filter((c) => c.verdict === "blocked" || c.verdict === "failed").length;
   // A warning changes how the turn ran (e.g. approvals forced it serial): shown, not buried in the event list.
   const warnings = [...new Set(turn.events.flatMap((e) => (e.type === "warning" && typeof e.message === "string" ? [e.message] : [])))];
+  // The row keeps the error text; who was at fault is in the trace's turn_failed event.
+  const failedEvent = turn.events.findLast((e) => e.type === "turn_failed");
   const end = turn.ended_at ? Date.parse(turn.ended_at) : Math.max(start, ...turn.events.map((e) => (e.at ? Date.parse(e.at) : 0)));
   return (
     <details id={`turn-${turn.id}`} open={open} data-testid="trace-turn" className="group rounded border border-zinc-200 dark:border-zinc-800">
@@ -38,7 +41,7 @@ export function TurnTrace({ sessionId, turn, selectedCall, open }: { sessionId: 
         <span className="text-xs text-zinc-500">{turn.calls.length} call(s) · {end - start} ms</span>
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
-        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">Turn failed: {turn.error}</p> : null}
+        {turn.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{failureText(turn.error, failedEvent?.fault)}</p> : null}
         {warnings.map((w) => (
           <p key={w} data-testid="trace-warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
             Warning: {w}

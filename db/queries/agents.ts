@@ -83,7 +83,7 @@ export function archiveAgent(db: Db, id: string, now = Date.now()): ArchivedAgen
         .where(and(inArray(approvals.turnId, waiting), eq(approvals.status, "pending")))
         .run();
       for (const turnId of waiting) {
-        const event = { turnId, seq: lastEventSeq(db, turnId) + 1, type: "turn_failed", data: { error: reason }, at: now };
+        const event = { turnId, seq: lastEventSeq(db, turnId) + 1, type: "turn_failed", data: { error: reason, code: "agent_deleted", fault: "configuration" }, at: now };
         recordTurnEnd(db, { event, messages: [], turn: { id: turnId, status: "failed", error: reason }, now });
       }
     }

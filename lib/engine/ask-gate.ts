@@ -1,4 +1,4 @@
-import type { OrderedEmitter } from "./ordered-emitter";
+import type { EventLog } from "./event-log";
 import type { GateDecision, GateRequest, ToolGate } from "./ports";
 import { errorMessage } from "./turn-failure";
 
@@ -11,7 +11,7 @@ export type GateVerdict = { action: "run" } | { action: "wait" } | { action: "re
  * reports a decision (an expiry is a rejection). Never rejects: a gate that throws refuses
  * the call with `approval check failed: <why>`, since running it unapproved is not an option.
  */
-export async function askGate(gate: ToolGate, request: GateRequest, emitter: OrderedEmitter): Promise<GateVerdict> {
+export async function askGate(gate: ToolGate, request: GateRequest, events: EventLog): Promise<GateVerdict> {
   let decision: GateDecision;
   try {
     decision = await gate.check(request);
@@ -20,7 +20,7 @@ export async function askGate(gate: ToolGate, request: GateRequest, emitter: Ord
   }
   const approval = decision.approval;
   if (approval?.state === "requested") {
-    await emitter.emit({
+    await events.record({
       type: "approval_requested",
       approval_id: approval.id,
       call_id: request.callId,
@@ -28,7 +28,7 @@ export async function askGate(gate: ToolGate, request: GateRequest, emitter: Ord
       arguments: request.arguments,
     });
   } else if (approval && approval.state !== "pending") {
-    await emitter.emit({
+    await events.record({
       type: "approval_resolved",
       approval_id: approval.id,
       call_id: request.callId,

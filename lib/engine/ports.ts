@@ -4,6 +4,7 @@
  * so tests drive it with a scripted model and in-memory sinks.
  */
 import type { JsonSchema, TurnContext } from "@/lib/tools/types";
+import type { TurnFailureCode, TurnFault } from "./turn-failure";
 
 /** A tool as offered to the model. `parameters` reaches the provider verbatim. */
 export interface ModelToolSpec {
@@ -43,7 +44,9 @@ export interface ModelRequest {
 
 /**
  * One model step: streams text deltas and tool calls, then a finish part.
- * Throws on transport/provider errors (the engine fails the turn with the message).
+ * Throws on transport/provider errors (the engine fails the turn with the message, code
+ * `model_error`). An error whose cause is the model's configuration rather than the provider
+ * says so in a `failureCode` property (MODEL_CONFIGURATION_CODES), which the turn then carries.
  */
 export interface Model {
   readonly id: string;
@@ -132,23 +135,23 @@ export type EngineEvent =
   | { type: "turn_completed"; content: string; usage?: TokenUsage }
   | { type: "turn_halted"; content: string; usage?: TokenUsage }
   | { type: "turn_waiting" }
-  | { type: "turn_failed"; error: string };
+  /** `error` is the text shown; `code` and `fault` say why (turn-failure.ts). */
+  | { type: "turn_failed"; error: string; code: TurnFailureCode; fault: TurnFault };
 
 const TERMINAL_EVENTS: ReadonlySet<string> = new Set<EngineEvent["type"]>(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
 
 /** Whether an event type ends a run of a turn (exactly one does, always last). */
 export const isTerminalEvent = (type: string): boolean => TERMINAL_EVENTS.has(type);
 
-/** Receives every event as it happens; persistence lives behind it. */
+/**
+ * Receives every event of a turn the moment it happens; persistence lives behind it.
+ * `emit` is called once per event, in emission order, without waiting for the previous
+ * event's promise: the sink keeps that order itself (it queues the event before returning).
+ * The promise resolves once the event is durable; the engine waits for it only where it must
+ * (a tool result, an approval, the end), so the sink may write a burst of events together.
+ */
 export interface EventSink {
   emit(event: EngineEvent): void | Promise<void>;
-  /**
-   * True when the sink itself keeps events in the order `emit` was called, even with
-   * several in flight (it queues each one before returning): the engine then hands it
-   * the next event without waiting for the previous one to be delivered, so a burst
-   * (a step's text deltas, a result and its neighbours) can be persisted together.
-   */
-  readonly ordered?: boolean;
 }
 
 /** One tool call of a turn, as the approval gate sees it (before it runs). */
@@ -247,13 +250,12 @@ export interface TurnCheckpoint {
 }
 
 /**
- * Persists checkpoints; a failure to save fails the turn (resume would be unsafe). The
- * optional members make resume exact; a store without them gets the end-of-step saves only.
+ * Persists checkpoints; a failure to save fails the turn (resume would be unsafe). `save` is
+ * called after every step, and once a step's calls are known, before any runs (`batchOpen`
+ * set). The journal members make resume exact; a store without them gets the saves only.
  */
 export interface CheckpointStore {
   save(checkpoint: TurnCheckpoint): void | Promise<void>;
-  /** Called once a step's calls are known, before any runs (`batchOpen` set). */
-  saveOpenBatch?(checkpoint: TurnCheckpoint): void | Promise<void>;
   /** The call journal: awaited before a call is handed to the executor (never after). */
   callStarted?(call: StartedCall): void | Promise<void>;
   /** The call journal: awaited when a call's result is final, before its `tool_result`. */

@@ -23,7 +23,7 @@ export interface RestoredTurn {
  */
 export function restoreTurn(checkpoint: TurnCheckpoint): RestoredTurn {
   const messages = [...checkpoint.messages];
-  if (messages[0]?.role !== "user") throw new TurnFailure("resume failed: the checkpoint has no user message");
+  if (messages[0]?.role !== "user") throw new TurnFailure("resume_failed", "resume failed: the checkpoint has no user message");
   const restored: RestoredTurn = {
     messages,
     nextStep: checkpoint.step + 1,
@@ -37,7 +37,7 @@ export function restoreTurn(checkpoint: TurnCheckpoint): RestoredTurn {
     const at = lastAssistantIndex(messages);
     const open = at >= 0 ? messages[at] : undefined;
     if (!open || open.role !== "assistant" || !open.toolCalls?.length) {
-      throw new TurnFailure("resume failed: the checkpoint's open batch has no tool calls");
+      throw new TurnFailure("resume_failed", "resume failed: the checkpoint's open batch has no tool calls");
     }
     messages.length = at + 1; // the batch runs again and rebuilds its tool messages
     restored.openBatch = { step: checkpoint.step, leadIn: open.content, calls: open.toolCalls };

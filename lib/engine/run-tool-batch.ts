@@ -4,17 +4,17 @@ import { completedCall, reusedOutcome } from "./completed-call";
 import { isSystemTool } from "./is-system-tool";
 import type { Release } from "./limiter";
 import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
-import type { BatchResult, TurnToolScope } from "./tool-batch-scope";
-import type { CheckpointStore, CompletedCall, EngineEvent, HaltVerdict, ModelToolCall, ModelToolSpec, ToolGate, ToolOutcome, TurnCheckpoint } from "./ports";
+import type { BatchContext, BatchResult } from "./batch-context";
+import type { CheckpointStore, CompletedCall, EngineEvent, HaltVerdict, ModelMessage, ModelToolCall, ModelToolSpec, ToolGate, ToolOutcome, TurnCheckpoint } from "./ports";
 import { OUTCOME_UNKNOWN, type PriorCall } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
-import { errorMessage, TurnFailure } from "./turn-failure";
+import { errorMessage, ownFailureCode, PERSISTENCE_CODES, TurnFailure } from "./turn-failure";
 
-export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
+export type { BatchContext, BatchResult } from "./batch-context";
 
 /**
- * Runs the tool calls of one model step and appends one `tool` message per call to
- * scope.messages, in completion order. Serial mode runs them one at a time in call order;
+ * Runs the tool calls of one model step and returns one `tool` message per call, in
+ * completion order. Serial mode runs them one at a time in call order;
  * otherwise all are dispatched at once and the turn's limiter keeps at most
  * tool_concurrency enveloped calls in flight. Rules (spec, "Parallel tool calls", halt_when):
  * - max_tool_calls is checked per call, as the model asks for it, and counts every call the
@@ -28,7 +28,7 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  *   in-flight calls (each bounded by tool_timeout). Cancellation aborts everything.
  * - Calls that never started get `{"error":"not run: <why>"}`, so every tool call of the
  *   assistant message has its result and the transcript stays valid for the next request.
- * - On resume (scope.ledger), a call with a recorded result is given that result again
+ * - On resume (context.ledger), a call with a recorded result is given that result again
  *   without running (`replayed`), and a side-effecting call that was in flight gets
  *   OUTCOME_UNKNOWN (with the record the ledger holds for it, what it sent); neither asks
  *   the gate or counts against the limit a second time.
@@ -36,8 +36,8 @@ export type { BatchResult, TurnToolScope } from "./tool-batch-scope";
  *   completed before its tool_result; a journal failure stops the batch (the turn fails).
  * Never rejects.
  */
-export async function runToolBatch(scope: TurnToolScope, step: number, calls: ModelToolCall[]): Promise<BatchResult> {
-  return new BatchRun(scope, step, calls).execute();
+export async function runToolBatch(context: BatchContext, calls: ModelToolCall[]): Promise<BatchResult> {
+  return new BatchRun(context, calls).execute();
 }
 
 interface PlannedCall {
@@ -51,25 +51,28 @@ interface PlannedCall {
 const NO_SLOT: Release = () => undefined;
 
 class BatchRun {
+  readonly #messages: ModelMessage[] = [];
   readonly #completed: CompletedCall[] = [];
   readonly #halts = new Map<number, HaltVerdict>();
   readonly #promoted: ModelToolSpec[] = [];
   readonly #settled = new Set<number>();
-  #limitExceeded: string | undefined;
-  #journalFailure: string | undefined;
+  #limitExceeded: TurnFailure | undefined;
+  #journalFailure: TurnFailure | undefined;
   #waitingOn: TurnCheckpoint["waitingOn"];
   // Aborted by a halt, a serial limit trip or a wait; `#dispatch` adds the turn's own stops.
   readonly #stop = new AbortController();
   readonly #dispatch: AbortSignal;
   readonly #offered: ReadonlySet<string>;
 
+  readonly #step: number;
+
   constructor(
-    private readonly scope: TurnToolScope,
-    private readonly step: number,
+    private readonly scope: BatchContext,
     private readonly calls: ModelToolCall[],
   ) {
     this.#dispatch = AbortSignal.any([this.#stop.signal, scope.signals.stopped]);
-    this.#offered = new Set(scope.offered.keys());
+    this.#offered = scope.offered;
+    this.#step = scope.step;
   }
 
   async execute(): Promise<BatchResult> {
@@ -83,12 +86,13 @@ class BatchRun {
     }
     if (!this.#waitingOn) this.#closeOut();
     const result: BatchResult = {
+      messages: this.#messages,
       completed: this.#completed,
       halts: [...this.#halts.entries()].sort(([a], [b]) => a - b).map(([, halt]) => halt),
       promoted: this.#promoted,
     };
-    if (this.#limitExceeded) result.limitExceeded = this.#limitExceeded;
-    if (this.#journalFailure) result.journalFailure = this.#journalFailure;
+    const failure = this.#journalFailure ?? this.#limitExceeded;
+    if (failure) result.failure = failure;
     if (this.#waitingOn) result.waitingOn = this.#waitingOn;
     return result;
   }
@@ -102,7 +106,7 @@ class BatchRun {
       position,
       call,
       args,
-      identity: callIdentity({ turnId: this.scope.turnId, step: this.step, position, tool: call.name, arguments: args }),
+      identity: callIdentity({ turnId: this.scope.turnId, step: this.#step, position, tool: call.name, arguments: args }),
     };
     const enveloped = !isSystemTool(call.name);
     const prior = this.scope.ledger?.lookup(planned.identity, call.name);
@@ -114,7 +118,7 @@ class BatchRun {
       refusal = verdict;
     }
     if (refusal !== undefined) {
-      await this.scope.emitter.emit(callEvent(planned));
+      await this.scope.events.record(callEvent(planned));
       return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(refusal) }, 0, 0);
     }
 
@@ -138,10 +142,10 @@ class BatchRun {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
-      const started = { identity: planned.identity, step: this.step, position, callId: call.id, tool: call.name, arguments: args };
+      const started = { identity: planned.identity, step: this.#step, position, callId: call.id, tool: call.name, arguments: args };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
-      await this.scope.emitter.handOff(callEvent(planned));
+      this.scope.events.post(callEvent(planned));
       const startedAt = this.scope.clock.now();
       end = await runToolCall({
         executor: this.scope.executor,
@@ -162,13 +166,12 @@ class BatchRun {
   #refusal(call: ModelToolCall, parsed: ParsedArguments): string | undefined {
     // Counted before the other checks: a refused call is still a call the model made, and
     // counting it keeps a model stuck on a bad call from looping until the deadline.
-    this.scope.countedCalls += 1;
-    const max = this.scope.limits.max_tool_calls;
-    if (this.scope.countedCalls > max) {
-      const message = `tool call limit exceeded (${max})`;
-      this.#limitExceeded ??= message;
-      if (this.scope.serial) this.#stop.abort(new TurnFailure(message));
-      return message;
+    const overLimit = this.scope.budget.take();
+    if (overLimit !== undefined) {
+      const failure = new TurnFailure("tool_call_limit", overLimit);
+      this.#limitExceeded ??= failure;
+      if (this.scope.serial) this.#stop.abort(failure);
+      return overLimit;
     }
     // A Set built from the offered list, never an object lookup (DESIGN §3.3).
     if (!this.#offered.has(call.name)) return `unknown tool: ${call.name}`;
@@ -179,19 +182,19 @@ class BatchRun {
   /** Asks the approval gate: undefined = run, "wait" = stop here, else a refusal message. */
   async #askGate(gate: ToolGate, planned: PlannedCall): Promise<string | undefined> {
     const { call, position, identity, args } = planned;
-    const request = { turnId: this.scope.turnId, step: this.step, position, identity, callId: call.id, tool: call.name, arguments: args };
-    const verdict = await askGate(gate, request, this.scope.emitter);
+    const request = { turnId: this.scope.turnId, step: this.#step, position, identity, callId: call.id, tool: call.name, arguments: args };
+    const verdict = await askGate(gate, request, this.scope.events);
     if (verdict.action === "run") return undefined;
     if (verdict.action === "refuse") return verdict.error;
-    this.#waitingOn = { step: this.step, position, identity, callId: call.id, tool: call.name };
+    this.#waitingOn = { step: this.#step, position, identity, callId: call.id, tool: call.name };
     this.#stop.abort(new Error("waiting for approval"));
     return "wait";
   }
 
   /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
   async #replay(planned: PlannedCall, prior: PriorCall): Promise<void> {
-    this.scope.countedCalls += 1; // counted when it was first asked for; keep the tally
-    await this.scope.emitter.emit(callEvent(planned, true));
+    this.scope.budget.take(); // counted when it was first asked for; keep the tally
+    await this.scope.events.record(callEvent(planned, true));
     if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
     // Its trace record (what it sent, from the journal) is kept like any failed call's.
     const unknown = errorOutcome(OUTCOME_UNKNOWN);
@@ -208,9 +211,9 @@ class BatchRun {
       await write.call(journal, entry);
       return true;
     } catch (error) {
-      const message = `checkpoint failed: ${errorMessage(error)}`;
-      this.#journalFailure ??= message;
-      this.#stop.abort(new TurnFailure(message));
+      const failure = new TurnFailure(ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed", `checkpoint failed: ${errorMessage(error)}`);
+      this.#journalFailure ??= failure;
+      this.#stop.abort(failure);
       return false;
     }
   }
@@ -220,10 +223,10 @@ class BatchRun {
     const { call, position, identity } = planned;
     this.#settled.add(position);
     const outcome: ToolOutcome = end.kind === "outcome" ? end.outcome : errorOutcome(`aborted: ${end.reason}`);
-    this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content: outcome.content });
+    this.#messages.push({ role: "tool", callId: call.id, tool: call.name, content: outcome.content });
     // An interrupted call's outcome is unknown: it is not "completed", so resume will not
     // treat its placeholder result as what the tool did.
-    const completed = end.kind === "outcome" ? completedCall({ identity, step: this.step, position, callId: call.id, tool: call.name }, outcome) : undefined;
+    const completed = end.kind === "outcome" ? completedCall({ identity, step: this.#step, position, callId: call.id, tool: call.name }, outcome) : undefined;
     if (completed) this.#completed.push(completed);
     // Before any await: a halt must stop dispatch in the same tick the halting call ends.
     const halted = outcome.ok && outcome.halt !== undefined;
@@ -234,7 +237,7 @@ class BatchRun {
     if (outcome.ok && outcome.promote) this.#promoted.push(...outcome.promote);
     // The journal entry and the event do not depend on each other: written side by side.
     const journaled = completed && !replayed && this.scope.journal?.callCompleted ? this.#journal("callCompleted", completed) : undefined;
-    const announced = this.scope.emitter.emit({
+    const announced = this.scope.events.record({
       type: "tool_result",
       call_id: call.id,
       tool: call.name,
@@ -255,7 +258,7 @@ class BatchRun {
     for (const [position, call] of this.calls.entries()) {
       if (this.#settled.has(position)) continue;
       const content = JSON.stringify({ error: `not run: ${why}` });
-      this.scope.messages.push({ role: "tool", callId: call.id, tool: call.name, content });
+      this.#messages.push({ role: "tool", callId: call.id, tool: call.name, content });
     }
   }
 }

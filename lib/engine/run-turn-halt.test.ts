@@ -2,14 +2,12 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import type { ToolOutcome } from "./ports";
 import { haltContent } from "./halt-content";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, failedOutcome, okOutcome, recordingSink, sleep, terminalEvents, toolSpec } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, failedOutcome, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
 
 const TOOLS = [toolSpec("subscribe"), toolSpec("lookup")];
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return { turnId: "turn-1", history: [], userMessage: "sign me up", tools: TOOLS, executor: fakeExecutor(), ctx: {}, sink: recordingSink(), ...overrides };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ userMessage: "sign me up", tools: TOOLS, ...overrides });
 
 const halting = (say: string | null): ToolOutcome =>
   okOutcome({ status: "SUBSCRIBED", message: "You're in!" }, { halt: { say, reason: 'tool_result.status = "SUBSCRIBED"' } });

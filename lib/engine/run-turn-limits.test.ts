@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall, type ScriptedPart } from "@/lib/providers/scripted";
 import type { ModelMessage } from "./ports";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return {
-    turnId: "turn-1",
-    history: [],
-    userMessage: "go",
-    tools: [toolSpec("lookup"), toolSpec("tool_search")],
-    executor: fakeExecutor(),
-    ctx: {},
-    sink: recordingSink(),
-    ...overrides,
-  };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
 
 const calls = (n: number, prefix = "c"): ScriptedPart[] =>
   Array.from({ length: n }, (_, i) => toolCall("lookup", { i }, { id: `${prefix}${i}` }));
@@ -33,7 +22,7 @@ describe("max_tool_calls, serial", () => {
     expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (3)" });
     expect(sink.ofType("tool_result").at(-1)).toMatchObject({ call_id: "b1", ok: false, error: "tool call limit exceeded (3)" });
     expect(model.requests).toHaveLength(2);
-    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "tool call limit exceeded (3)" }]);
+    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "tool call limit exceeded (3)", code: "tool_call_limit", fault: "limit" }]);
   });
 
   it("stops the batch at the tripping call and closes out the rest as not run", async () => {
@@ -203,7 +192,7 @@ describe("turn_timeout", () => {
     expect(executor.calls.map((call) => call.callId)).toEqual(["c0", "c1"]);
     expect(toolContents(result.messages)[2]).toBe('c2={"error":"not run: turn timed out after 0.1s"}');
     expect(model.requests).toHaveLength(1);
-    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "turn timed out after 0.1s" }]);
+    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "turn timed out after 0.1s", code: "turn_timeout", fault: "limit" }]);
   });
 
   it("stops a model that is still streaming", async () => {

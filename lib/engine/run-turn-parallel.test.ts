@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall, type ScriptedPart } from "@/lib/providers/scripted";
 import type { Clock } from "./ports";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, toolSpec } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, sleep, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return {
-    turnId: "turn-1",
-    history: [],
-    userMessage: "go",
-    tools: [toolSpec("lookup"), toolSpec("tool_search")],
-    executor: fakeExecutor(),
-    ctx: {},
-    sink: recordingSink(),
-    ...overrides,
-  };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
 
 const batch = (ids: string[]): ScriptedPart[] => ids.map((id) => toolCall("lookup", { id }, { id }));
 const delayed = (delays: Record<string, number>) =>

@@ -3,23 +3,12 @@ import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import { callIdentity } from "./call-identity";
 import type { CheckpointStore, CompletedCall, ModelMessage, ResumeState, StartedCall, ToolCallRequest, TurnCheckpoint } from "./ports";
 import { OUTCOME_UNKNOWN } from "./resume-ledger";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
 
 const TURN = "turn-r";
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return {
-    turnId: TURN,
-    history: [],
-    userMessage: "go",
-    tools: [toolSpec("lookup"), toolSpec("charge"), toolSpec("tool_search")],
-    executor: fakeExecutor((request) => okOutcome(`${request.tool}:${request.callId}`)),
-    ctx: {},
-    sink: recordingSink(),
-    ...overrides,
-  };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ turnId: TURN, tools: [toolSpec("lookup"), toolSpec("charge"), toolSpec("tool_search")], executor: fakeExecutor((request) => okOutcome(`${request.tool}:${request.callId}`)), ...overrides });
 
 /** A store that keeps everything, in the order it was told. */
 function memoryStore() {
@@ -28,13 +17,15 @@ function memoryStore() {
   const started: StartedCall[] = [];
   const completed: CompletedCall[] = [];
   const store: Required<CheckpointStore> = {
-    save: (checkpoint) => void (saved.push(checkpoint), log.push(`save ${checkpoint.step}`)),
-    saveOpenBatch: (checkpoint) => void (saved.push(checkpoint), log.push(`open ${checkpoint.step}`)),
+    // An open batch is the save that says so (batchOpen without an end or a wait).
+    save: (checkpoint) => void (saved.push(checkpoint), log.push(`${isOpenBatch(checkpoint) ? "open" : "save"} ${checkpoint.step}`)),
     callStarted: (call) => void (started.push(call), log.push(`started ${call.callId}`)),
     callCompleted: (call) => void (completed.push(call), log.push(`completed ${call.callId}`)),
   };
   return { store, log, saved, started, completed };
 }
+
+const isOpenBatch = (checkpoint: TurnCheckpoint) => checkpoint.batchOpen === true && !checkpoint.waitingOn;
 
 const id = (step: number, position: number, tool: string, args: unknown = {}) =>
   callIdentity({ turnId: TURN, step, position, tool, arguments: args });

@@ -2,21 +2,10 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import { callIdentity } from "./call-identity";
 import type { GateDecision, GateRequest, TurnCheckpoint } from "./ports";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return {
-    turnId: "turn-7",
-    history: [],
-    userMessage: "go",
-    tools: [toolSpec("lookup"), toolSpec("refund"), toolSpec("tool_search")],
-    executor: fakeExecutor(() => okOutcome("ok")),
-    ctx: {},
-    sink: recordingSink(),
-    ...overrides,
-  };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ turnId: "turn-7", tools: [toolSpec("lookup"), toolSpec("refund"), toolSpec("tool_search")], executor: fakeExecutor(() => okOutcome("ok")), ...overrides });
 
 describe("checkpoints (resume seam)", () => {
   it("are saved after every step with the messages so far and completed call identities", async () => {
@@ -26,17 +15,24 @@ describe("checkpoints (resume seam)", () => {
       [text("done")],
     ]);
     const result = await runTurn(input({ model, checkpoints: { save: (checkpoint) => void saved.push(checkpoint) } }));
-    expect(saved.map((checkpoint) => checkpoint.step)).toEqual([0, 1]);
-    expect(saved[0]?.messages).toEqual(result.messages.slice(0, 4));
-    expect(saved[1]?.messages).toEqual(result.messages);
-    const [first, second] = saved[0]?.completedCalls ?? [];
+    // Step 0's calls are saved as an open batch before any runs, then the step once they did.
+    expect(saved.map((checkpoint) => [checkpoint.step, checkpoint.batchOpen === true])).toEqual([
+      [0, true],
+      [0, false],
+      [1, false],
+    ]);
+    expect(saved[0]?.messages).toEqual(result.messages.slice(0, 2));
+    expect(saved[0]?.completedCalls).toEqual([]);
+    expect(saved[1]?.messages).toEqual(result.messages.slice(0, 4));
+    expect(saved[2]?.messages).toEqual(result.messages);
+    const [first, second] = saved[1]?.completedCalls ?? [];
     expect(first).toMatchObject({ step: 0, position: 0, callId: "p1", tool: "lookup", ok: true, content: '"ok"' });
     expect(first?.identity).toBe(
       callIdentity({ turnId: "turn-7", step: 0, position: 0, tool: "lookup", arguments: { a: { x: 0, y: 1 }, b: 2 } }),
     );
     expect(first?.identity).toContain('{\\"a\\":{\\"x\\":0,\\"y\\":1},\\"b\\":2}');
     expect(second).toMatchObject({ position: 1, ok: false });
-    expect(saved[1]?.completedCalls).toHaveLength(2);
+    expect(saved[2]?.completedCalls).toHaveLength(2);
   });
 
   it("fail the turn when saving fails", async () => {

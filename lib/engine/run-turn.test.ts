@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, streamError, text, toolCall, usage } from "@/lib/providers/scripted";
 import type { ModelMessage, ToolOutcome } from "./ports";
-import { runTurn, type RunTurnInput } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, type RecordingSink } from "./test-support";
+import { runTurn } from "./run-turn";
+import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, type RecordingSink, turnInput, type TurnInputOverrides } from "./test-support";
 
-function input(overrides: Partial<RunTurnInput> & Pick<RunTurnInput, "model">): RunTurnInput {
-  return {
-    turnId: "turn-1",
-    history: [],
-    userMessage: "hello",
-    tools: [toolSpec("lookup")],
-    executor: fakeExecutor(),
-    ctx: { chat_id: "chat-9" },
-    sink: recordingSink(),
-    ...overrides,
-  };
-}
+const input = (overrides: TurnInputOverrides) => turnInput({ userMessage: "hello", ctx: { chat_id: "chat-9" }, ...overrides });
 
 function expectSingleTerminal(sink: RecordingSink, type: string) {
   const terminals = terminalEvents(sink);
@@ -155,7 +144,7 @@ describe("runTurn: failures", () => {
     const model = scriptedModel([[text("partial"), streamError("upstream 500")]]);
     const result = await runTurn(input({ model, sink }));
     expect(result).toMatchObject({ status: "failed", error: "model error: upstream 500", content: "" });
-    expect(sink.events.at(-1)).toEqual({ type: "turn_failed", error: "model error: upstream 500" });
+    expect(sink.events.at(-1)).toEqual({ type: "turn_failed", error: "model error: upstream 500", code: "model_error", fault: "model" });
     expectSingleTerminal(sink, "turn_failed");
   });
 
@@ -234,19 +223,18 @@ describe("runTurn: failures", () => {
 });
 
 describe("runTurn: an async sink", () => {
-  it("receives events one at a time, in emission order, whatever each emit costs", async () => {
-    let inside = 0;
-    let overlapped = false;
+  it("is handed every event in emission order, and the turn ends only once all of them are durable", async () => {
     const order: string[] = [];
     const delays = [30, 1, 20, 0, 15, 5, 25, 2, 10, 3, 8, 4];
     let index = 0;
+    let pending = 0;
     const sink = {
+      // The port's contract: the order of calls is the order; durability comes later, in any order.
       async emit(event: { type: string; call_id?: string; text?: string }) {
-        inside += 1;
-        if (inside > 1) overlapped = true;
-        await sleep(delays[index++ % delays.length] ?? 0);
         order.push(event.call_id ? `${event.type}:${event.call_id}` : event.text ? `${event.type}:${event.text}` : event.type);
-        inside -= 1;
+        pending += 1;
+        await sleep(delays[index++ % delays.length] ?? 0);
+        pending -= 1;
       },
     };
     const executor = fakeExecutor(async (request) => {
@@ -259,7 +247,7 @@ describe("runTurn: an async sink", () => {
     ]);
     const result = await runTurn(input({ model, executor, sink, limits: { tool_concurrency: 2 } }));
     expect(result.status).toBe("completed");
-    expect(overlapped).toBe(false);
+    expect(pending).toBe(0); // runTurn resolved only once every event was durable
     expect(order).toEqual([
       "turn_started",
       "text_delta:1",

@@ -1,5 +1,5 @@
 import { abortable } from "./abortable";
-import type { OrderedEmitter } from "./ordered-emitter";
+import type { EventLog } from "./event-log";
 import type { Model, ModelRequest, ModelToolCall, TokenUsage } from "./ports";
 
 /** What one model step produced. */
@@ -12,12 +12,12 @@ export interface ModelStep {
 
 /**
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
- * `text_delta` event (in order; the stream does not wait for each to be persisted, and the
- * step ends once the sink has all of them), tool calls are collected in stream order, usage is summed. Rejects with whatever the
+ * `text_delta` event (in order; the stream does not wait for them to be durable), tool calls
+ * are collected in stream order, usage is summed. Rejects with whatever the
  * model threw, or with `request.signal.reason` as soon as the signal aborts, even if the
  * model ignores its signal.
  */
-export async function streamModelStep(model: Model, request: ModelRequest, emitter: OrderedEmitter): Promise<ModelStep> {
+export async function streamModelStep(model: Model, request: ModelRequest, events: EventLog): Promise<ModelStep> {
   const step: ModelStep = { text: "", toolCalls: [] };
   const iterator = model.stream(request)[Symbol.asyncIterator]();
   try {
@@ -30,7 +30,7 @@ export async function streamModelStep(model: Model, request: ModelRequest, emitt
       if (part.type === "text-delta") {
         if (part.text === "") continue;
         step.text += part.text;
-        void emitter.emit({ type: "text_delta", text: part.text });
+        events.post({ type: "text_delta", text: part.text });
       } else if (part.type === "tool-call") {
         step.toolCalls.push({ id: part.call.id, name: part.call.name, arguments: part.call.arguments });
       } else if (part.type === "finish") {
@@ -43,7 +43,6 @@ export async function streamModelStep(model: Model, request: ModelRequest, emitt
     iterator.return?.()?.catch(() => undefined);
     throw error;
   }
-  await emitter.handedOff();
   return step;
 }
 

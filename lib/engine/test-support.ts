@@ -2,6 +2,27 @@
  * Test-only fakes for the engine's ports (imported by *.test.ts files, never by the app).
  */
 import type { EngineEvent, EventSink, ModelToolSpec, ToolCallRequest, ToolExecutor, ToolOutcome } from "./ports";
+import type { RunTurnInput } from "./run-turn";
+
+/** What a test gives a turn: the model, plus whatever it changes from the defaults. */
+export type TurnInputOverrides = Partial<RunTurnInput> & Pick<RunTurnInput, "model">;
+
+/**
+ * A turn's input for tests: turn `turn-1`, no history, user message "go", the `lookup` tool,
+ * an echoing fakeExecutor, an empty context and a fresh recordingSink, each overridable.
+ */
+export function turnInput(overrides: TurnInputOverrides): RunTurnInput {
+  return {
+    turnId: "turn-1",
+    history: [],
+    userMessage: "go",
+    tools: [toolSpec("lookup")],
+    executor: fakeExecutor(),
+    ctx: {},
+    sink: recordingSink(),
+    ...overrides,
+  };
+}
 
 /** A sink that keeps every event; `delayMs` makes each emit slow (async persistence). */
 export interface RecordingSink extends EventSink {

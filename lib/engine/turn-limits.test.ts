@@ -33,6 +33,7 @@ describe("formatSeconds / timeoutMs", () => {
     expect(formatSeconds(60.0)).toBe("60");
     expect(formatSeconds(1.5)).toBe("1.5");
     expect(formatSeconds(0.05)).toBe("0.05");
+    expect(formatSeconds(1 / 3)).toBe("0.333"); // to the millisecond, as every message writes it
   });
 
   it("clamps what a timer cannot hold", () => {

@@ -48,9 +48,9 @@ export function resolveTurnLimits(partial: Partial<TurnLimits> | undefined): Tur
   return limits;
 }
 
-/** Seconds as people write them in messages: `60`, `1.5`, `0.05` (never `60.0`). */
+/** Seconds as people write them in messages: `60`, `1.5`, `0.05` (never `60.0`), to the millisecond. */
 export function formatSeconds(seconds: number): string {
-  return String(seconds);
+  return Number.isInteger(seconds) ? String(seconds) : String(Math.round(seconds * 1000) / 1000);
 }
 
 // setTimeout clamps anything above 2^31-1 ms to 1 ms (with only a warning): a huge

@@ -22,11 +22,11 @@ export class TurnSignals {
 
   /** Starts the deadline clock now. */
   constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
-    const timedOut = () => this.#stop.abort(new TurnFailure(`turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
+    const timedOut = () => this.#stop.abort(new TurnFailure("turn_timeout", `turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
     this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
     const external = options.external;
     const onCancel = () => {
-      const reason = new TurnFailure("turn cancelled");
+      const reason = new TurnFailure("cancelled", "turn cancelled");
       this.#cancel.abort(reason);
       this.#stop.abort(reason);
     };
@@ -35,11 +35,11 @@ export class TurnSignals {
     this.#unlink = () => external?.removeEventListener("abort", onCancel);
   }
 
-  /** The failure message once the turn was stopped from outside, else undefined. */
-  get failure(): string | undefined {
+  /** Why the turn was stopped from outside (a timeout or a cancellation), else undefined. */
+  get failure(): TurnFailure | undefined {
     if (!this.stopped.aborted) return undefined;
     const reason: unknown = this.stopped.reason;
-    return errorMessage(reason);
+    return reason instanceof TurnFailure ? reason : new TurnFailure("internal_error", errorMessage(reason));
   }
 
   /** Throws the stop reason if the turn was stopped (use between awaits). */

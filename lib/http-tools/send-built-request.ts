@@ -8,6 +8,7 @@ import { guardedRequest, type EgressPosture, type GuardedRequestInput, type Guar
 import type { BuiltRequest } from "./build-request";
 import { maskHeaders, type RecordedEgress, type RecordedRedirect, type RecordedRequest } from "./call-record";
 import { errorMessage } from "@/lib/errors";
+import { formatSeconds } from "@/lib/engine/turn-limits";
 
 /** The whole-call bounds: a deadline shared by every send of the call. */
 export interface SendContext {
@@ -112,8 +113,4 @@ function failureMessage(result: Extract<GuardedResult, { ok: false }>, timeoutS:
     default:
       return result.error;
   }
-}
-
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? String(s) : String(Math.round(s * 1000) / 1000);
 }

@@ -30,10 +30,16 @@ import { redactText } from "@/lib/secrets/redact";
 export class ProviderError extends Error {
   /** HTTP status the provider answered with, when there was one. */
   readonly status: number | undefined;
-  constructor(message: string, status?: number) {
+  /**
+   * Set when the cause is the model's configuration, not the provider (a secret not
+   * provisioned, an endpoint the egress posture refuses): the turn fails with this code.
+   */
+  readonly failureCode: "provider_secret_missing" | "provider_blocked" | undefined;
+  constructor(message: string, status?: number, failureCode?: "provider_secret_missing" | "provider_blocked") {
     super(message);
     this.name = "ProviderError";
     this.status = status;
+    this.failureCode = failureCode;
   }
 }
 
@@ -231,11 +237,14 @@ function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage | undefined {
  */
 function toProviderError(error: unknown, signal: AbortSignal, secrets: string[]): unknown {
   if (signal.aborted) return signal.reason ?? error;
-  if (error instanceof ProviderError) return new ProviderError(scrub(error.message, secrets), error.status);
+  if (error instanceof ProviderError) return new ProviderError(scrub(error.message, secrets), error.status, error.failureCode);
+  // The SDK may wrap what the provider fetch threw (a refused endpoint): its code is kept.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const code = cause instanceof ProviderError ? cause.failureCode : undefined;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === undefined) {
-      return new ProviderError(scrub(`provider error: ${excerpt(error.message, secrets)} (${error.url})`, secrets));
+      return new ProviderError(scrub(`provider error: ${excerpt(error.message, secrets)} (${error.url})`, secrets), undefined, code);
     }
     const statusLine = `${status} ${STATUS_CODES[status] ?? ""}`.trim();
     let detail = error.message;
@@ -244,7 +253,7 @@ function toProviderError(error: unknown, signal: AbortSignal, secrets: string[])
     const text = short ? `provider error: ${statusLine}: ${short}` : `provider error: ${statusLine}`;
     return new ProviderError(scrub(text, secrets), status);
   }
-  return new ProviderError(scrub(`provider error: ${excerpt(describe(error), secrets)}`, secrets));
+  return new ProviderError(scrub(`provider error: ${excerpt(describe(error), secrets)}`, secrets), undefined, code);
 }
 
 // Redacted, whitespace collapsed, then cut: the provider's words as one short line.

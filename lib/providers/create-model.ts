@@ -143,6 +143,8 @@ function readKey(secretName: string, deps: CreateModelDeps): string {
   if (value === undefined || value === "") {
     throw new ProviderError(
       `model API key secret "${secretName}" is not provisioned (set env ${PROVIDER_SECRET_PREFIX}${secretName.toUpperCase()} or a file "providers/${secretName}" in INSIKA_SECRETS_DIR; data-tool secrets, INSIKA_SECRET_*, are never sent to a provider)`,
+      undefined,
+      "provider_secret_missing",
     );
   }
   return value;

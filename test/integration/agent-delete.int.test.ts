@@ -98,8 +98,10 @@ describe("deleting an agent keeps its history", () => {
     const decided = await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "approved" });
     expect(decided.status).toBe(409);
     expect(sent("w1")).toBe(0);
-    const events = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0].events.map((e: { type: string }) => e.type);
+    const traced = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0].events;
+    const events = traced.map((e: { type: string }) => e.type);
     expect(events.slice(-2)).toEqual(["turn_waiting", "turn_failed"]);
+    expect(traced.at(-1)).toMatchObject({ code: "agent_deleted", fault: "configuration" });
     expect((await server.api("POST", `/v1/turns/${turn.body.turn_id}/resume`)).status).toBe(409);
   });
 

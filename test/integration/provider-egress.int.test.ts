@@ -38,9 +38,11 @@ describe("without INSIKA_PROVIDER_HOSTS", () => {
     expect(result.error).toContain("destination blocked: plain http is not allowed");
     expect(result.error).toContain("rule plain-http");
     expect(result.error).toContain("list 127.0.0.1 in INSIKA_PROVIDER_HOSTS");
+    expect(result).toMatchObject({ code: "provider_blocked", fault: "configuration" });
     const trace = await server.api("GET", `/v1/sessions/${result.sessionId}/trace`);
     const failed = trace.body.turns[0].events.find((e: { type: string }) => e.type === "turn_failed");
     expect(failed.error ?? failed.data?.error ?? JSON.stringify(failed)).toContain("INSIKA_PROVIDER_HOSTS");
+    expect(failed).toMatchObject({ code: "provider_blocked", fault: "configuration" });
     expect(model.requests).toEqual([]);
   });
 

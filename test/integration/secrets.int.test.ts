@@ -121,6 +121,7 @@ describe("a model API key stays on the provider path", () => {
     expect(failed.body.status).toBe("failed");
     expect(failed.body.error).toContain("provider error: 500 Internal Server Error: upstream failed for key [secret] ([secret])");
     expect(failed.body.error.length).toBeLessThan(400);
+    expect(failed.body).toMatchObject({ code: "model_error", fault: "model" });
 
     // A data tool cannot read the provider key: {{secret.llm_key}} is not provisioned for it.
     const manifest = await server.api("POST", "/v1/tools/manifest", {
@@ -134,6 +135,7 @@ describe("a model API key stays on the provider path", () => {
     const borrowed = await server.api("POST", `/v1/sessions/${other}/turns`, { message: "hi" });
     expect(borrowed.body.status).toBe("failed");
     expect(borrowed.body.error).toContain('model API key secret "data_token" is not provisioned (set env INSIKA_PROVIDER_SECRET_DATA_TOKEN');
+    expect(borrowed.body).toMatchObject({ code: "provider_secret_missing", fault: "configuration" });
     expect(model.requests.length).toBe(before);
 
     const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);

@@ -242,6 +242,6 @@ describe("system tools over the API", () => {
     script("looper", [[{ type: "tool-call", name: "spawn_subagent", args: { agent: "leaf", message: "x" } }], [{ type: "tool-call", name: "spawn_subagent", args: { agent: "leaf", message: "y" } }], [{ type: "text", text: "never" }]]);
     await agent("looper", { subagents: ["leaf"], limits: { max_tool_calls: 1 } });
     const looped = await turn("looper");
-    expect(looped.res).toMatchObject({ status: "failed", error: "tool call limit exceeded (1)" });
+    expect(looped.res).toMatchObject({ status: "failed", error: "tool call limit exceeded (1)", code: "tool_call_limit", fault: "limit" });
   }, 60_000);
 });

@@ -3,6 +3,7 @@
  * through a format's sink. Either way it is an ordinary turn: recorded, traced, in the Studio.
  */
 import type { Db } from "@/db/client";
+import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { describeError, log } from "@/lib/log";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import type { SseStream } from "@/lib/api/sse";
@@ -19,8 +20,14 @@ export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: 
   const sink: AnswerSink = { start: () => undefined, text: () => undefined, end: (a) => (answer = a) };
   const turn = await startTurn(db, { ...params, listener: answerListener(sink) });
   const result = await turn.done;
-  answer ??= { status: result.status, content: result.content, approvals: [], ...usageOf(result.usage), ...(result.error ? { error: result.error } : {}) };
+  answer ??= { status: result.status, content: result.content, approvals: [], ...usageOf(result.usage), ...failureOf(result) };
   return { turnId: turn.turnId, answer };
+}
+
+/** A failed result's error, code and fault (nothing for any other). */
+function failureOf(result: RunTurnResult): Pick<TurnAnswer, "error" | "code" | "fault"> {
+  if (result.error === undefined) return {};
+  return { error: result.error, ...(result.code ? { code: result.code } : {}), ...(result.fault ? { fault: result.fault } : {}) };
 }
 
 /**

@@ -31,7 +31,7 @@ export async function createChatCompletion(db: Db, body: ChatCompletionRequest, 
   }
   const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message });
   const turnHeaders = { ...headers, "x-insika-turn": turnId };
-  if (answer.status === "failed") throw turnFailedError(answer.error ?? "the turn failed", turnHeaders);
+  if (answer.status === "failed") throw turnFailedError(answer, turnHeaders);
   const meta = { id: chatCompletionId(turnId), created, model: body.model };
   return Response.json(chatCompletion(meta, answer, insikaInfo(session.id, turnId, answer)), { headers: turnHeaders });
 }

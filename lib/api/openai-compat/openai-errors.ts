@@ -6,6 +6,7 @@
  * treat 422 as a different class of problem), authentication_error (401), server_error (5xx).
  */
 import { statusOf } from "@/lib/api/errors";
+import type { TurnFault } from "@/lib/engine/turn-failure";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 
@@ -33,12 +34,12 @@ export const notFoundError = (message: string, code: string, param: string | nul
   new OpenAICompatError(404, "invalid_request_error", code, message, param);
 
 /**
- * A failed turn answered without streaming: 502 when the model (the upstream) failed,
- * else 500; the message is the turn's error, as the trace shows it.
+ * A failed turn answered without streaming: 502 when the model provider (the upstream) is at
+ * fault, else 500; the message is the turn's error, as the trace shows it.
  */
-export function turnFailedError(message: string, headers: Record<string, string> = {}): OpenAICompatError {
-  const status = message.startsWith("model error:") ? 502 : 500;
-  return new OpenAICompatError(status, "server_error", "turn_failed", message, null, headers);
+export function turnFailedError(failure: { error?: string; fault?: TurnFault }, headers: Record<string, string> = {}): OpenAICompatError {
+  const status = failure.fault === "model" ? 502 : 500;
+  return new OpenAICompatError(status, "server_error", "turn_failed", failure.error ?? "the turn failed", null, headers);
 }
 
 /** The body of an error in OpenAI's shape. */

@@ -35,7 +35,7 @@ export async function createResponse(db: Db, body: CreateResponseRequest): Promi
 
   const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message });
   const turnHeaders = { ...headers, "x-insika-turn": turnId };
-  if (answer.status === "failed") throw turnFailedError(answer.error ?? "the turn failed", turnHeaders);
+  if (answer.status === "failed") throw turnFailedError(answer, turnHeaders);
   const status = responseStatus(answer.status);
   const item = messageItem(messageItemId(turnId), answer.content, status === "completed" ? "completed" : "incomplete");
   const state = { status, output: [item], ...(answer.usage ? { usage: answer.usage } : {}) };

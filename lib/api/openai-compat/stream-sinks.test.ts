@@ -47,7 +47,7 @@ describe("chat completion chunks", () => {
   });
 
   it("sends a failed turn as one error object and no [DONE]", async () => {
-    const lines = dataLines(await play(chat(), [{ type: "turn_started", turn_id: "t" }, { type: "text_delta", text: "hm" }, { type: "turn_failed", error: "model error: 503" }]));
+    const lines = dataLines(await play(chat(), [{ type: "turn_started", turn_id: "t" }, { type: "text_delta", text: "hm" }, { type: "turn_failed", error: "model error: 503", code: "model_error", fault: "model" }]));
     expect(lines).not.toContain("[DONE]");
     expect(JSON.parse(lines.at(-1) ?? "")).toEqual({ error: { message: "model error: 503", type: "server_error", param: null, code: "turn_failed" } });
   });
@@ -87,7 +87,7 @@ describe("responses events", () => {
   });
 
   it("ends a failed turn with response.failed carrying the error, and no message when none was started", async () => {
-    const events = typedEvents(await play(responses, [{ type: "turn_started", turn_id: "t" }, { type: "turn_failed", error: "tool limit reached" }]));
+    const events = typedEvents(await play(responses, [{ type: "turn_started", turn_id: "t" }, { type: "turn_failed", error: "tool limit reached", code: "tool_call_limit", fault: "limit" }]));
     expect(events.map((e) => e.event)).toEqual(["response.created", "response.in_progress", "response.failed"]);
     expect(events.at(-1)?.data.response).toMatchObject({ status: "failed", error: { code: "server_error", message: "tool limit reached" }, output: [] });
   });

@@ -70,8 +70,8 @@ describe("answerListener", () => {
   });
 
   it("ends a failed turn with its error and never throws when the sink does", () => {
-    const out = run([{ type: "turn_started", turn_id: "t" }, { type: "turn_failed", error: "model error: boom" }]);
-    expect(out.answer).toEqual({ status: "failed", content: "", error: "model error: boom", approvals: [] });
+    const out = run([{ type: "turn_started", turn_id: "t" }, { type: "turn_failed", error: "model error: boom", code: "model_error", fault: "model" }]);
+    expect(out.answer).toEqual({ status: "failed", content: "", error: "model error: boom", code: "model_error", fault: "model", approvals: [] });
     const listener = answerListener({
       start: () => {
         throw new Error("client gone");

@@ -9,6 +9,7 @@
  * - failed: the turn's error (the formats turn it into an error response or event).
  */
 import type { TokenUsage } from "@/lib/engine/ports";
+import type { TurnFailureCode, TurnFault } from "@/lib/engine/turn-failure";
 import { describeError, log } from "@/lib/log";
 import type { EventListener } from "@/lib/services/turns/turn-recorder";
 
@@ -25,6 +26,9 @@ export interface TurnAnswer {
   content: string;
   usage?: TokenUsage;
   error?: string;
+  /** With `error`: why the turn failed (turn-failure.ts); the status of an error response depends on it. */
+  code?: TurnFailureCode;
+  fault?: TurnFault;
   /** Approvals still pending when the turn started waiting. */
   approvals: PendingApproval[];
 }
@@ -76,7 +80,7 @@ export function answerListener(sink: AnswerSink): EventListener {
         return sink.end({ status: "waiting", content: note, approvals });
       }
       case "turn_failed":
-        return sink.end({ status: "failed", content: "", error: event.error, approvals: [] });
+        return sink.end({ status: "failed", content: "", error: event.error, code: event.code, fault: event.fault, approvals: [] });
       default:
         return;
     }

@@ -146,6 +146,7 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {
+        // No event can say why (recording is what failed): the code is recording_failed, in the log.
         updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
       } catch {
         // the database is gone; the log line above is all we can do

@@ -12,7 +12,9 @@ import { getSession, getTurn, lastEventSeq, recordTurnEnd, updateTurnStatus } fr
 import { getAgentRecord } from "@/db/queries/agents";
 import type { TurnRow } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/errors";
+import { isTerminalEvent } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
+import { failureInfo } from "@/lib/engine/turn-failure";
 import { describeError, log } from "@/lib/log";
 import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
@@ -49,8 +51,8 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
     if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
   }
   markTurnActive(turnId);
-  const ended = turn.status === "running" ? alreadyEnded(db, turn) : undefined;
-  if (ended) return ended;
+  const announced = turn.status === "running" ? closeAnnouncedEnd(db, turn) : undefined;
+  if (announced) throw announced;
   if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
   const { resume, depth } = loadResumeState(db, turn);
   return launchTurn(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
@@ -69,14 +71,14 @@ function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
 
 /** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
 function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
-  const error = "the agent of this turn was deleted; the turn was not resumed";
-  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { error }, at: Date.now() };
+  const failure = failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed");
+  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { ...failure }, at: Date.now() };
   try {
-    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error } });
+    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
   } finally {
     markTurnInactive(turn.id);
   }
-  const result: RunTurnResult = { status: "failed", content: "", error, messages: [] };
+  const result: RunTurnResult = { status: "failed", content: "", ...failure, messages: [] };
   return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
 }
 
@@ -108,24 +110,19 @@ export function resumeIfDecided(db: Db, turnId: string): void {
 }
 
 /**
- * The turn's terminal event was written but not its turn row: record the end that was
- * already announced instead of running anything again. The recorder now commits both
- * together (TurnRecorder.end); this still closes turns recorded before it did.
+ * A running turn whose trace already ends: only a database written before a run's end became
+ * one commit (b92c7a9; the terminal event and the turn row were two) can hold one, left by a
+ * crash between them. Running it again would announce a second end, so it is refused, and the
+ * row is closed as the trace says it ended (a 409 naming it); nothing else is replayed.
  */
-function alreadyEnded(db: Db, turn: TurnRow): StartedTurn | undefined {
+function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
   const last = lastTurnEvent(db, turn.id);
-  const data = (last?.data ?? {}) as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
-  let result: RunTurnResult | undefined;
-  if (last?.type === "turn_completed") result = { status: "completed", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_halted") result = { status: "halted", content: data.content ?? "", messages: [] };
-  if (last?.type === "turn_failed") result = { status: "failed", content: "", error: data.error ?? "failed", messages: [] };
-  if (last?.type === "turn_waiting") result = { status: "waiting", content: "", messages: [] };
-  if (!result) return undefined;
-  if (data.usage) result.usage = data.usage;
-  updateTurnStatus(db, { id: turn.id, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null });
+  if (!last || !isTerminalEvent(last.type)) return undefined;
+  const data = last.data as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
+  const status = last.type === "turn_completed" ? "completed" : last.type === "turn_halted" ? "halted" : last.type === "turn_waiting" ? "waiting" : "failed";
+  updateTurnStatus(db, { id: turn.id, status, content: data.content ?? "", error: status === "failed" ? (data.error ?? "failed") : null, usage: data.usage ?? null });
   markTurnInactive(turn.id);
-  if (result.status === "waiting") resumeIfDecided(db, turn.id);
-  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
+  return new DomainError("conflict", `this turn already ended (${last.type} was recorded; its row is now closed to match)`);
 }
 
 /**

@@ -129,8 +129,13 @@ function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: s
     return {
       id: `${agent.model.provider}:${agent.model.model}`,
       stream: () => ({
-        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(`model configuration: ${reason}`)) }),
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(modelConfigurationError(reason)) }),
       }),
     };
   }
+}
+
+/** The failing model's error: the turn fails with code model_configuration (lib/engine/turn-failure.ts). */
+function modelConfigurationError(reason: string): Error {
+  return Object.assign(new Error(`model configuration: ${reason}`), { failureCode: "model_configuration" });
 }

@@ -70,7 +70,7 @@ describe("turn recorder and resume state", () => {
     const { db } = fixture();
     const sent = { call_id: "c1", tool: "pay", kind: "data" as const, arguments: { n: 2 }, request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } } };
     const recorder = new TurnRecorder(db, "t", "s", { describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }) });
-    await recorder.saveOpenBatch(checkpoint({ batchOpen: true }));
+    await recorder.save(checkpoint({ batchOpen: true }));
     await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", arguments: { n: 1 } });
     await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
     await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay", arguments: { n: 2 } });

@@ -10,9 +10,9 @@
  *
  * Writes go through the process's group commit (group-commit.ts): the writes of all turns
  * issued within one tick share one transaction, and each port call resolves only once its
- * write is committed. The engine awaits every one, so it still never sends a call before
- * its journal row is durable, and listeners (and the crash hook) see an event only after
- * its commit, in emission order.
+ * write is committed. The engine awaits the ones it must (a call's journal row before it
+ * sends the call, a result, the end), and listeners (and the crash hook) see an event only
+ * after its commit, in emission order.
  */
 import type { Db } from "@/db/client";
 import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
@@ -27,6 +27,8 @@ import { groupCommit } from "./group-commit";
 /** A run's write found its turn owned by another process (its lease was taken over). */
 export class LeaseLostError extends DomainError {
   override name = "LeaseLostError";
+  /** What a turn that meets it fails with (lib/engine/turn-failure.ts), were its end still recorded. */
+  readonly failureCode = "lease_lost";
   constructor(turnId: string) {
     super("conflict", `turn '${turnId}' was taken over by another process (this process's lease on it had expired)`);
   }
@@ -62,8 +64,6 @@ interface HeldEvent {
 }
 
 export class TurnRecorder implements EventSink, CheckpointStore {
-  /** Each emit queues its write before returning, and the group commit keeps that order. */
-  readonly ordered = true;
   private seq: number;
   /** Messages of this turn already in the transcript (the user message is written with the turn). */
   private persistedMessages: number;
@@ -107,6 +107,8 @@ export class TurnRecorder implements EventSink, CheckpointStore {
 
   /**
    * Persists `event`; resolves once it is committed (then the crash hook and listeners see it).
+   * Its write is queued before this returns, and the group commit keeps that order, so events
+   * emitted in a burst (a step's text) share a commit and still land in emission order.
    * A terminal event is only held here: end() writes it.
    */
   async emit(event: EngineEvent): Promise<void> {
@@ -151,6 +153,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     this.terminal = undefined;
     this.finalCheckpoint = undefined;
     const messages = result.status === "waiting" ? [] : this.rows(result.messages);
+    // The failure's code and fault live in the turn_failed event (the turn row has no column for them).
     const turn = { id: this.turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null };
     const event = held && { turnId: this.turnId, seq: held.seq, type: held.event.type, data: dataOf(held.event), at: held.at };
     const now = this.now();
@@ -199,10 +202,6 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
     await this.commit(() => saveCheckpoint(this.db, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
-  }
-
-  saveOpenBatch(checkpoint: TurnCheckpoint): Promise<void> {
-    return this.save(checkpoint);
   }
 
   /**

@@ -4,6 +4,7 @@ import { json, readBody, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
+import { turnResultJson } from "@/lib/api/turn-result-json";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -27,5 +28,5 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
   }
   const turn = await startTurn(db, { sessionId: params.id, message });
   const result = await turn.done;
-  return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
+  return json(turnResultJson(turn.turnId, result));
 });

@@ -2,6 +2,7 @@
 import { json, route } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { resumeTurn } from "@/lib/services/turns/resume-turn";
+import { turnResultJson } from "@/lib/api/turn-result-json";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -21,5 +22,5 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
   }
   const turn = resumeTurn(db, params.id);
   const result = await turn.done;
-  return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
+  return json(turnResultJson(turn.turnId, result));
 });

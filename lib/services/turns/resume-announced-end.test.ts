@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { upsertAgent } from "@/db/queries/agents";
+import { getTurn, insertEvent, insertSession, insertTurn, listTrace } from "@/db/queries/sessions";
+import { DomainError } from "@/lib/errors";
+import { isTurnActive } from "./active-turns";
+import { resumeTurn } from "./resume-turn";
+
+/** A running turn (its lease long expired) whose trace already ends with `terminal`. */
+function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unknown> }) {
+  const db = openDb(":memory:");
+  upsertAgent(db, {
+    id: "a",
+    name: "a",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: [],
+    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
+  });
+  insertSession(db, { id: "s", agentId: "a", tenant: null });
+  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 0, runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 } });
+  insertEvent(db, { turnId: "t", seq: 1, type: "turn_started", data: { turn_id: "t" }, at: 1 });
+  insertEvent(db, { turnId: "t", seq: 2, type: terminal.type, data: terminal.data, at: 2 });
+  return db;
+}
+
+describe("resuming a running turn whose trace already ended (a database from before the one-commit end)", () => {
+  it("closes the row as the trace says, answers 409, and runs nothing", () => {
+    for (const [terminal, row] of [
+      [{ type: "turn_completed", data: { content: "done", usage: { inputTokens: 3 } } }, { status: "completed", content: "done", error: null, usage: { inputTokens: 3 } }],
+      [{ type: "turn_halted", data: { content: "said" } }, { status: "halted", content: "said", error: null }],
+      [{ type: "turn_failed", data: { error: "model error: x" } }, { status: "failed", error: "model error: x" }],
+      [{ type: "turn_waiting", data: {} }, { status: "waiting", error: null }],
+    ] as const) {
+      const db = turnWithAnnouncedEnd(terminal);
+      let thrown: unknown;
+      try {
+        resumeTurn(db, "t");
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, terminal.type).toBeInstanceOf(DomainError);
+      expect((thrown as DomainError).code).toBe("conflict");
+      expect((thrown as DomainError).message).toContain(`${terminal.type} was recorded`);
+      expect(getTurn(db, "t"), terminal.type).toMatchObject(row);
+      expect(listTrace(db, ["t"]).events.map((e) => e.type)).toEqual(["turn_started", terminal.type]); // no second end
+      expect(isTurnActive("t")).toBe(false);
+    }
+  });
+});
