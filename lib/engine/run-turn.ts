@@ -2,7 +2,7 @@ import type { TurnContext } from "@/lib/tools/types";
 import type { CheckpointStore, Clock, EventSink, Model, ModelMessage, ModelToolSpec, ResumeState, TokenUsage, ToolExecutor, ToolGate } from "./ports";
 import type { TurnFailureCode, TurnFault } from "./turn-failure";
 import type { TurnLimits } from "./turn-limits";
-import { TurnRun } from "./turn-run";
+import { TurnLoop } from "./turn-loop";
 
 /** Everything one turn needs; the engine reads nothing else (no db, no network). */
 export interface RunTurnInput {
@@ -71,8 +71,8 @@ export interface RunTurnResult {
  * (model error, limit, deadline, cancellation, sink or checkpoint failure) becomes a failed
  * result with its `code` and `fault` (turn-failure.ts). A failure of the turn wins over a
  * halt in the same batch. With `resume`, the turn starts with `turn_resumed` and continues
- * from its checkpoint (see RunTurnInput.resume). The run itself is a TurnRun (turn-run.ts).
+ * from its checkpoint (see RunTurnInput.resume). The run itself is a TurnLoop (turn-run.ts).
  */
 export async function runTurn(input: RunTurnInput): Promise<RunTurnResult> {
-  return new TurnRun(input).run();
+  return new TurnLoop(input).run();
 }

@@ -35,7 +35,7 @@ const systemClock = { now: () => Date.now() };
  * CallBudget; the concurrency in the Limiter. A batch is given what it needs and returns what
  * it changed, which `settleBatch` applies.
  */
-export class TurnRun {
+export class TurnLoop {
   readonly #input: RunTurnInput;
   readonly #events: EventLog;
   readonly #clock: NonNullable<RunTurnInput["clock"]>;
