@@ -72,7 +72,10 @@ export function getToolDetail(db: Db, name: string) {
  */
 export function putTool(db: Db, actor: Principal, name: string, body: unknown, source: WriteSource = "api") {
   if (body && typeof body === "object" && !Array.isArray(body) && "name" in body && (body as { name: unknown }).name !== name) {
-    throw validationFailed(`body name '${String((body as { name: unknown }).name)}' differs from the path name '${name}'`);
+    const bodyName = (body as { name: unknown }).name;
+    // Not String(): a JSON object can carry a `toString` member that is no function.
+    const shown = typeof bodyName === "string" ? `'${bodyName.slice(0, 100)}'` : `of type ${bodyName === null ? "null" : typeof bodyName}`;
+    throw validationFailed(`body name ${shown} differs from the path name '${name}'`);
   }
   const input = body && typeof body === "object" && !Array.isArray(body) ? { ...body, name } : body;
   const checked = validateToolDefinition(input, { writePath: "api", reservedNames: reservedToolNames() });
