@@ -18,6 +18,9 @@ import { searchIndexFor } from "@/lib/services/tools/offered-tool-specs";
 import { freshDb } from "./fixtures";
 import { describe, peakRssMb, row, rssMb, say, stats, type Row } from "./harness";
 import { inChild } from "./run";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const SIZES = [100, 1_000, 10_000];
 const NOUNS = ["order", "invoice", "customer", "shipment", "ticket", "refund", "product", "coupon", "warehouse", "review"];
@@ -40,7 +43,7 @@ export function manifest(n: number) {
   return { version: 1, tools };
 }
 
-const ingest = (db: Db, n: number) => applyManifest(db, manifest(n), { env: {}, secrets: staticSecrets({}) });
+const ingest = (db: Db, n: number) => applyManifest(db, OPERATOR, manifest(n), { env: {}, secrets: staticSecrets({}) });
 
 function time<T>(f: () => T): [T, number] {
   const t = performance.now();

@@ -13,6 +13,9 @@ import { putAgent } from "@/lib/services/agents/agents";
 import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
 import { tempDir } from "../test/support/server";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 /** Node flags for a child process: this one's (the tsx loader), minus profiling. */
 export const childExecArgv = () => process.execArgv.filter((a) => !a.startsWith("--cpu-prof"));
@@ -87,13 +90,13 @@ export function undiciClient(backendUrl: string, route = "/items") {
  */
 export function scriptedAgent(db: Db, scriptsDir: string, id: string, steps: ScriptedPart[][], options: { tools: string[]; limits?: Record<string, number> }): string {
   fs.writeFileSync(path.join(scriptsDir, `${id}.json`), JSON.stringify(steps));
-  putAgent(db, id, { model: { provider: "scripted", model: id }, metadata: { store_id: "store-1" }, tools_allow: options.tools, ...(options.limits ? { limits: options.limits } : {}) });
+  putAgent(db, OPERATOR, id, { model: { provider: "scripted", model: id }, metadata: { store_id: "store-1" }, tools_allow: options.tools, ...(options.limits ? { limits: options.limits } : {}) });
   return id;
 }
 
 /** Stores the bench's data tool in `db` (the real write path). */
 export function storeItemTool(db: Db, backendUrl: string, name = "lookup_item", route = "/items"): void {
-  putTool(db, name, itemTool(backendUrl, name, route));
+  putTool(db, OPERATOR, name, itemTool(backendUrl, name, route));
 }
 
 /** A call record as executeDataTool writes it for the bench tool (for benches that write traces directly). */

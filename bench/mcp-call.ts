@@ -17,6 +17,9 @@ import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { freshDb } from "./fixtures";
 import { describe, interleave, row, say, stats, type Row } from "./harness";
 import { startLoopbackEverythingMcp } from "../test/support/loopback-everything-mcp";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const SIZES = [30, 300, 3_000];
 const WARMUP = 50;
@@ -32,7 +35,7 @@ export default async function mcpCall(): Promise<Row[]> {
   const posture = parsePosture({ INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${server.port}` });
   const secrets = staticSecrets({});
   const db = freshDb();
-  await importMcpServer(db, { name: "everything", url: server.url }, { posture, secrets });
+  await importMcpServer(db, OPERATOR, { name: "everything", url: server.url }, { posture, secrets });
   const entry = getCatalog(db).entries.get("echo");
   if (entry?.status !== "ok" || entry.kind !== "mcp") throw new Error("echo was not ingested");
   const deps = { posture, secrets, mcp: createMcpCaller() };

@@ -15,6 +15,9 @@ import { putAgent } from "@/lib/services/agents/agents";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
 import { freshDb, sampleCallRecord } from "./fixtures";
 import { describe, row, say, stats, type Row } from "./harness";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const SIZES = [1_000, 10_000, 100_000];
 const BLOCK = 10; // turns: 200 events
@@ -62,7 +65,7 @@ function rawWriter(db: Db) {
 
 export default async function traceWrite(): Promise<Row[]> {
   const db = freshDb();
-  putAgent(db, "bench", { model: { provider: "demo", model: "demo" } });
+  putAgent(db, OPERATOR, "bench", { model: { provider: "demo", model: "demo" } });
   const raw = rawWriter(db);
   let n = 0;
   const newTurn = () => {

@@ -1,11 +1,13 @@
 #!/usr/bin/env -S npx tsx
 /**
  * The insika command: `prepare`, `doctor [--json]`, `apply [FILE]`, `token [--rotate]`,
- * `mcp import NAME URL [--header 'K: V']...`.
+ * `keys create|list|revoke`, `mcp import NAME URL [--header 'K: V']...`.
  * Run it with `npm run insika -- <command>` (or `npx tsx cli/insika.ts <command>`).
  */
-import { closeAllDbs, getDb } from "@/db/client";
-import { ensureApiToken, rotateApiToken, tokenFile } from "@/lib/services/server/api-token";
+import { closeAllDbs, getDb, type Db } from "@/db/client";
+import { operatorPrincipal } from "@/lib/access/principal";
+import { createKey, createKeyBody, listKeys, revokeKey } from "@/lib/services/keys/api-keys";
+import { ensureBootstrapKey, rotateBootstrapKey, tokenFile } from "@/lib/services/keys/bootstrap-key";
 import { DomainError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
 import { applyConfig } from "@/lib/services/server/apply-config";
@@ -20,7 +22,12 @@ const USAGE = `usage: insika <command>
   prepare            migrate, ensure the API token, seed (INSIKA_DEMO=1), apply the config file
   doctor [--json]    check the database, migrations, token, egress posture and stored tools
   apply [FILE]       apply insika.config.ts (or FILE, or INSIKA_CONFIG) without a restart
-  token [--rotate]   print the API token (or generate a new one)
+  token [--rotate]   print the bootstrap admin key (or generate a new one)
+  keys create NAME --scope S [--scope S]... [--agent ID]... [--tenant T]
+                     [--expires ISO-8601] [--turns-per-minute N]
+                     create an API key (its value is printed once)
+  keys list          every key (never a value)
+  keys revoke ID     revoke a key (it stops working on the next request)
   mcp import NAME URL [--header 'K: V']...
                      adopt an HTTP MCP server's tools as data tools of group mcp:NAME
                      (header values may use {{secret.*}})`;
@@ -47,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     case "apply": {
       const file = args[0] ?? configFilePath(env);
       if (!file) throw new Error("no config file: pass one, set INSIKA_CONFIG, or create insika.config.ts");
-      const result = applyConfig(getDb(env.dataDir), await loadConfigFile(file));
+      const result = applyConfig(getDb(env.dataDir), OPERATOR, await loadConfigFile(file));
       console.log(JSON.stringify(result, null, 2));
       return 0;
     }
@@ -55,14 +62,14 @@ async function main(argv: string[]): Promise<number> {
       const db = getDb(env.dataDir);
       const config = { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir };
       if (args.includes("--rotate")) {
-        console.log(rotateApiToken(db, config));
+        console.log(rotateBootstrapKey(db, config));
         return 0;
       }
       if (env.INSIKA_API_TOKEN) {
         console.log("the token is INSIKA_API_TOKEN (set in this environment)");
         return 0;
       }
-      const fresh = ensureApiToken(db, config);
+      const fresh = ensureBootstrapKey(db, config);
       console.log(fresh ?? fs.readFileSync(tokenFile(env.dataDir), "utf8").trim());
       return 0;
     }
@@ -70,14 +77,56 @@ async function main(argv: string[]): Promise<number> {
       const [sub, name, url, ...rest] = args;
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
       const body = { name, url, headers: parseHeaderFlags(rest) };
-      const result = await importMcpServer(getDb(env.dataDir), body, { posture: getPosture(), secrets: processSecrets });
+      const result = await importMcpServer(getDb(env.dataDir), OPERATOR, body, { posture: getPosture(), secrets: processSecrets });
       console.log(JSON.stringify(result, null, 2));
       return 0;
     }
+    case "keys":
+      return runKeys(getDb(env.dataDir), args);
     default:
       console.error(USAGE);
       return command === undefined || command === "help" || command === "--help" ? 0 : 2;
   }
+}
+
+/** The CLI runs on the operator's machine with the database itself: it acts as the operator. */
+const OPERATOR = operatorPrincipal("cli");
+
+function runKeys(db: Db, args: string[]): number {
+  const [sub, ...rest] = args;
+  if (sub === "list") {
+    for (const k of listKeys(db)) {
+      const limits = [k.agents ? `agents ${k.agents.join(",")}` : "", k.tenant ? `tenant ${k.tenant}` : "", k.turns_per_minute ? `${k.turns_per_minute}/min` : ""].filter(Boolean).join("; ");
+      console.log(`${k.id}  ${k.status.padEnd(7)}  ${k.name}  [${k.scopes.join(" ")}]${limits ? `  ${limits}` : ""}  ${k.prefix}`);
+    }
+    return 0;
+  }
+  if (sub === "revoke" && rest[0]) {
+    console.log(JSON.stringify(revokeKey(db, OPERATOR, rest[0]), null, 2));
+    return 0;
+  }
+  if (sub === "create" && rest[0] && !rest[0].startsWith("--")) {
+    const [name, ...flags] = rest;
+    const body: Record<string, unknown> = { name };
+    const list = (key: string, value: string) => ((body[key] as string[] | undefined) ?? []).concat(value);
+    for (let i = 0; i < flags.length; i += 2) {
+      const flag = flags[i] as string;
+      const value = flags[i + 1];
+      if (value === undefined) throw new Error(`${flag} needs a value`);
+      if (flag === "--scope") body.scopes = list("scopes", value);
+      else if (flag === "--agent") body.agents = list("agents", value);
+      else if (flag === "--tenant") body.tenant = value;
+      else if (flag === "--expires") body.expires_at = value;
+      else if (flag === "--turns-per-minute") body.turns_per_minute = Number(value);
+      else throw new Error(`unknown flag '${flag}'`);
+    }
+    const parsed = createKeyBody.safeParse(body);
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".") || "key"}: ${i.message}`).join("; "));
+    const created = createKey(db, OPERATOR, parsed.data);
+    console.log(`Created key ${created.id} (${created.name}, ${created.scopes.join(" ")}). Its value, shown only now:\n  ${created.key}`);
+    return 0;
+  }
+  throw new Error("usage: insika keys create NAME --scope S [...] | keys list | keys revoke ID");
 }
 
 /** `--header 'K: V'` (or `--header=K: V`), repeatable. */

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
+  | "rate_limited"
   | "unsupported_media_type"
   | "validation_failed"
   | "egress_blocked"

@@ -60,7 +60,7 @@ export function listToolsInGroup(db: Db, group: string): ToolRow[] {
  */
 export function writeTools(
   db: Db,
-  params: { writes: ToolWrite[]; remove?: string[]; source: string; now?: number },
+  params: { writes: ToolWrite[]; remove?: string[]; source: string; actor?: VersionActor; now?: number },
 ): WriteOutcome & { removed: string[] } {
   const now = params.now ?? Date.now();
   // Prepared statements of `db` run inside `tx` (one connection): a manifest of 1,000 tools
@@ -84,14 +84,14 @@ export function writeTools(
       const row = { kind, definition, group: definition.group, version, updatedAt: now };
       if (existing) tx.update(tools).set(row).where(eq(tools.name, name)).run();
       else insert.run({ name, kind, definition, group: definition.group, version, now });
-      recordVersion(db, { name, version, change: existing ? "update" : "create", source: params.source, definition, now });
+      recordVersion(db, { name, version, change: existing ? "update" : "create", source: params.source, actor: params.actor, definition, now });
       (existing ? out.updated : out.created).push(name);
     }
     for (const name of params.remove ?? []) {
       const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
       if (!existing) continue;
       tx.delete(tools).where(eq(tools.name, name)).run();
-      recordVersion(db, { name, version: existing.version + 1, change: "delete", source: params.source, definition: null, now });
+      recordVersion(db, { name, version: existing.version + 1, change: "delete", source: params.source, actor: params.actor, definition: null, now });
       out.removed.push(name);
     }
     const changed = out.created.length + out.updated.length + out.removed.length > 0;
@@ -101,8 +101,8 @@ export function writeTools(
 }
 
 /** Deletes one tool (recording the delete in its history); false when absent. */
-export function deleteTool(db: Db, params: { name: string; source: string; now?: number }): boolean {
-  return writeTools(db, { writes: [], remove: [params.name], source: params.source, now: params.now }).removed.length === 1;
+export function deleteTool(db: Db, params: { name: string; source: string; actor?: VersionActor; now?: number }): boolean {
+  return writeTools(db, { writes: [], remove: [params.name], source: params.source, actor: params.actor, now: params.now }).removed.length === 1;
 }
 
 /** The history of a tool, newest first. */
@@ -126,17 +126,33 @@ function nextVersion(db: Db, name: string): number {
   return (last?.version ?? 0) + 1;
 }
 
+/** Who wrote a version: the key and its name at the time. */
+export interface VersionActor {
+  keyId: string;
+  name: string;
+}
+
 function recordVersion(
   db: Db,
-  v: { name: string; version: number; change: ToolVersionRow["change"]; source: string; definition: DataToolDefinition | null; now: number },
+  v: { name: string; version: number; change: ToolVersionRow["change"]; source: string; actor?: VersionActor | undefined; definition: DataToolDefinition | null; now: number },
 ): void {
   const insert = prepared(db, "tool_versions.insert", (d) =>
     d
       .insert(toolVersions)
-      .values({ name: param("name"), version: param("version"), change: param("change"), source: param("source"), definition: rawParam("definition"), createdAt: param("now") })
+      .values({
+        name: param("name"),
+        version: param("version"),
+        change: param("change"),
+        source: param("source"),
+        definition: rawParam("definition"),
+        createdAt: param("now"),
+        actorKeyId: rawParam("actorKeyId"),
+        actorName: rawParam("actorName"),
+      })
       .prepare(),
   );
-  insert.run({ ...v, definition: jsonOrNull(v.definition) });
+  const { actor, ...rest } = v;
+  insert.run({ ...rest, definition: jsonOrNull(v.definition), actorKeyId: actor?.keyId ?? null, actorName: actor?.name ?? null });
   const newest = prepared(db, "tool_versions.newest", (d) =>
     d.select({ id: toolVersions.id }).from(toolVersions).where(eq(toolVersions.name, param("name"))).orderBy(desc(toolVersions.version)).limit(KEPT_VERSIONS).prepare(),
   );

@@ -1,5 +1,7 @@
 export * from "./agents";
+export * from "./api-keys";
 export * from "./approvals";
+export * from "./audit-log";
 export * from "./call-journal";
 export * from "./checkpoints";
 export * from "./events";

@@ -13,6 +13,9 @@ export const toolVersions = sqliteTable(
     source: text("source").notNull(),
     definition: json<DataToolDefinition>("definition"),
     createdAt: createdAt(),
+    /** Who made this version (the key id and its name then); null for versions written before keys existed. */
+    actorKeyId: text("actor_key_id"),
+    actorName: text("actor_name"),
   },
   (t) => [index("tool_versions_name_version").on(t.name, t.version)],
 );

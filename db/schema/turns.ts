@@ -21,8 +21,10 @@ export const turns = sqliteTable(
     usage: json<{ inputTokens?: number; outputTokens?: number }>("usage"),
     startedAt: integer("started_at").notNull(),
     endedAt: integer("ended_at"),
+    /** The API key that started the turn (null: started before keys existed, or by a subagent's parent). */
+    keyId: text("key_id"),
   },
-  (t) => [index("turns_session_seq").on(t.sessionId, t.seq), index("turns_status").on(t.status)],
+  (t) => [index("turns_session_seq").on(t.sessionId, t.seq), index("turns_status").on(t.status), index("turns_key_started").on(t.keyId, t.startedAt)],
 );
 
 export type TurnRow = typeof turns.$inferSelect;

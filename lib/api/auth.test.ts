@@ -1,41 +1,69 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
-import crypto from "node:crypto";
-import { ensureApiToken, rotateApiToken, tokenFile, verifyToken } from "@/lib/services/server/api-token";
-import { bearerToken, issueSessionCookie, revokeSessionCookie, verifySessionCookie } from "./auth";
+import { operatorPrincipal } from "@/lib/access/principal";
+import { authenticateKey, createKey, revokeKey } from "@/lib/services/keys/api-keys";
+import { BOOTSTRAP_KEY_ID, ensureBootstrapKey, rotateBootstrapKey, tokenFile } from "@/lib/services/keys/bootstrap-key";
+import { bearerToken, issueSessionCookie, revokeSessionCookie, sessionPrincipal } from "./auth";
 import { clearSessionKeyCache, sessionKeyFile } from "./session-key";
 
 const setup = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-auth-"));
-  return { db: openDb(":memory:"), config: { dataDir } };
+  return { db: openDb(":memory:"), dataDir, config: { dataDir } };
 };
+const admin = operatorPrincipal("cli");
+const valid = (db: ReturnType<typeof openDb>, dataDir: string, cookie: string, now = Date.now()) => sessionPrincipal(db, dataDir, cookie, now) !== undefined;
 
-describe("API token", () => {
-  it("generates a token once, stores only its hash, and writes it 0600", () => {
+describe("the bootstrap key", () => {
+  it("is generated once, stored as a hash only, written 0600, and is an admin key", () => {
     const { db, config } = setup();
-    const token = ensureApiToken(db, config);
+    const token = ensureBootstrapKey(db, config);
     expect(token).toMatch(/^insk_/);
-    expect(ensureApiToken(db, config)).toBeNull();
+    expect(ensureBootstrapKey(db, config)).toBeNull();
     const file = tokenFile(config.dataDir);
     expect(fs.readFileSync(file, "utf8").trim()).toBe(token);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const stored = db.$client.prepare("select value from settings").all() as { value: string }[];
-    expect(stored.some((r) => r.value.includes(token!))).toBe(false);
-    expect(verifyToken(db, config, token)).toBe(true);
-    expect(verifyToken(db, config, `${token}x`)).toBe(false);
-    expect(verifyToken(db, config, "")).toBe(false);
+    const rows = JSON.stringify(db.$client.prepare("select * from api_keys").all());
+    expect(rows).not.toContain(token!);
+    const auth = authenticateKey(db, token, "api");
+    expect(auth.ok && auth.principal.scopes).toEqual(["admin"]);
+    expect(authenticateKey(db, `${token}x`, "api")).toEqual({ ok: false, reason: "unknown" });
+    expect(authenticateKey(db, "", "api")).toEqual({ ok: false, reason: "missing" });
   });
 
-  it("uses INSIKA_API_TOKEN when set and stores nothing", () => {
+  it("is INSIKA_API_TOKEN when set, follows it when it changes, and cannot be rotated here", () => {
     const { db, config } = setup();
     const withEnv = { ...config, envToken: "a-very-long-env-token" };
-    expect(ensureApiToken(db, withEnv)).toBeNull();
-    expect(verifyToken(db, withEnv, "a-very-long-env-token")).toBe(true);
-    expect(verifyToken(db, withEnv, "other")).toBe(false);
-    expect(() => rotateApiToken(db, withEnv)).toThrow(/INSIKA_API_TOKEN/);
+    expect(ensureBootstrapKey(db, withEnv)).toBeNull();
+    expect(authenticateKey(db, "a-very-long-env-token", "api").ok).toBe(true);
+    expect(authenticateKey(db, "other", "api").ok).toBe(false);
+    ensureBootstrapKey(db, { ...config, envToken: "the-next-env-token" });
+    expect(authenticateKey(db, "a-very-long-env-token", "api").ok).toBe(false);
+    expect(authenticateKey(db, "the-next-env-token", "api").ok).toBe(true);
+    expect(() => rotateBootstrapKey(db, withEnv)).toThrow(/INSIKA_API_TOKEN/);
+  });
+
+  it("adopts the hash of a token generated before keys existed", () => {
+    const { db, config } = setup();
+    const legacy = "insk_legacy-token-value";
+    db.$client.prepare("insert into settings (key, value, updated_at) values ('api_token_hash', ?, 0)").run(crypto.createHash("sha256").update(legacy).digest("hex"));
+    expect(ensureBootstrapKey(db, config)).toBeNull();
+    expect(authenticateKey(db, legacy, "api").ok).toBe(true);
+  });
+
+  it("stays revoked when the same INSIKA_API_TOKEN comes back after a revocation", () => {
+    const { db, config } = setup();
+    const withEnv = { ...config, envToken: "a-very-long-env-token" };
+    ensureBootstrapKey(db, withEnv);
+    const other = createKey(db, admin, { name: "ops", scopes: ["admin"] });
+    const ops = authenticateKey(db, other.key, "api");
+    if (!ops.ok) throw new Error("expected the new key to work");
+    revokeKey(db, ops.principal, BOOTSTRAP_KEY_ID);
+    ensureBootstrapKey(db, withEnv);
+    expect(authenticateKey(db, "a-very-long-env-token", "api")).toEqual({ ok: false, reason: "revoked" });
   });
 
   it("reads bearer tokens strictly", () => {
@@ -45,80 +73,88 @@ describe("API token", () => {
     expect(bearerToken(null)).toBeNull();
     expect(bearerToken("Bearer a b")).toBeNull();
   });
+});
 
-  it("signs Studio sessions with the token: expiry, tampering and rotation end them", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
-    const cookie = issueSessionCookie(db, config, 1_000);
-    expect(verifySessionCookie(db, config, cookie, 2_000)).toBe(true);
-    expect(verifySessionCookie(db, config, cookie, 1_000 + 13 * 3600_000)).toBe(false);
-    const [expires, sid, mac] = cookie.split(".");
-    expect(verifySessionCookie(db, config, `${Number(expires) + 1}.${sid}.${mac}`, 2_000)).toBe(false);
-    rotateApiToken(db, config);
-    expect(verifySessionCookie(db, config, cookie, 2_000)).toBe(false);
+describe("Studio session cookies", () => {
+  it("name their key: expiry, tampering, rotation and revocation of the key end them", () => {
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
+    const cookie = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
+    expect(valid(db, dataDir, cookie, 2_000)).toBe(true);
+    expect(sessionPrincipal(db, dataDir, cookie, 2_000)).toMatchObject({ keyId: BOOTSTRAP_KEY_ID, scopes: ["admin"], source: "studio" });
+    expect(valid(db, dataDir, cookie, 1_000 + 13 * 3600_000)).toBe(false);
+    const [expires, sid, key, mac] = cookie.split(".");
+    expect(valid(db, dataDir, `${Number(expires) + 1}.${sid}.${key}.${mac}`, 2_000)).toBe(false);
+    rotateBootstrapKey(db, config);
+    expect(valid(db, dataDir, cookie, 2_000)).toBe(false);
+
+    const reader = createKey(db, admin, { name: "reader", scopes: ["traces:read"] });
+    const readerCookie = issueSessionCookie(db, dataDir, reader.id);
+    expect(sessionPrincipal(db, dataDir, readerCookie)).toMatchObject({ keyId: reader.id, scopes: ["traces:read"] });
+    // Another key's cookie cannot be made by swapping the key id into a valid one.
+    const [e2, s2, , m2] = readerCookie.split(".");
+    expect(valid(db, dataDir, `${e2}.${s2}.${BOOTSTRAP_KEY_ID}.${m2}`)).toBe(false);
+    revokeKey(db, admin, reader.id);
+    expect(valid(db, dataDir, readerCookie)).toBe(false);
   });
 
-  it("keys sessions with a 0600 key file outside the database: what insika.db holds cannot forge one", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
-    const cookie = issueSessionCookie(db, config, 1_000);
-    expect(fs.statSync(sessionKeyFile(config.dataDir)).mode & 0o777).toBe(0o600);
-    const key = fs.readFileSync(sessionKeyFile(config.dataDir), "utf8").trim();
-    const stored = db.$client.prepare("select value from settings").all() as { value: string }[];
-    expect(stored.some((r) => r.value.includes(key))).toBe(false);
-    // The old scheme: an HMAC keyed by the token hash that the database holds.
-    const hash = (db.$client.prepare("select value from settings where key = 'api_token_hash'").get() as { value: string }).value;
-    const [expires, sid] = cookie.split(".");
-    for (const data of [`${expires}.${sid}`, String(expires)]) {
-      const forged = crypto.createHmac("sha256", hash).update(`insika-studio:${data}`).digest("hex");
-      expect(verifySessionCookie(db, config, `${expires}.${sid}.${forged}`, 2_000)).toBe(false);
-      expect(verifySessionCookie(db, config, `${expires}.${forged}`, 2_000)).toBe(false);
-    }
-    expect(verifySessionCookie(db, config, cookie, 2_000)).toBe(true);
+  it("are keyed by a 0600 file outside the database: what insika.db holds cannot forge one", () => {
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
+    const cookie = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
+    expect(fs.statSync(sessionKeyFile(dataDir)).mode & 0o777).toBe(0o600);
+    const secret = fs.readFileSync(sessionKeyFile(dataDir), "utf8").trim();
+    const stored = JSON.stringify([db.$client.prepare("select * from settings").all(), db.$client.prepare("select * from api_keys").all()]);
+    expect(stored).not.toContain(secret);
+    // What a copy of the database gives an attacker: the key's hash. An HMAC keyed by it does not verify.
+    const hash = (db.$client.prepare("select hash from api_keys where id = ?").get(BOOTSTRAP_KEY_ID) as { hash: string }).hash;
+    const [expires, sid, key] = cookie.split(".");
+    const forged = crypto.createHmac("sha256", hash).update(`insika-studio:${expires}.${sid}.${key}`).digest("hex");
+    expect(valid(db, dataDir, `${expires}.${sid}.${key}.${forged}`, 2_000)).toBe(false);
+    expect(valid(db, dataDir, cookie, 2_000)).toBe(true);
   });
 
-  it("a new key file ends every session; a key file of another installation does not verify ours", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
-    const cookie = issueSessionCookie(db, config, 1_000);
-    fs.rmSync(sessionKeyFile(config.dataDir));
+  it("end when the key file is replaced", () => {
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
+    const cookie = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
+    fs.rmSync(sessionKeyFile(dataDir));
     clearSessionKeyCache();
-    expect(verifySessionCookie(db, config, cookie, 2_000)).toBe(false);
+    expect(valid(db, dataDir, cookie, 2_000)).toBe(false);
   });
 
   it("sign-out revokes the session server-side, and only that session", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
     const now = Date.now();
-    const mine = issueSessionCookie(db, config, now);
+    const mine = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, now);
     const copy = `${mine}`;
-    const other = issueSessionCookie(db, config, now);
-    revokeSessionCookie(db, config, mine, now);
-    expect(verifySessionCookie(db, config, copy, now + 1)).toBe(false);
-    expect(verifySessionCookie(db, config, other, now + 1)).toBe(true);
-    // Garbage and forged cookies revoke nothing and do not throw.
-    revokeSessionCookie(db, config, "x.y.z", now);
-    revokeSessionCookie(db, config, undefined, now);
-    expect(verifySessionCookie(db, config, other, now + 1)).toBe(true);
+    const other = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, now);
+    revokeSessionCookie(db, dataDir, mine, now);
+    expect(valid(db, dataDir, copy, now + 1)).toBe(false);
+    expect(valid(db, dataDir, other, now + 1)).toBe(true);
+    revokeSessionCookie(db, dataDir, "x.y.z", now);
+    revokeSessionCookie(db, dataDir, undefined, now);
+    expect(valid(db, dataDir, other, now + 1)).toBe(true);
   });
 
   it("forgets revocations once their cookie would have expired", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
-    const old = issueSessionCookie(db, config, 1_000);
-    revokeSessionCookie(db, config, old, 2_000);
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
+    const old = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
+    revokeSessionCookie(db, dataDir, old, 2_000);
     const count = () => (db.$client.prepare("select count(*) as n from settings where key like 'studio_session_revoked:%'").get() as { n: number }).n;
     expect(count()).toBe(1);
     const later = Date.now();
-    revokeSessionCookie(db, config, issueSessionCookie(db, config, later), later);
+    revokeSessionCookie(db, dataDir, issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, later), later);
     expect(count()).toBe(1);
   });
 
   it("refuses malformed cookies without throwing", () => {
-    const { db, config } = setup();
-    ensureApiToken(db, config);
-    for (const bad of ["", "1.2", `${"9".repeat(16)}.${"a".repeat(32)}.${"b".repeat(64)}`, "1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA." + "0".repeat(64), "\u0000"]) {
-      expect(verifySessionCookie(db, config, bad)).toBe(false);
+    const { db, dataDir, config } = setup();
+    ensureBootstrapKey(db, config);
+    for (const bad of ["", "1.2", `${"9".repeat(16)}.${"a".repeat(32)}.k.${"b".repeat(64)}`, `1.${"A".repeat(32)}.${BOOTSTRAP_KEY_ID}.${"0".repeat(64)}`, "\u0000", `1.${"a".repeat(32)}.${"k".repeat(200)}.${"0".repeat(64)}`]) {
+      expect(valid(db, dataDir, bad)).toBe(false);
     }
   });
 });

@@ -1,19 +1,21 @@
 /**
- * API authentication (API.md "Auth"): the bearer token (stored by
- * lib/services/server/api-token.ts) and the Studio's session cookie.
- * The Studio's session cookie is `<expiry>.<session id>.<hmac>`, keyed by a key derived
- * from the session key file (never stored in insika.db: a copy of the database cannot forge
- * a session) and the token's hash (rotating the token signs every session out). Sign-out
- * revokes the session id server-side, so a copied cookie stops working too.
+ * Authentication at the edge: the bearer key of an API request, and the Studio's session
+ * cookie. A cookie is `<expiry>.<session id>.<key id>.<hmac>`: it names the key that signed
+ * in and is signed with a key derived from the session key file (never stored in insika.db,
+ * so a copy of the database cannot forge a session) and that key's hash (rotating or
+ * revoking the key ends its sessions). Every request reads the key again, so a Studio session
+ * has exactly the key's scopes, now. Sign-out revokes the session id server-side.
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/client";
-import { expectedHash, type TokenConfig } from "@/lib/services/server/api-token";
 import { isStudioSessionRevoked, revokeStudioSession } from "@/db/queries/studio-session-revocations";
+import type { Principal } from "@/lib/access/principal";
+import { activeKey, principalOf } from "@/lib/services/keys/api-keys";
 import { getSessionKey } from "./session-key";
 
 export const SESSION_COOKIE = "insika_session";
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const SESSION_MAX_AGE_S = SESSION_TTL_MS / 1000;
 
 /** The token from an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(header: string | null): string | null {
@@ -21,47 +23,47 @@ export function bearerToken(header: string | null): string | null {
   return match?.[1] ?? null;
 }
 
-const COOKIE_FORMAT = /^(\d{1,15})\.([0-9a-f]{32})\.([0-9a-f]{64})$/;
+const COOKIE_FORMAT = /^(\d{1,15})\.([0-9a-f]{32})\.([A-Za-z0-9_-]{1,80})\.([0-9a-f]{64})$/;
 
-/** A Studio session cookie value: `<expiry>.<session id>.<hmac>`. */
-export function issueSessionCookie(db: Db, config: TokenConfig, now = Date.now()): string {
-  const key = cookieKey(db, config);
-  if (!key) throw new Error("no API token is configured");
+/** A Studio session cookie for a signed-in key. */
+export function issueSessionCookie(db: Db, dataDir: string, keyId: string, now = Date.now()): string {
+  const key = activeKey(db, keyId, now);
+  if (!key) throw new Error(`key '${keyId}' is not active`);
   const expires = now + SESSION_TTL_MS;
   const sessionId = crypto.randomBytes(16).toString("hex");
-  return `${expires}.${sessionId}.${hmac(key, `${expires}.${sessionId}`)}`;
+  const signed = `${expires}.${sessionId}.${keyId}`;
+  return `${signed}.${hmac(cookieKey(dataDir, key.hash), signed)}`;
 }
 
-/** The cookie's session id and expiry when it is well signed and unexpired (revocation not checked). */
-function readSessionCookie(db: Db, config: TokenConfig, cookie: string | undefined, now: number) {
+/** The cookie's session id, key and expiry when it is well signed, unexpired and its key active (revocation not checked). */
+function readSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now: number) {
   const match = COOKIE_FORMAT.exec(cookie ?? "");
   if (!match) return undefined;
-  const key = cookieKey(db, config);
-  const [, expires = "0", sessionId = "", mac = ""] = match;
-  if (!key || Number(expires) < now) return undefined;
-  if (!crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(hmac(key, `${expires}.${sessionId}`)))) return undefined;
-  return { sessionId, expires: Number(expires) };
+  const [, expires = "0", sessionId = "", keyId = "", mac = ""] = match;
+  if (Number(expires) < now) return undefined;
+  const key = activeKey(db, keyId, now);
+  if (!key) return undefined;
+  const want = hmac(cookieKey(dataDir, key.hash), `${expires}.${sessionId}.${keyId}`);
+  if (!crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(want))) return undefined;
+  return { sessionId, expires: Number(expires), key };
 }
 
-/** True when the cookie was issued under the current token and key, has not expired and was not signed out. */
-export function verifySessionCookie(db: Db, config: TokenConfig, cookie: string | undefined, now = Date.now()): boolean {
-  const session = readSessionCookie(db, config, cookie, now);
-  return session !== undefined && !isStudioSessionRevoked(db, session.sessionId);
+/** The principal of a valid, unexpired, not signed-out Studio session; undefined otherwise. */
+export function sessionPrincipal(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): Principal | undefined {
+  const session = readSessionCookie(db, dataDir, cookie, now);
+  if (!session || isStudioSessionRevoked(db, session.sessionId)) return undefined;
+  return principalOf(session.key, "studio");
 }
 
 /** Signs a session out server-side: its cookie (and every copy of it) stops working. */
-export function revokeSessionCookie(db: Db, config: TokenConfig, cookie: string | undefined, now = Date.now()): void {
-  const session = readSessionCookie(db, config, cookie, now);
+export function revokeSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): void {
+  const session = readSessionCookie(db, dataDir, cookie, now);
   if (session) revokeStudioSession(db, session.sessionId, session.expires, now);
 }
 
-export const SESSION_MAX_AGE_S = SESSION_TTL_MS / 1000;
-
-/** The HMAC key of session cookies: the key file's secret bound to the current token's hash. */
-function cookieKey(db: Db, config: TokenConfig): Buffer | undefined {
-  const tokenHash = expectedHash(db, config);
-  if (!tokenHash) return undefined;
-  return crypto.createHmac("sha256", getSessionKey(config.dataDir)).update(`insika-studio-cookie-key:${tokenHash}`).digest();
+/** The HMAC key of session cookies: the key file's secret bound to the signed-in key's hash. */
+function cookieKey(dataDir: string, keyHash: string): Buffer {
+  return crypto.createHmac("sha256", getSessionKey(dataDir)).update(`insika-studio-cookie-key:${keyHash}`).digest();
 }
 
 function hmac(key: Buffer, data: string): string {

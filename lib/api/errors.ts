@@ -13,6 +13,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   unsupported_media_type: 415,
   validation_failed: 422,
   egress_blocked: 422,

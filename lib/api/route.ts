@@ -1,57 +1,94 @@
 /**
- * The one wrapper every /v1 route handler goes through: authentication, the
- * error envelope, JSON parsing, and a logged cause for unknown errors.
+ * The one wrapper every /v1 route handler goes through: who may call it (the route's
+ * declared scopes, checked against the caller's key), the error envelope, JSON parsing,
+ * and a logged cause for unknown errors.
  */
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { getDb, type Db } from "@/db/client";
+import { assertScope, type Principal } from "@/lib/access/principal";
+import type { Scope } from "@/lib/access/scopes";
 import { getEnv, type Env } from "@/lib/env";
-import { describeError, log } from "@/lib/log";
 import { DomainError } from "@/lib/errors";
-import { errorBody, statusOf } from "./errors";
-import { verifyToken } from "@/lib/services/server/api-token";
+import { describeError, log } from "@/lib/log";
+import { authenticateKey } from "@/lib/services/keys/api-keys";
 import { bearerToken } from "./auth";
 import { BODY_LIMITS } from "./body-limits";
+import { errorBody, statusOf } from "./errors";
 import { readJsonBody } from "./read-json-body";
 
 export interface RouteContext<P> {
   params: P;
   db: Db;
   env: Env;
+  /** The caller: the key the request carries (an anonymous principal on a public route). */
+  principal: Principal;
 }
 
 type Handler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
 
 export interface RouteOptions {
-  /** `false` only for /v1/health. */
-  auth?: boolean;
+  /**
+   * Who may call the route: a caller holding any of these scopes (an admin key always may),
+   * or "public" (only /v1/health). Required, so a route cannot be added without saying.
+   */
+  scopes: readonly Scope[] | "public";
   /** Replaces the error envelope (the OpenAI-compatible routes answer in OpenAI's error shape). */
   onError?: (error: unknown) => Response;
 }
 
-/** Wraps a handler: authentication, then the handler; errors become the envelope (or `onError`'s). */
-export function route<P = Record<string, never>>(handler: Handler<P>, options: RouteOptions = {}) {
+const ANONYMOUS: Principal = { keyId: "anonymous", keyName: "anonymous", scopes: [], agents: [], tenant: null, turnsPerMinute: null, source: "api" };
+
+const UNAUTHORIZED = {
+  missing: "missing bearer key: send Authorization: Bearer <key>",
+  unknown: "unknown API key",
+  revoked: "this API key was revoked",
+  expired: "this API key has expired",
+} as const;
+
+/** The principal of a request to a route that needs `scopes`: 401 without a valid key, 403 without the scope. */
+export function authorize(db: Db, req: Request, scopes: readonly Scope[], what: string): Principal {
+  const auth = authenticateKey(db, bearerToken(req.headers.get("authorization")), "api");
+  if (!auth.ok) throw new DomainError("unauthorized", UNAUTHORIZED[auth.reason]);
+  assertScope(auth.principal, scopes, what);
+  return auth.principal;
+}
+
+/** Wraps a handler: authentication and the scope check, then the handler; errors become the envelope (or `onError`'s). */
+export function route<P = Record<string, never>>(handler: Handler<P>, options: RouteOptions) {
   return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
     try {
       const env = getEnv();
       const db = getDb(env.dataDir);
-      if (options.auth !== false) {
-        const token = bearerToken(req.headers.get("authorization"));
-        if (!verifyToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir }, token)) {
-          throw new DomainError("unauthorized", "missing or invalid bearer token");
-        }
-      }
-      return await handler(req, { params: await next.params, db, env });
+      const principal = options.scopes === "public" ? ANONYMOUS : authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
+      return await handler(req, { params: await next.params, db, env, principal });
     } catch (error) {
       return (options.onError ?? errorResponse)(error);
     }
   };
 }
 
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type RouteHandler = (req: NextRequest) => Promise<Response>;
+
+/**
+ * Handlers that answer 405 in the error envelope (Next's own 405 has no body) for the
+ * methods a route file does not serve; the file exports the ones it lacks:
+ * `export const { POST, PATCH } = refuseMethods(["GET", "PUT", "DELETE"])`.
+ */
+export function refuseMethods(served: readonly Method[], onError?: (error: unknown) => Response): Record<Method, RouteHandler> {
+  const refuse = (method: Method): RouteHandler => async () =>
+    (onError ?? errorResponse)(new DomainError("method_not_allowed", `method ${method} is not allowed here (allowed: ${served.join(", ")})`));
+  return { GET: refuse("GET"), POST: refuse("POST"), PUT: refuse("PUT"), PATCH: refuse("PATCH"), DELETE: refuse("DELETE") };
+}
+
 /** Turns any thrown value into the error envelope; unknown errors are 500 with the cause logged. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
-    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: statusOf(error.code) });
+    const headers: Record<string, string> = {};
+    const retry = (error.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
+    if (error.code === "rate_limited" && typeof retry === "number") headers["retry-after"] = String(retry);
+    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: statusOf(error.code), headers });
   }
   log.error("unhandled error in route", describeError(error));
   return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });

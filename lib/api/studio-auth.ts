@@ -1,42 +1,53 @@
 /**
- * Studio sign-in: pages and server actions call `requireStudioSession()`; only
- * a holder of the API token gets the (httpOnly, SameSite=Strict, Secure over https)
- * session cookie. Sign-out revokes the session server-side.
+ * Studio sign-in: any active API key signs in, and the Studio then acts with that key's
+ * scopes (read again on every request). Pages and server actions call
+ * `requireStudioSession()` and check scopes with `assertScope`; the cookie is httpOnly,
+ * SameSite=Strict, and Secure over https. Sign-out revokes the session server-side.
  */
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { getEnv } from "@/lib/env";
-import { verifyToken } from "@/lib/services/server/api-token";
-import { SESSION_COOKIE, SESSION_MAX_AGE_S, issueSessionCookie, revokeSessionCookie, verifySessionCookie } from "./auth";
+import { authenticateKey } from "@/lib/services/keys/api-keys";
+import { SESSION_COOKIE, SESSION_MAX_AGE_S, issueSessionCookie, revokeSessionCookie, sessionPrincipal } from "./auth";
 import { isHttpsRequest } from "./request-origin";
 
-function tokenConfig() {
+function studioContext() {
   const env = getEnv();
-  return { db: getDb(env.dataDir), config: { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir } };
+  return { db: getDb(env.dataDir), dataDir: env.dataDir };
 }
 
 /** True when this cookie value is a valid Studio session (the proxy checks it before Next reads cookies()). */
 export function isStudioSessionCookie(cookie: string | undefined): boolean {
-  const { db, config } = tokenConfig();
-  return verifySessionCookie(db, config, cookie);
+  const { db, dataDir } = studioContext();
+  return sessionPrincipal(db, dataDir, cookie) !== undefined;
+}
+
+/** The principal of this request's Studio session, if it has a valid one. */
+export async function studioPrincipal(): Promise<Principal | undefined> {
+  const { db, dataDir } = studioContext();
+  return sessionPrincipal(db, dataDir, (await cookies()).get(SESSION_COOKIE)?.value);
 }
 
 /** True when the request carries a valid Studio session. */
 export async function hasStudioSession(): Promise<boolean> {
-  return isStudioSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
+  return (await studioPrincipal()) !== undefined;
 }
 
-/** Redirects to /login unless the request carries a valid Studio session. */
-export async function requireStudioSession(): Promise<void> {
-  if (!(await hasStudioSession())) redirect("/login");
+/** The session's principal; redirects to /login when there is none. */
+export async function requireStudioSession(): Promise<Principal> {
+  const principal = await studioPrincipal();
+  if (!principal) redirect("/login");
+  return principal;
 }
 
-/** Checks the token and sets the session cookie; false when the token is wrong. */
+/** Checks the key and sets the session cookie; false when the key is unknown, revoked or expired. */
 export async function signIn(token: string): Promise<boolean> {
-  const { db, config } = tokenConfig();
-  if (!verifyToken(db, config, token.trim())) return false;
-  (await cookies()).set(SESSION_COOKIE, issueSessionCookie(db, config), {
+  const { db, dataDir } = studioContext();
+  const auth = authenticateKey(db, token.trim(), "studio");
+  if (!auth.ok) return false;
+  (await cookies()).set(SESSION_COOKIE, issueSessionCookie(db, dataDir, auth.principal.keyId), {
     httpOnly: true,
     sameSite: "strict",
     secure: isHttpsRequest(await headers()),
@@ -48,8 +59,8 @@ export async function signIn(token: string): Promise<boolean> {
 
 /** Revokes this browser's session server-side, then drops its cookie. */
 export async function signOut(): Promise<void> {
-  const { db, config } = tokenConfig();
+  const { db, dataDir } = studioContext();
   const jar = await cookies();
-  revokeSessionCookie(db, config, jar.get(SESSION_COOKIE)?.value);
+  revokeSessionCookie(db, dataDir, jar.get(SESSION_COOKIE)?.value);
   jar.delete(SESSION_COOKIE);
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, dbFile, openDb, type Db } from "@/db/client";
 import { SESSION_COOKIE, issueSessionCookie, revokeSessionCookie } from "@/lib/api/auth";
+import { BOOTSTRAP_KEY_ID } from "@/lib/services/keys/bootstrap-key";
 import { startServer, type TestServer } from "../support/server";
 
 /** The URL of every page.tsx under app/(studio), dynamic segments filled with a placeholder. */
@@ -32,7 +33,6 @@ function studioPages(): string[] {
 describe("Studio authentication", () => {
   let server: TestServer;
   let db: Db;
-  const config = () => ({ envToken: server.token, dataDir: server.dataDir });
   const pages = studioPages();
 
   beforeAll(async () => {
@@ -62,7 +62,7 @@ describe("Studio authentication", () => {
   });
 
   it("sends every page to /login without a session, for documents and RSC requests alike", async () => {
-    const forged = `${Date.now() + 3600_000}.${"a".repeat(32)}.${"b".repeat(64)}`;
+    const forged = `${Date.now() + 3600_000}.${"a".repeat(32)}.${BOOTSTRAP_KEY_ID}.${"b".repeat(64)}`;
     for (const page of pages) {
       const variants: Array<Record<string, string>> = [{}, { rsc: "1" }, { cookie: `${SESSION_COOKIE}=${forged}` }, { rsc: "1", cookie: `${SESSION_COOKIE}=${forged}` }];
       for (const headers of variants) {
@@ -73,19 +73,19 @@ describe("Studio authentication", () => {
   });
 
   it("serves the pages with a session, and stops serving them once that session is revoked", async () => {
-    const cookie = issueSessionCookie(db, config());
+    const cookie = issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID);
     const jar = { cookie: `${SESSION_COOKIE}=${cookie}` };
     const home = await visit("/", jar);
     expect(home.status).toBe(200);
     expect(home.body).toContain("Overview");
-    revokeSessionCookie(db, config(), cookie);
+    revokeSessionCookie(db, server.dataDir, cookie);
     for (const headers of [jar, { ...jar, rsc: "1" }]) expect((await visit("/", headers)).location).toBe("/login");
     const api = await fetch(`${server.url}/studio-api/sessions/x/calls/y`, { headers: jar });
     expect(api.status).toBe(401);
   });
 
   it("checks Origin (403) and Content-Type (415) on the cookie-authenticated studio-api routes", async () => {
-    const jar = `${SESSION_COOKIE}=${issueSessionCookie(db, config())}`;
+    const jar = `${SESSION_COOKIE}=${issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID)}`;
     const turns = `${server.url}/studio-api/sessions/no_such_session/turns`;
     const post = (headers: Record<string, string>, body = JSON.stringify({ message: "hi" })) =>
       fetch(turns, { method: "POST", headers: { cookie: jar, ...headers }, body });

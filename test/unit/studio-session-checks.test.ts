@@ -23,6 +23,9 @@ function exportedFunctions(file: string): Map<string, string> {
   return found;
 }
 
+/** The first statement: the session check, its principal kept or not (`const actor = await requireStudioSession();`). */
+const SESSION_CHECK = /^(const \w+ = )?await requireStudioSession\(\);$/;
+
 describe("Studio session checks", () => {
   const all = files(ROOT);
 
@@ -31,7 +34,7 @@ describe("Studio session checks", () => {
     expect(pages.length).toBeGreaterThan(10);
     const missing = pages.filter((f) => {
       const first = [...exportedFunctions(f).values()][0];
-      return first !== "await requireStudioSession();";
+      return !SESSION_CHECK.test(first ?? "");
     });
     expect(missing.map((f) => path.relative(process.cwd(), f))).toEqual([]);
   });
@@ -43,7 +46,7 @@ describe("Studio session checks", () => {
     for (const f of actions) {
       const source = fs.readFileSync(f, "utf8");
       for (const [name, first] of exportedFunctions(f)) {
-        if (first !== "await requireStudioSession();") missing.push(`${path.relative(process.cwd(), f)}: ${name}`);
+        if (!SESSION_CHECK.test(first)) missing.push(`${path.relative(process.cwd(), f)}: ${name}`);
       }
       // No other kind of export (an arrow function would escape this check).
       expect(source, f).not.toMatch(/export (const|let|var) /);

@@ -1,5 +1,6 @@
 "use server";
 // Server actions of the MCP page: each checks the Studio session, then calls one service.
+import { assertScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { getPosture } from "@/lib/services/tools/egress-posture";
@@ -8,6 +9,9 @@ import { asResult, studioDb } from "../action-result";
 
 /** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?}` as POST /v1/mcp/import takes it. */
 export async function importMcpAction(body: { name: string; url: string; headers?: Record<string, string> }) {
-  await requireStudioSession();
-  return asResult(() => importMcpServer(studioDb(), body, { posture: getPosture(), secrets: processSecrets, source: "studio" }));
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["tools:write"], "importing an MCP server");
+    return importMcpServer(studioDb(), actor, body, { posture: getPosture(), secrets: processSecrets, source: "studio" });
+  });
 }

@@ -1,5 +1,6 @@
 "use server";
 // Server actions of the playground: each checks the Studio session, then calls one service.
+import { assertScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval } from "@/lib/services/approvals/approvals";
 import { createSession } from "@/lib/services/sessions/create-session";
@@ -7,19 +8,28 @@ import { followTurn } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
 
 export async function createSessionAction(agentId: string) {
-  await requireStudioSession();
-  return asResult(() => createSession(studioDb(), { agentId, tenant: null }).id);
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["turns:run"], "starting a session");
+    return createSession(studioDb(), { agentId, tenant: null }).id;
+  });
 }
 
 /** Decides a pending approval (DESIGN D8); the waiting turn then goes on in the background. */
 export async function decideApprovalAction(approvalId: string, decision: "approved" | "rejected", note?: string) {
-  await requireStudioSession();
+  const actor = await requireStudioSession();
   const trimmed = note?.trim().slice(0, 2000);
-  return asResult(() => decideApproval(studioDb(), approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) }).status);
+  return asResult(() => {
+    assertScope(actor, ["approvals:decide"], "deciding an approval");
+    return decideApproval(studioDb(), actor, approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) }).status;
+  });
 }
 
 /** A background turn's status and its events after `afterSeq` (the playground polls this after a decision). */
 export async function followTurnAction(turnId: string, afterSeq: number) {
-  await requireStudioSession();
-  return asResult(() => followTurn(studioDb(), turnId, afterSeq));
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["traces:read", "turns:run"], "following a turn");
+    return followTurn(studioDb(), turnId, afterSeq);
+  });
 }

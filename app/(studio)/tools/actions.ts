@@ -1,5 +1,6 @@
 "use server";
 // Server actions of the Tools pages: each checks the Studio session, then calls one service.
+import { assertScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { setToolExposure, type ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
 import { checkUrlVerdict } from "@/lib/services/tools/check-url-verdict";
@@ -9,16 +10,20 @@ import type { TurnContext } from "@/lib/tools/types";
 import { asResult, studioDb } from "../action-result";
 
 export async function saveToolAction(name: string, definition: Record<string, unknown>) {
-  await requireStudioSession();
+  const actor = await requireStudioSession();
   return asResult(() => {
-    const { created, tool } = putTool(studioDb(), name, definition, "studio");
+    assertScope(actor, ["tools:write"], "saving a tool");
+    const { created, tool } = putTool(studioDb(), actor, name, definition, "studio");
     return { created, name, version: (tool as { version?: number }).version ?? null };
   });
 }
 
 export async function deleteToolAction(name: string) {
-  await requireStudioSession();
-  return asResult(() => removeTool(studioDb(), name, "studio"));
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["tools:write"], "deleting a tool");
+    removeTool(studioDb(), actor, name, "studio");
+  });
 }
 
 export async function checkUrlAction(url: string) {
@@ -27,16 +32,25 @@ export async function checkUrlAction(url: string) {
 }
 
 export async function testToolAction(name: string, args: unknown, ctx: TurnContext) {
-  await requireStudioSession();
-  return asResult(() => testTool(studioDb(), name, { arguments: args, ctx }));
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["tools:write"], "trying a tool");
+    return testTool(studioDb(), name, { arguments: args, ctx });
+  });
 }
 
 export async function restoreVersionAction(name: string, version: number) {
-  await requireStudioSession();
-  return asResult(() => (restoreToolVersion(studioDb(), name, version).tool as { version?: number }).version ?? null);
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["tools:write"], "restoring a tool version");
+    return (restoreToolVersion(studioDb(), actor, name, version).tool as { version?: number }).version ?? null;
+  });
 }
 
 export async function setExposureAction(agentId: string, tool: string, mode: ToolExposureMode) {
-  await requireStudioSession();
-  return asResult(() => setToolExposure(studioDb(), agentId, tool, mode).agent.id);
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, ["agents:write"], "changing a tool's exposure");
+    return setToolExposure(studioDb(), actor, agentId, tool, mode).agent.id;
+  });
 }

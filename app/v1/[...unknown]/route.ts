@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 const unknown = route(async (req) => {
   throw new DomainError("not_found", `no such endpoint: ${req.method} ${req.nextUrl.pathname.slice(0, 200)}`);
-}, { auth: false });
+}, { scopes: "public" });
 
 export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -1,7 +1,8 @@
 // GET /v1/approvals?status=pending — approvals, oldest first (expired ones are marked first)
 import { z } from "zod";
-import { json, parseWith, route } from "@/lib/api/route";
+import { json, parseWith, route, refuseMethods } from "@/lib/api/route";
 import { listApprovalsPresented } from "@/lib/services/approvals/approvals";
+import { READ_APPROVALS } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,4 +12,6 @@ const query = z.object({ status: z.enum(["pending", "approved", "rejected", "exp
 export const GET = route(async (req, { db }) => {
   const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
   return json({ approvals: listApprovalsPresented(db, status) });
-});
+}, { scopes: READ_APPROVALS });
+
+export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

@@ -1,5 +1,5 @@
 // POST /v1/responses — an agent turn in OpenAI's Responses shape (streamed or not)
-import { readBody, route } from "@/lib/api/route";
+import { readBody, route, refuseMethods } from "@/lib/api/route";
 import { openAIErrorResponse } from "@/lib/api/openai-compat/openai-errors";
 import { createResponseRequest } from "@/lib/api/openai-compat/responses-request";
 import { createResponse } from "@/lib/api/openai-compat/responses";
@@ -12,6 +12,7 @@ export const POST = route(
   async (req, { db }) => {
     const body = await readBody(req, createResponseRequest, BODY_LIMITS.conversation);
     return createResponse(db, body);
-  },
-  { onError: openAIErrorResponse },
+  }, { scopes: ["turns:run"], onError: openAIErrorResponse }
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"], openAIErrorResponse);

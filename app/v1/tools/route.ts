@@ -1,8 +1,11 @@
 // GET /v1/tools — the catalog: code and data tools, with dropped ones and their problem
-import { json, route } from "@/lib/api/route";
+import { json, route, refuseMethods } from "@/lib/api/route";
 import { listCatalog } from "@/lib/services/tools/tools";
+import { READ_CATALOG } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, { db }) => json({ tools: listCatalog(db) }));
+export const GET = route(async (_req, { db }) => json({ tools: listCatalog(db) }), { scopes: READ_CATALOG });
+
+export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

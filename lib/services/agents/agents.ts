@@ -3,6 +3,8 @@
  * of this agent see" (the same answer the engine uses).
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
 import type { AgentRow } from "@/db/schema";
 import { archiveAgent, getAgent, getAgentRecord, listAgents, upsertAgent } from "@/db/queries/agents";
 import { DomainError, notFound, validationFailed } from "@/lib/errors";
@@ -38,14 +40,20 @@ export function presentAgent(row: AgentRow) {
 export type AgentSource = "api" | "studio" | "config" | "seed";
 
 /** Validates and stores a whole agent definition (absent fields take their defaults). */
-export function putAgent(db: Db, id: string, body: unknown, source: AgentSource = "api") {
+export function putAgent(db: Db, actor: Principal, id: string, body: unknown, source: AgentSource = "api") {
   if (!AGENT_ID.test(id)) throw validationFailed(`agent id must match ${AGENT_ID}`);
   const parsed = agentInput.safeParse(body);
   if (!parsed.success) {
     const problems = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     throw validationFailed(problems.join("; "));
   }
-  const { created, agent } = upsertAgent(db, agentValues(id, parsed.data, source));
+  const before = getAgent(db, id);
+  const { created, agent } = db.transaction(() => {
+    const written = upsertAgent(db, agentValues(id, parsed.data, source));
+    const changed = changedFields(before ? agentBody(before) : undefined, agentBody(written.agent));
+    recordAudit(db, actor, { action: "agent.put", target: `agent:${id}`, summary: { change: written.created ? "created" : "updated", changed, source } });
+    return written;
+  });
   return { created, agent: presentAgent(agent) };
 }
 
@@ -82,9 +90,13 @@ export const listAgentsPresented = (db: Db) => listAgents(db).map(presentAgent);
  * Deletes an agent: archives it (db/queries/agents.ts archiveAgent), so its history stays.
  * 404 when there is no live agent of that id. Returns the waiting turns that ended with it.
  */
-export function removeAgent(db: Db, id: string): { deleted: string; failed_turns: string[] } {
-  const archived = archiveAgent(db, id);
-  if (!archived) throw notFound(`agent '${id}'`);
+export function removeAgent(db: Db, actor: Principal, id: string): { deleted: string; failed_turns: string[] } {
+  const archived = db.transaction(() => {
+    const done = archiveAgent(db, id);
+    if (!done) throw notFound(`agent '${id}'`);
+    recordAudit(db, actor, { action: "agent.delete", target: `agent:${id}`, summary: { archived: true, failed_turns: done.failedTurns } });
+    return done;
+  });
   log.info("agent deleted (archived; its history is kept)", { agent_id: id, failed_turns: archived.failedTurns });
   return { deleted: id, failed_turns: archived.failedTurns };
 }
@@ -126,4 +138,11 @@ export function agentSystemTools(agent: AgentRow, hasDeferred: boolean): string[
     ...(agent.subagents.length > 0 ? ["spawn_subagent", "spawn_subagents"] : []),
   ];
   return wanted.filter((name) => !agent.toolsDeny.includes(name));
+}
+
+/** The top-level fields whose JSON differs between two versions of a definition (the audit log's diff). */
+export function changedFields(before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
+  if (!before) return Object.keys(after);
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
 }

@@ -4,6 +4,7 @@
  * through putAgent, so the API's validation applies unchanged.
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import type { AgentPolicy } from "@/lib/agents/policy";
 import { agentBody, getAgentOrThrow, putAgent } from "./agents";
 
@@ -14,9 +15,9 @@ export interface StudioPolicy extends AgentPolicy {
 }
 
 /** Replaces the agent's tool policy (and approvals), keeping everything else. */
-export function setAgentPolicy(db: Db, agentId: string, policy: StudioPolicy) {
+export function setAgentPolicy(db: Db, actor: Principal, agentId: string, policy: StudioPolicy) {
   const row = getAgentOrThrow(db, agentId);
-  return putAgent(db, agentId, { ...agentBody(row), ...policy }, "studio");
+  return putAgent(db, actor, agentId, { ...agentBody(row), ...policy }, "studio");
 }
 
 const without = (list: string[], name: string) => list.filter((n) => n !== name);
@@ -27,7 +28,7 @@ const withName = (list: string[], name: string) => (list.includes(name) ? list :
  * tools_allow only when the agent has an allowlist (with none, every tool is
  * already allowed and adding one would shut out all the others).
  */
-export function setToolExposure(db: Db, agentId: string, tool: string, mode: ToolExposureMode) {
+export function setToolExposure(db: Db, actor: Principal, agentId: string, tool: string, mode: ToolExposureMode) {
   const row = getAgentOrThrow(db, agentId);
   const hasAllowlist = row.toolsAllow !== null || row.toolsAllowGroups !== null;
   const allow = row.toolsAllow ?? (hasAllowlist ? [] : null);
@@ -38,5 +39,5 @@ export function setToolExposure(db: Db, agentId: string, tool: string, mode: Too
     tools_deferred: mode === "defer" ? withName(row.toolsDeferred, tool) : without(row.toolsDeferred, tool),
     approvals: row.approvals,
   };
-  return putAgent(db, agentId, { ...agentBody(row), ...policy }, "studio");
+  return putAgent(db, actor, agentId, { ...agentBody(row), ...policy }, "studio");
 }

@@ -4,6 +4,8 @@
  * demand and from a timer in the server process.
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
 import { decideApproval as recordDecision, expireApprovals, getApproval, listApprovals } from "@/db/queries/approvals";
 import type { ApprovalRow, ApprovalStatus } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/errors";
@@ -52,11 +54,17 @@ export function getApprovalOrThrow(db: Db, id: string) {
 }
 
 /** Records an operator's decision and lets the waiting turn go on; 409 if it was already decided or expired. */
-export function decideApproval(db: Db, id: string, params: { decision: "approved" | "rejected"; note?: string }) {
+export function decideApproval(db: Db, actor: Principal, id: string, params: { decision: "approved" | "rejected"; note?: string }) {
   expireDueApprovals(db);
   const existing = getApproval(db, id);
   if (!existing) throw notFound(`approval '${id}'`);
-  const row = recordDecision(db, { id, status: params.decision, note: params.note ?? null });
+  const row = db.transaction(() => {
+    const decided = recordDecision(db, { id, status: params.decision, note: params.note ?? null });
+    if (decided) {
+      recordAudit(db, actor, { action: "approval.decide", target: `approval:${id}`, summary: { decision: params.decision, tool: decided.tool, turn_id: decided.turnId, note: params.note ?? null } });
+    }
+    return decided;
+  });
   if (!row) {
     const now = getApproval(db, id);
     throw new DomainError("conflict", `approval ${id} is already ${now?.status ?? existing.status}`, { status: now?.status ?? existing.status });

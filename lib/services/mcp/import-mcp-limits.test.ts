@@ -6,13 +6,16 @@ import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { MCP_IMPORT_LIMITS, type DiscoverToolsResult, type McpToolInfo } from "@/lib/mcp";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const URL_ = "http://127.0.0.1:9/mcp";
 
 function run(result: DiscoverToolsResult) {
   const db = openDb(":memory:");
   const discover = vi.fn(async () => result);
-  const done = importMcpServer(db, { name: "big", url: URL_ }, { posture: DEV_POSTURE, secrets: staticSecrets({}), discover });
+  const done = importMcpServer(db, OPERATOR, { name: "big", url: URL_ }, { posture: DEV_POSTURE, secrets: staticSecrets({}), discover });
   return { db, done };
 }
 

@@ -8,6 +8,9 @@ import type { DiscoverToolsInput, DiscoverToolsResult, McpToolInfo } from "@/lib
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { importMcpServer, type ImportMcpDeps } from "./import-mcp-server";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const URL_ = "http://127.0.0.1:9/mcp";
 const sum: McpToolInfo = { name: "get-sum", description: "sum", inputSchema: { type: "object", properties: { a: { type: "number" } } }, annotations: { readOnlyHint: true } };
@@ -20,7 +23,7 @@ function setup(tools: McpToolInfo[] | DiscoverToolsResult, over: Partial<ImportM
     Array.isArray(state.tools) ? { ok: true, tools: state.tools, server: { name: "fake", version: "1" } } : state.tools,
   );
   const deps: ImportMcpDeps = { posture: DEV_POSTURE, secrets: staticSecrets({ mcp_key: "s3cret-value" }), discover, ...over };
-  const run = (body: unknown = { name: "everything", url: URL_ }) => importMcpServer(db, body, deps);
+  const run = (body: unknown = { name: "everything", url: URL_ }) => importMcpServer(db, OPERATOR, body, deps);
   return { db, state, discover, run };
 }
 

@@ -6,6 +6,9 @@
  * nothing is written when the server is refused, down or unreadable.
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
+import { versionActor } from "@/lib/services/tools/tools";
 import { getTool, listToolsInGroup, writeTools, type ToolWrite } from "@/db/queries/tools";
 import { DomainError } from "@/lib/errors";
 import { checkDestination, type EgressPosture, type Resolver } from "@/lib/egress";
@@ -57,7 +60,7 @@ export interface ImportMcpResult {
  * so a re-import of an unchanged server changes nothing and reports
  * created [] removed [].
  */
-export async function importMcpServer(db: Db, body: unknown, deps: ImportMcpDeps): Promise<ImportMcpResult> {
+export async function importMcpServer(db: Db, actor: Principal, body: unknown, deps: ImportMcpDeps): Promise<ImportMcpResult> {
   const req = parseMcpImportBody(body, deps.secrets);
   const group = mcpGroup(req.name);
   const redact = (text: string) => redactText(text, req.secretValues);
@@ -122,7 +125,15 @@ export async function importMcpServer(db: Db, body: unknown, deps: ImportMcpDeps
     .filter((row) => !written.has(row.name) && !failed.has(row.definition?.request?.mcp_tool ?? ""))
     .map((row) => row.name);
 
-  const outcome = writeTools(db, { writes, remove, source: deps.source ?? "mcp" });
+  const outcome = db.transaction(() => {
+    const done = writeTools(db, { writes, remove, source: deps.source ?? "mcp", actor: versionActor(actor) });
+    recordAudit(db, actor, {
+      action: "mcp.import",
+      target: `mcp:${req.name}`,
+      summary: { url: redact(req.url), created: done.created, updated: done.updated, removed: done.removed, errors: errors.length },
+    });
+    return done;
+  });
   return {
     group,
     created: outcome.created,

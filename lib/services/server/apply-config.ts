@@ -3,6 +3,9 @@
  * before anything is written: a config with one bad entry changes nothing.
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
+import { versionActor } from "@/lib/services/tools/tools";
 import { writeTools, type ToolWrite } from "@/db/queries/tools";
 import { upsertAgent } from "@/db/queries/agents";
 import { validationFailed } from "@/lib/errors";
@@ -21,6 +24,7 @@ export interface ApplyConfigResult {
 /** Validates the whole config, then writes it; throws a 422 DomainError listing every problem. */
 export function applyConfig(
   db: Db,
+  actor: Principal,
   config: unknown,
   source: AgentSource = "config",
   options: { writeAgents?: boolean } = {},
@@ -50,8 +54,17 @@ export function applyConfig(
   });
   if (problems.length > 0) throw validationFailed(`config not applied: ${problems.join("; ")}`);
 
-  const outcome = writeTools(db, { writes, source });
-  if (options.writeAgents !== false) for (const values of agents) upsertAgent(db, values);
+  // One transaction: the config lands whole or not at all, with its audit entry.
+  const outcome = db.transaction(() => {
+    const written = writeTools(db, { writes, source, actor: versionActor(actor) });
+    if (options.writeAgents !== false) for (const values of agents) upsertAgent(db, values);
+    recordAudit(db, actor, {
+      action: "config.apply",
+      target: `config:${source}`,
+      summary: { agents: options.writeAgents === false ? [] : agents.map((a) => a.id), created: written.created, updated: written.updated },
+    });
+    return written;
+  });
   return {
     agents: agents.map((a) => a.id),
     created: outcome.created,

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { MIGRATIONS_DIR } from "@/db/client";
+import { listApiKeys } from "@/db/queries/api-keys";
 import { countAppliedMigrations, countSchemaObjects, getJournalMode } from "@/db/queries/database-info";
-import { API_TOKEN_HASH_KEY, getSetting } from "@/db/queries/settings";
 import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
@@ -40,10 +40,12 @@ const checkMigrations: Check = (db) => {
 };
 
 const checkToken: Check = (db, env) => {
-  if (env.INSIKA_API_TOKEN) return { name: "auth-token", status: "ok", message: "INSIKA_API_TOKEN is set" };
-  return getSetting(db, API_TOKEN_HASH_KEY)
-    ? { name: "auth-token", status: "ok", message: `generated token (hash stored; the token is in ${path.join(env.dataDir, "api-token")})` }
-    : { name: "auth-token", status: "error", message: "no API token: run `insika token` or set INSIKA_API_TOKEN" };
+  const now = Date.now();
+  const active = listApiKeys(db).filter((k) => k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now));
+  const admins = active.filter((k) => k.scopes.includes("admin")).length;
+  if (admins === 0) return { name: "api-keys", status: "error", message: "no active admin key: set INSIKA_API_TOKEN or run `insika token --rotate`" };
+  const bootstrap = env.INSIKA_API_TOKEN ? "the bootstrap key is INSIKA_API_TOKEN" : `the bootstrap key is in ${path.join(env.dataDir, "api-token")}`;
+  return { name: "api-keys", status: "ok", message: `${active.length} active key(s), ${admins} admin; ${bootstrap}` };
 };
 
 const checkEgress: Check = () => {

@@ -6,8 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getDb } from "@/db/client";
-import { ensureApiToken, tokenFile } from "./api-token";
+import { ensureBootstrapKey, tokenFile } from "@/lib/services/keys/bootstrap-key";
 import type { Env } from "@/lib/env";
+import { operatorPrincipal } from "@/lib/access/principal";
 import { applyConfig } from "./apply-config";
 import { seedDemo } from "./seed-demo";
 
@@ -37,10 +38,10 @@ export async function loadConfigFile(file: string): Promise<unknown> {
 /** Migrates, ensures the token, seeds (demo mode) and applies the config file. Idempotent. */
 export async function prepare(env: Env, options: { configFile?: string | null } = {}): Promise<PrepareReport> {
   const db = getDb(env.dataDir);
-  const newToken = ensureApiToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
+  const newToken = ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
   const seeded = env.INSIKA_DEMO ? seedDemo(db, env.PORT).created : [];
   const file = options.configFile === undefined ? configFilePath(env) : options.configFile;
   let config: PrepareReport["config"] = null;
-  if (file) config = { file, ...applyConfig(db, await loadConfigFile(file)) };
+  if (file) config = { file, ...applyConfig(db, operatorPrincipal("config"), await loadConfigFile(file)) };
   return { newToken, tokenFile: env.INSIKA_API_TOKEN ? null : tokenFile(env.dataDir), seeded, config };
 }

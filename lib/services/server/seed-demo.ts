@@ -4,6 +4,7 @@
  * (app/demo-backend). Only what is missing is created, so an operator's edits survive restarts.
  */
 import type { Db } from "@/db/client";
+import { operatorPrincipal } from "@/lib/access/principal";
 import { getAgent } from "@/db/queries/agents";
 import { getTool } from "@/db/queries/tools";
 import { applyConfig } from "./apply-config";
@@ -62,6 +63,6 @@ export function seedDemo(db: Db, port: number): { created: string[] } {
   const agentExists = getAgent(db, DEMO_AGENT_ID) !== undefined;
   const missing = dataTools.filter((t) => !getTool(db, t.name));
   if (agentExists && missing.length === 0) return { created: [] };
-  const result = applyConfig(db, { ...agent, dataTools: missing }, "seed", { writeAgents: !agentExists });
+  const result = applyConfig(db, operatorPrincipal("config"), { ...agent, dataTools: missing }, "seed", { writeAgents: !agentExists });
   return { created: [...(agentExists ? [] : [`agent ${DEMO_AGENT_ID}`]), ...result.created] };
 }

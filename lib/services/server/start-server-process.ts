@@ -6,7 +6,7 @@
  * resume off: turns are then resumed only on request, and leases are still renewed).
  */
 import { getDb } from "@/db/client";
-import { ensureApiToken, tokenFile } from "./api-token";
+import { ensureBootstrapKey, tokenFile } from "@/lib/services/keys/bootstrap-key";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { startApprovalSweeper } from "@/lib/services/approvals/approvals";
@@ -17,7 +17,7 @@ export async function startServerProcess(): Promise<void> {
   try {
     const env = getEnv();
     const db = getDb(env.dataDir);
-    const token = ensureApiToken(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
+    const token = ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
     if (token) console.log(`Generated an API token (shown once; saved to ${tokenFile(env.dataDir)}):\n  ${token}`);
     startApprovalSweeper(db, env.INSIKA_APPROVAL_TTL);
     startTurnLeases(db, env.INSIKA_RESUME_ON_START ? () => void resumeInterruptedTurns(db) : undefined);

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
 import { deleteSkill, getSkill, listSkills, upsertSkill } from "@/db/queries/skills";
 import type { SkillRow } from "@/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";
@@ -31,10 +33,14 @@ function present(row: SkillRow, withBody: boolean) {
 }
 
 /** Creates or replaces a skill; 422 for a bad name, a body `name` different from the path, or a missing field. */
-export function putSkill(db: Db, name: string, input: z.infer<typeof skillInput>) {
+export function putSkill(db: Db, actor: Principal, name: string, input: z.infer<typeof skillInput>) {
   if (!SKILL_NAME.test(name)) throw validationFailed(`skill name must match ${SKILL_NAME}`);
   if (input.name !== undefined && input.name !== name) throw validationFailed(`body name '${input.name}' differs from the path '${name}'`);
-  const { created, skill } = upsertSkill(db, { name, description: input.description, body: input.body });
+  const { created, skill } = db.transaction(() => {
+    const written = upsertSkill(db, { name, description: input.description, body: input.body });
+    recordAudit(db, actor, { action: "skill.put", target: `skill:${name}`, summary: { change: written.created ? "created" : "updated" } });
+    return written;
+  });
   return { created, skill: present(skill, true) };
 }
 
@@ -47,6 +53,9 @@ export function getSkillOrThrow(db: Db, name: string) {
 /** Every skill, without bodies. */
 export const listSkillsPresented = (db: Db) => listSkills(db).map((row) => present(row, false));
 
-export function removeSkill(db: Db, name: string): void {
-  if (!deleteSkill(db, name)) throw notFound(`skill '${name}'`);
+export function removeSkill(db: Db, actor: Principal, name: string): void {
+  db.transaction(() => {
+    if (!deleteSkill(db, name)) throw notFound(`skill '${name}'`);
+    recordAudit(db, actor, { action: "skill.delete", target: `skill:${name}` });
+  });
 }

@@ -4,6 +4,9 @@ import { getTool } from "@/db/queries/tools";
 import { DomainError } from "@/lib/errors";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { applyManifest, MAX_MANIFEST_TOOLS } from "./apply-manifest";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const tool = (name: string, url = "https://api.example.com/x") => ({ name, description: `the ${name} tool`, request: { method: "GET", url } });
 const deps = (env: Record<string, string | undefined> = {}) => ({ env, secrets: staticSecrets({}) });
@@ -12,7 +15,7 @@ describe("applyManifest", () => {
   it("accepts exactly the documented maximum number of tools", () => {
     const db = openDb(":memory:");
     const tools = Array.from({ length: MAX_MANIFEST_TOOLS }, (_, i) => tool(`t_${i}`));
-    const r = applyManifest(db, { tools }, deps());
+    const r = applyManifest(db, OPERATOR, { tools }, deps());
     expect(r.created).toHaveLength(MAX_MANIFEST_TOOLS);
     expect(r.errors).toEqual([]);
   });
@@ -22,7 +25,7 @@ describe("applyManifest", () => {
     const tools = Array.from({ length: MAX_MANIFEST_TOOLS + 1 }, (_, i) => tool(`t_${i}`));
     let error: unknown;
     try {
-      applyManifest(db, { tools }, deps());
+      applyManifest(db, OPERATOR, { tools }, deps());
     } catch (e) {
       error = e;
     }
@@ -36,6 +39,7 @@ describe("applyManifest", () => {
     const db = openDb(":memory:");
     const r = applyManifest(
       db,
+      OPERATOR,
       { tools: [tool("exposed", "{{env.API_URL}}/x"), tool("hidden", "{{env.HOME}}/x"), tool("unset", "{{env.REGION}}/x")] },
       deps({ API_URL: "https://api.example.com", REGION: undefined }),
     );

@@ -5,6 +5,9 @@
  * `{{env.*}}` is substituted here and nowhere else (DESIGN D3).
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
+import { versionActor } from "./tools";
 import { getTool, writeTools, type ToolWrite } from "@/db/queries/tools";
 import { DomainError, validationFailed } from "@/lib/errors";
 import type { SecretSource } from "@/lib/secrets/secret-source";
@@ -34,7 +37,7 @@ export interface ManifestDeps {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Validates every tool, writes the valid ones in one transaction, reports the rest. */
-export function applyManifest(db: Db, body: unknown, deps: ManifestDeps): ManifestResult {
+export function applyManifest(db: Db, actor: Principal, body: unknown, deps: ManifestDeps): ManifestResult {
   if (!isObject(body)) throw validationFailed("manifest must be a JSON object with a `tools` list");
   if (!Array.isArray(body.tools)) throw validationFailed("manifest `tools` must be a list");
   if (body.tools.length > MAX_MANIFEST_TOOLS) {
@@ -76,7 +79,17 @@ export function applyManifest(db: Db, body: unknown, deps: ManifestDeps): Manife
     writes.push({ definition: checked.tool, kind: "data" });
   });
 
-  const outcome = writeTools(db, { writes, source: deps.source ?? "manifest" });
+  const outcome = db.transaction(() => {
+    const written = writeTools(db, { writes, source: deps.source ?? "manifest", actor: versionActor(actor) });
+    if (written.created.length + written.updated.length > 0) {
+      recordAudit(db, actor, {
+        action: "manifest.apply",
+        target: "manifest",
+        summary: { created: written.created, updated: written.updated, unchanged: written.unchanged.length, errors: errors.length },
+      });
+    }
+    return written;
+  });
   return {
     version: body.version ?? 1,
     created: outcome.created,

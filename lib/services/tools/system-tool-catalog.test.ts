@@ -5,6 +5,9 @@ import { SYSTEM_TOOL_NAMES } from "@/lib/tools/types";
 import { putAgent } from "@/lib/services/agents/agents";
 import { listCatalogRows, toolExposureByAgent } from "./tool-page";
 import { getToolDetail, listCatalog, putTool, removeTool, summarizeSystemTool } from "./tools";
+import { operatorPrincipal } from "@/lib/access/principal";
+
+const OPERATOR = operatorPrincipal("api");
 
 const demoModel = { provider: "demo", model: "demo" };
 
@@ -26,21 +29,21 @@ describe("system tools in the catalog", () => {
     const detail = getToolDetail(db, "spawn_subagent") as Record<string, unknown>;
     expect(detail).toMatchObject({ name: "spawn_subagent", kind: "code", side_effect: true, parameters: { type: "object", required: ["agent", "message"] } });
     expect(JSON.stringify(detail.parameters)).not.toContain('"enum":[]');
-    expect(() => removeTool(db, "remember")).toThrow(DomainError);
+    expect(() => removeTool(db, OPERATOR, "remember")).toThrow(DomainError);
     try {
-      removeTool(db, "remember");
+      removeTool(db, OPERATOR, "remember");
     } catch (e) {
       expect((e as DomainError).code).toBe("conflict");
       expect((e as DomainError).message).toContain("system tool");
     }
-    expect(() => putTool(db, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } })).toThrow("'load_skill' is already a code tool");
+    expect(() => putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } })).toThrow("'load_skill' is already a code tool");
   });
 
   it("say per agent whether a turn is offered one, and why", () => {
     const db = openDb(":memory:");
-    putAgent(db, "with_skills", { model: demoModel, skills: ["greet"] });
-    putAgent(db, "denies", { model: demoModel, skills: ["greet"], tools_deny: ["load_skill"] });
-    putAgent(db, "plain", { model: demoModel });
+    putAgent(db, OPERATOR, "with_skills", { model: demoModel, skills: ["greet"] });
+    putAgent(db, OPERATOR, "denies", { model: demoModel, skills: ["greet"], tools_deny: ["load_skill"] });
+    putAgent(db, OPERATOR, "plain", { model: demoModel });
     const rows = new Map(toolExposureByAgent(db, "load_skill").map((r) => [r.agent_id, r]));
     expect(rows.get("with_skills")).toMatchObject({ status: "offered", reason: expect.stringContaining("skills") });
     expect(rows.get("denies")).toMatchObject({ status: "denied" });

@@ -4,12 +4,17 @@
  * writes in one transaction, so a refusal leaves nothing behind.
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { deleteTool, getTool, getToolVersion, listToolVersions, writeTools } from "@/db/queries/tools";
 import { DomainError, notFound, validationFailed } from "@/lib/errors";
 import { validateToolDefinition } from "@/lib/tools";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { getCatalog, reservedToolNames, type CatalogEntry } from "./catalog";
 import { getSystemTool, listSystemTools, type SystemToolInfo } from "./system-tool-catalog";
+import { recordAudit } from "@/lib/services/audit/record-audit";
+
+/** The actor of a tool version: who wrote it. */
+export const versionActor = (actor: Principal) => ({ keyId: actor.keyId, name: actor.keyName });
 
 export type WriteSource = "api" | "studio" | "manifest" | "config" | "mcp" | "seed" | "restore";
 
@@ -65,28 +70,39 @@ export function getToolDetail(db: Db, name: string) {
  * Creates or replaces one data tool from a whole definition. A body `name`
  * different from the path is refused; so is a name a code tool owns.
  */
-export function putTool(db: Db, name: string, body: unknown, source: WriteSource = "api") {
+export function putTool(db: Db, actor: Principal, name: string, body: unknown, source: WriteSource = "api") {
   if (body && typeof body === "object" && !Array.isArray(body) && "name" in body && (body as { name: unknown }).name !== name) {
-    throw validationFailed(`body name '${String((body as { name: unknown }).name)}' differs from the path name '${name}'`);
+    const bodyName = (body as { name: unknown }).name;
+    // Not String(): a JSON object can carry a `toString` member that is no function.
+    const shown = typeof bodyName === "string" ? `'${bodyName.slice(0, 100)}'` : `of type ${bodyName === null ? "null" : typeof bodyName}`;
+    throw validationFailed(`body name ${shown} differs from the path name '${name}'`);
   }
   const input = body && typeof body === "object" && !Array.isArray(body) ? { ...body, name } : body;
   const checked = validateToolDefinition(input, { writePath: "api", reservedNames: reservedToolNames() });
   if (!checked.ok) throw validationFailed(checked.error);
   const existing = getTool(db, name);
   const kind = existing?.kind ?? (checked.tool.request.protocol === "mcp" ? "mcp" : "data");
-  const outcome = writeTools(db, { writes: [{ definition: checked.tool, kind }], source });
+  const outcome = db.transaction(() => {
+    const written = writeTools(db, { writes: [{ definition: checked.tool, kind }], source, actor: versionActor(actor) });
+    const change = written.created.length ? "created" : written.updated.length ? "updated" : "unchanged";
+    if (change !== "unchanged") recordAudit(db, actor, { action: source === "restore" ? "tool.restore" : "tool.put", target: `tool:${name}`, summary: { change, source } });
+    return written;
+  });
   return { created: outcome.created.length === 1, tool: getToolDetail(db, name) };
 }
 
 /** Deletes a data tool: 404 when absent, 409 for a code or system tool. */
-export function removeTool(db: Db, name: string, source: WriteSource = "api"): void {
+export function removeTool(db: Db, actor: Principal, name: string, source: WriteSource = "api"): void {
   if (getSystemTool(name)) {
     throw new DomainError("conflict", `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`);
   }
   if (getCatalog(db).entries.get(name)?.kind === "code") {
     throw new DomainError("conflict", `'${name}' is a code tool: it ships in the build and can only be allowed or denied`);
   }
-  if (!deleteTool(db, { name, source })) throw notFound(`tool '${name}'`);
+  db.transaction(() => {
+    if (!deleteTool(db, { name, source, actor: versionActor(actor) })) throw notFound(`tool '${name}'`);
+    recordAudit(db, actor, { action: "tool.delete", target: `tool:${name}`, summary: { source } });
+  });
 }
 
 /** Earlier versions of a tool, newest first; 404 when the tool never existed. */
@@ -98,13 +114,14 @@ export function listToolHistory(db: Db, name: string) {
     change: v.change,
     source: v.source,
     created_at: new Date(v.createdAt).toISOString(),
+    by: v.actorKeyId === null ? null : { key_id: v.actorKeyId, name: v.actorName },
     definition: v.definition,
   }));
 }
 
 /** Restores an earlier version as a new version (validated again under today's rules). */
-export function restoreToolVersion(db: Db, name: string, version: number) {
+export function restoreToolVersion(db: Db, actor: Principal, name: string, version: number) {
   const old = getToolVersion(db, name, version);
   if (!old?.definition) throw notFound(`version ${version} of tool '${name}'`);
-  return putTool(db, name, old.definition satisfies DataToolDefinition, "restore");
+  return putTool(db, actor, name, old.definition satisfies DataToolDefinition, "restore");
 }

@@ -1,8 +1,9 @@
 // GET /v1/approvals/:id — one approval; POST — decide it ({decision, note?}): the waiting turn goes on
 import { z } from "zod";
-import { json, readBody, route } from "@/lib/api/route";
+import { json, readBody, route, refuseMethods } from "@/lib/api/route";
 import { decideApproval, getApprovalOrThrow } from "@/lib/services/approvals/approvals";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
+import { READ_APPROVALS } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,6 +12,8 @@ type Params = { id: string };
 
 const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() }).strict();
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)));
+export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)), { scopes: READ_APPROVALS });
 
-export const POST = route<Params>(async (req, { db, params }) => json(decideApproval(db, params.id, await readBody(req, body, BODY_LIMITS.small))));
+export const POST = route<Params>(async (req, { db, params, principal }) => json(decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))), { scopes: ["approvals:decide"] });
+
+export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

@@ -1,5 +1,5 @@
 // POST /v1/chat/completions — an agent turn in OpenAI's Chat Completions shape (streamed or not)
-import { readBody, route } from "@/lib/api/route";
+import { readBody, route, refuseMethods } from "@/lib/api/route";
 import { chatCompletionRequest } from "@/lib/api/openai-compat/chat-request";
 import { createChatCompletion, SESSION_HEADER } from "@/lib/api/openai-compat/chat-completions";
 import { openAIErrorResponse } from "@/lib/api/openai-compat/openai-errors";
@@ -12,6 +12,7 @@ export const POST = route(
   async (req, { db }) => {
     const body = await readBody(req, chatCompletionRequest, BODY_LIMITS.conversation);
     return createChatCompletion(db, body, req.headers.get(SESSION_HEADER));
-  },
-  { onError: openAIErrorResponse },
+  }, { scopes: ["turns:run"], onError: openAIErrorResponse }
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"], openAIErrorResponse);

@@ -1,5 +1,5 @@
 // POST /v1/mcp/import — adopt an HTTP MCP server's tools as data tools of group mcp:<name>
-import { json, readJson, route } from "@/lib/api/route";
+import { json, readJson, route, refuseMethods } from "@/lib/api/route";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { getPosture } from "@/lib/services/tools/egress-posture";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
@@ -7,6 +7,8 @@ import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, { db }) =>
-  json(await importMcpServer(db, await readJson(req), { posture: getPosture(), secrets: processSecrets })),
+export const POST = route(async (req, { db, principal }) =>
+  json(await importMcpServer(db, principal, await readJson(req), { posture: getPosture(), secrets: processSecrets })), { scopes: ["tools:write"] }
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

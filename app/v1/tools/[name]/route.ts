@@ -1,20 +1,23 @@
 // GET, PUT, DELETE /v1/tools/:name — read, create or replace, remove one data tool
-import { json, readJson, route } from "@/lib/api/route";
+import { json, readJson, route, refuseMethods } from "@/lib/api/route";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
+import { READ_CATALOG } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getToolDetail(db, params.name)));
+export const GET = route<Params>(async (_req, { db, params }) => json(getToolDetail(db, params.name)), { scopes: READ_CATALOG });
 
-export const PUT = route<Params>(async (req, { db, params }) => {
-  const { created, tool } = putTool(db, params.name, await readJson(req));
+export const PUT = route<Params>(async (req, { db, params, principal }) => {
+  const { created, tool } = putTool(db, principal, params.name, await readJson(req));
   return json(tool, created ? 201 : 200);
-});
+}, { scopes: ["tools:write"] });
 
-export const DELETE = route<Params>(async (_req, { db, params }) => {
-  removeTool(db, params.name);
+export const DELETE = route<Params>(async (_req, { db, params, principal }) => {
+  removeTool(db, principal, params.name);
   return json({ deleted: params.name });
-});
+}, { scopes: ["tools:write"] });
+
+export const { POST, PATCH } = refuseMethods(["GET", "PUT", "DELETE"]);

@@ -1,25 +1,28 @@
 // POST /v1/tools/manifest — ingest a manifest: per-tool errors, structural errors fail the request
-import { json, readJson, route } from "@/lib/api/route";
+import { json, readJson, route, refuseMethods } from "@/lib/api/route";
 import { manifestEnv } from "@/lib/env";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { applyManifest } from "@/lib/services/tools/apply-manifest";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
+import { READ_CATALOG } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, { db }) =>
-  json(applyManifest(db, await readJson(req, BODY_LIMITS.manifest), { env: manifestEnv(), secrets: processSecrets })),
+export const POST = route(async (req, { db, principal }) =>
+  json(applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), { env: manifestEnv(), secrets: processSecrets })), { scopes: ["tools:write"] }
 );
 
 // This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.
-export const GET = route(async (_req, { db }) => json(getToolDetail(db, "manifest")));
-export const PUT = route(async (req, { db }) => {
-  const { created, tool } = putTool(db, "manifest", await readJson(req));
+export const GET = route(async (_req, { db }) => json(getToolDetail(db, "manifest")), { scopes: READ_CATALOG });
+export const PUT = route(async (req, { db, principal }) => {
+  const { created, tool } = putTool(db, principal, "manifest", await readJson(req));
   return json(tool, created ? 201 : 200);
-});
-export const DELETE = route(async (_req, { db }) => {
-  removeTool(db, "manifest");
+}, { scopes: ["tools:write"] });
+export const DELETE = route(async (_req, { db, principal }) => {
+  removeTool(db, principal, "manifest");
   return json({ deleted: "manifest" });
-});
+}, { scopes: ["tools:write"] });
+
+export const { PATCH } = refuseMethods(["GET", "POST", "PUT", "DELETE"]);

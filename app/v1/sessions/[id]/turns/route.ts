@@ -1,6 +1,6 @@
 // POST /v1/sessions/:id/turns — run a turn: SSE with Accept: text/event-stream, else JSON when it ends
 import { z } from "zod";
-import { json, readBody, route } from "@/lib/api/route";
+import { json, readBody, route, refuseMethods } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
@@ -29,4 +29,6 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
   const turn = await startTurn(db, { sessionId: params.id, message });
   const result = await turn.done;
   return json(turnResultJson(turn.turnId, result));
-});
+}, { scopes: ["turns:run"] });
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

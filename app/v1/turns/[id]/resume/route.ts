@@ -1,5 +1,5 @@
 // POST /v1/turns/:id/resume — resume an interrupted turn from its last checkpoint: SSE with Accept: text/event-stream, else JSON when it ends
-import { json, route } from "@/lib/api/route";
+import { json, route, refuseMethods } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { resumeTurn } from "@/lib/services/turns/resume-turn";
 import { turnResultJson } from "@/lib/api/turn-result-json";
@@ -23,4 +23,6 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
   const turn = resumeTurn(db, params.id);
   const result = await turn.done;
   return json(turnResultJson(turn.turnId, result));
-});
+}, { scopes: ["turns:run"] });
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

@@ -1,0 +1,13 @@
+// GET /v1/audit?target=&actor=&since=&before=&limit= — the audit log, newest first
+import { json, parseWith, route, refuseMethods } from "@/lib/api/route";
+import { auditQuery, listAudit } from "@/lib/services/audit/list-audit";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = route(
+  async (req, { db }) => json(listAudit(db, parseWith(auditQuery, Object.fromEntries(req.nextUrl.searchParams)))),
+  { scopes: ["admin"] },
+);
+
+export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

@@ -1,0 +1,35 @@
+import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { auditLog, type AuditRow } from "../schema";
+
+export type AuditValues = Omit<AuditRow, "id">;
+
+/** Appends one entry. There is no update and no delete: the log is append-only through the product. */
+export function insertAuditEntry(db: Pick<Db, "insert">, values: AuditValues): void {
+  db.insert(auditLog).values(values).run();
+}
+
+export interface AuditFilter {
+  target?: string;
+  actorKeyId?: string;
+  since?: number;
+  /** Entries with an id below this one (paging back). */
+  before?: number;
+  limit: number;
+}
+
+/** Entries newest first, filtered. */
+export function listAuditEntries(db: Db, filter: AuditFilter): AuditRow[] {
+  const where: SQL[] = [];
+  if (filter.target) where.push(eq(auditLog.target, filter.target));
+  if (filter.actorKeyId) where.push(eq(auditLog.actorKeyId, filter.actorKeyId));
+  if (filter.since !== undefined) where.push(gte(auditLog.at, filter.since));
+  if (filter.before !== undefined) where.push(lt(auditLog.id, filter.before));
+  return db
+    .select()
+    .from(auditLog)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(filter.limit)
+    .all();
+}

@@ -1,0 +1,42 @@
+/** Reading the audit log back: GET /v1/audit and the Studio's Audit page. */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { listAuditEntries } from "@/db/queries/audit-log";
+import type { AuditRow } from "@/db/schema";
+
+export const auditQuery = z
+  .object({
+    target: z.string().min(1).max(500).optional(),
+    actor: z.string().min(1).max(200).optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
+    before: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export function presentAuditEntry(row: AuditRow) {
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    actor: { key_id: row.actorKeyId, name: row.actorName },
+    source: row.source,
+    action: row.action,
+    target: row.target,
+    summary: row.summary,
+  };
+}
+
+/** Entries newest first; `next_before` pages back when there may be more. */
+export function listAudit(db: Db, query: AuditQuery) {
+  const rows = listAuditEntries(db, {
+    ...(query.target ? { target: query.target } : {}),
+    ...(query.actor ? { actorKeyId: query.actor } : {}),
+    ...(query.since ? { since: Date.parse(query.since) } : {}),
+    ...(query.before ? { before: query.before } : {}),
+    limit: query.limit,
+  });
+  const entries = rows.map(presentAuditEntry);
+  return { entries, next_before: rows.length === query.limit ? rows[rows.length - 1]?.id ?? null : null };
+}
