@@ -25,4 +25,4 @@ export const POST = studioRoute<{ id: string }>(async (req, { db, params }) => {
   });
   turn.done.catch(() => channel.close());
   return channel.response;
-});
+}, { scopes: ["turns:run"] });

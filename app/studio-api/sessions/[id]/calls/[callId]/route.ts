@@ -3,6 +3,7 @@ import { z } from "zod";
 import { json, parseWith } from "@/lib/api/route";
 import { studioRoute } from "@/lib/api/studio-route";
 import { getTraceCall } from "@/lib/services/sessions/sessions";
+import { READ_SESSIONS } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,4 +14,4 @@ export const GET = studioRoute<{ id: string; callId: string }>(async (req, { db,
   const { turn } = parseWith(query, { turn: req.nextUrl.searchParams.get("turn") ?? undefined });
   // The record carries masked headers and the tool's result: never cache it.
   return json({ call: getTraceCall(db, params.id, params.callId, turn) }, 200, { "cache-control": "no-store" });
-});
+}, { scopes: READ_SESSIONS });
