@@ -4,6 +4,7 @@
  */
 import type { Db } from "@/db/client";
 import { describeError, log } from "@/lib/log";
+import type { Principal } from "@/lib/access/principal";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import type { SseStream } from "@/lib/api/sse";
 import { answerListener, usageOf, type AnswerSink, type TurnAnswer } from "./turn-answer";
@@ -11,6 +12,7 @@ import { answerListener, usageOf, type AnswerSink, type TurnAnswer } from "./tur
 interface TurnParams {
   sessionId: string;
   message: string;
+  actor: Principal;
 }
 
 /** Runs a turn to its end (or until it waits) and returns it as an answer. */
@@ -28,7 +30,7 @@ export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: 
  * carry X-Insika-Turn). `onLost` ends the stream if the turn could not be recorded.
  */
 export async function streamTurn(db: Db, params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> }): Promise<Response> {
-  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, listener: answerListener(params.sink) });
+  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, actor: params.actor, listener: answerListener(params.sink) });
   turn.done.catch((error: unknown) => {
     log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
     params.onLost();

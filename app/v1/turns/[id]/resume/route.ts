@@ -1,15 +1,15 @@
 // POST /v1/turns/:id/resume — resume an interrupted turn from its last checkpoint: SSE with Accept: text/event-stream, else JSON when it ends
 import { json, route, refuseMethods } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
-import { resumeTurnForClient } from "@/lib/services/turns/resume-turn";
+import { resumeTurnAs } from "@/lib/services/turns/start-turn";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route<{ id: string }>(async (req, { db, params }) => {
+export const POST = route<{ id: string }>(async (req, { db, params, principal }) => {
   if (req.headers.get("accept")?.includes("text/event-stream")) {
     const channel = sseChannel();
-    const turn = resumeTurnForClient(db, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
+    const turn = resumeTurnAs(db, principal, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
       channel.send(type, data);
       if (isTerminalEvent(type)) channel.close();
     });
@@ -17,7 +17,7 @@ export const POST = route<{ id: string }>(async (req, { db, params }) => {
     turn.done.finally(() => channel.close()).catch(() => undefined);
     return channel.response;
   }
-  const turn = resumeTurnForClient(db, params.id);
+  const turn = resumeTurnAs(db, principal, params.id);
   const result = await turn.done;
   return json({ turn_id: turn.turnId, status: result.status, content: result.content, ...(result.error ? { error: result.error } : {}) });
 }, { scopes: ["turns:run"] });
