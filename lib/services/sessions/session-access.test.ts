@@ -6,6 +6,7 @@ import type { Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { DomainError } from "@/lib/errors";
 import { startTurn, resumeTurnAs } from "@/lib/services/turns/start-turn";
+import { listSessionRows } from "./session-page";
 import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
 
 function seeded() {
@@ -72,6 +73,9 @@ describe("reading sessions as a key", () => {
     expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"] }), "b"))).toEqual([]);
     // traces:read ignores the agent list (it reads every agent's traces) but not the pin.
     expect(ids(listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
+    // The Studio's list, for the signed-in key.
+    expect(ids(listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual(["s_a_t1"]);
+    expect(ids(listSessionRows(db))).toHaveLength(4);
   });
 
   it("answers a session the key may not see as not found (transcript and trace)", () => {
