@@ -38,7 +38,7 @@ export default async function parallel(): Promise<Row[]> {
       scriptedAgent(db, scripts, agent, [calls, [text("done")]], { tools: ["slow_item"], limits: { tool_concurrency: c.concurrency, max_tool_calls: 1000 } });
       const insika = async () => {
         const session = createSession(db, { agentId: agent });
-        const result = await (await startTurn(db, { sessionId: session.id, message: "go" })).done;
+        const result = await (await startTurn(db, { sessionId: session.id, message: "go", actor: null })).done;
         if (result.status !== "completed") throw new Error(`turn ${result.status}: ${result.error ?? ""}`);
       };
       const undici = () => pool(c.calls, c.concurrency, (i) => direct.call(String(i)));

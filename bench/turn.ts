@@ -66,7 +66,7 @@ async function setup() {
   };
   const turn: Record<Side, (i: number) => Promise<unknown>> = {
     insika: async (i) => {
-      const result = await (await startTurn(db, { sessionId: sessions[i] ?? "", message: "find item 42" })).done;
+      const result = await (await startTurn(db, { sessionId: sessions[i] ?? "", message: "find item 42", actor: null })).done;
       if (result.status !== "completed") throw new Error(`insika turn ${result.status}: ${result.error ?? ""}`);
     },
     aisdk: async () => {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client";
 import { checkpoints, events, messages, sessions, toolCalls, turns, type TurnRow, type TurnStatus } from "../schema";
+import { keyTurnsSince } from "./key-turns";
 import { jsonOrNull, param, prepared, rawParam, transaction } from "./prepared";
 
 type NewMessage = Omit<typeof messages.$inferInsert, "id">;
@@ -19,12 +20,27 @@ export function getSession(db: Db, id: string) {
   return prepared(db, "sessions.get", (d) => d.select().from(sessions).where(eq(sessions.id, param("id"))).prepare()).get({ id });
 }
 
-/** Recent sessions, newest first, optionally for one agent. */
-export function listSessions(db: Db, params: { agentId?: string; limit?: number } = {}) {
+/** Which sessions a list shows: one agent, a set of agents (a key's), one tenant (a pinned key's). */
+export interface SessionFilter {
+  agentId?: string;
+  agentIds?: readonly string[];
+  tenant?: string;
+}
+
+function sessionWhere(params: SessionFilter) {
+  return and(
+    params.agentId ? eq(sessions.agentId, params.agentId) : undefined,
+    params.agentIds !== undefined ? inArray(sessions.agentId, [...params.agentIds]) : undefined,
+    params.tenant !== undefined ? eq(sessions.tenant, params.tenant) : undefined,
+  );
+}
+
+/** Recent sessions, newest first, optionally filtered. */
+export function listSessions(db: Db, params: SessionFilter & { limit?: number } = {}) {
   return db
     .select()
     .from(sessions)
-    .where(params.agentId ? eq(sessions.agentId, params.agentId) : undefined)
+    .where(sessionWhere(params))
     .orderBy(desc(sessions.updatedAt))
     .limit(params.limit ?? 100)
     .all();
@@ -35,11 +51,11 @@ export function listSessions(db: Db, params: { agentId?: string; limit?: number 
  * user message, in one query (the Studio's sessions list). The limit applies to sessions
  * first, so the per-session lookups use the (session_id, seq) index for those rows only.
  */
-export function listSessionSummaries(db: Db, params: { agentId?: string; limit?: number } = {}) {
+export function listSessionSummaries(db: Db, params: SessionFilter & { limit?: number } = {}) {
   const recent = db
     .select({ id: sessions.id, agentId: sessions.agentId, tenant: sessions.tenant, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
     .from(sessions)
-    .where(params.agentId ? eq(sessions.agentId, params.agentId) : undefined)
+    .where(sessionWhere(params))
     .orderBy(desc(sessions.updatedAt), desc(sessions.id))
     .limit(params.limit ?? 100)
     .as("recent");
@@ -62,6 +78,18 @@ export function listSessionSummaries(db: Db, params: { agentId?: string; limit?:
     .all();
 }
 
+/** insertTurn with `rateLimit`: the key already started `max` turns in the window. */
+export class RateLimitedError extends Error {
+  override name = "RateLimitedError";
+  constructor(
+    readonly max: number,
+    /** When the window frees a slot (ms since the epoch). */
+    readonly freesAt: number,
+  ) {
+    super(`this key may start ${max} turns per minute`);
+  }
+}
+
 /** insertTurn with `exclusive`: the session already has a running or waiting turn. */
 export class SessionBusyError extends Error {
   override name = "SessionBusyError";
@@ -74,18 +102,26 @@ export class SessionBusyError extends Error {
  * Starts a turn (next seq in the session), records the user message and the turn's first
  * checkpoint (its subagent depth and the lease of the process running it), in one transaction. With
  * `exclusive`, throws SessionBusyError instead when the session has a turn running or
- * waiting (checked by the same statement that picks the seq).
+ * waiting (checked by the same statement that picks the seq). With `rateLimit`, throws
+ * RateLimitedError when the key already started `max` turns within the window (checked in
+ * the same transaction, so two processes cannot both take the last slot).
  */
 export function insertTurn(
   db: Db,
-  values: { id: string; sessionId: string; userMessage: string; depth?: number; runner?: { instance: string; pid: number; leaseUntil: number }; exclusive?: boolean; now?: number },
+  values: { id: string; sessionId: string; userMessage: string; depth?: number; runner?: { instance: string; pid: number; leaseUntil: number }; exclusive?: boolean; keyId?: string | null; rateLimit?: { max: number; windowMs: number }; now?: number },
 ): TurnRow {
   const now = values.now ?? Date.now();
   const s = prepared(db, "turns.insert", turnStatements);
   const write = transaction(db, "insertTurn", (values: Parameters<typeof insertTurn>[1], now: number) => {
     const session = s.sessionTurns.get({ sessionId: values.sessionId });
     if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
-    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (session?.lastSeq ?? 0) + 1, userMessage: values.userMessage, startedAt: now });
+    if (values.rateLimit && values.keyId) {
+      const { max, windowMs } = values.rateLimit;
+      const recent = keyTurnsSince(db, { keyId: values.keyId, since: now - windowMs, max });
+      if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
+    }
+    const keyId = values.keyId ?? null;
+    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (session?.lastSeq ?? 0) + 1, userMessage: values.userMessage, startedAt: now, keyId });
     insertMessages(db, [{ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
     const runner = values.runner;
@@ -109,7 +145,7 @@ function turnStatements(db: Db) {
       .prepare(),
     insert: db
       .insert(turns)
-      .values({ id: param("id"), sessionId: param("sessionId"), seq: param("seq"), status: "running", userMessage: param("userMessage"), startedAt: param("startedAt") })
+      .values({ id: param("id"), sessionId: param("sessionId"), seq: param("seq"), status: "running", userMessage: param("userMessage"), startedAt: param("startedAt"), keyId: param("keyId") })
       .returning()
       .prepare(),
     checkpoint: db

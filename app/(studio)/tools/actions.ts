@@ -35,7 +35,7 @@ export async function testToolAction(name: string, args: unknown, ctx: TurnConte
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["tools:write"], "trying a tool");
-    return testTool(studioDb(), name, { arguments: args, ctx });
+    return testTool(studioDb(), actor, name, { arguments: args, ctx });
   });
 }
 

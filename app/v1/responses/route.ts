@@ -9,9 +9,9 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
-  async (req, { db }) => {
+  async (req, { db, principal }) => {
     const body = await readBody(req, createResponseRequest, BODY_LIMITS.conversation);
-    return createResponse(db, body);
+    return createResponse(db, principal, body);
   }, { scopes: ["turns:run"], onError: openAIErrorResponse }
 );
 

@@ -1,8 +1,7 @@
 // POST /v1/sessions — start a session with an agent; GET /v1/sessions — recent sessions
 import { z } from "zod";
 import { json, readBody, route, refuseMethods } from "@/lib/api/route";
-import { createSession } from "@/lib/services/sessions/create-session";
-import { listSessionsPresented } from "@/lib/services/sessions/sessions";
+import { createSessionAs, listSessionsAs } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { READ_SESSIONS } from "@/lib/access/scopes";
 
@@ -11,13 +10,13 @@ export const dynamic = "force-dynamic";
 
 const body = z.object({ agent_id: z.string().min(1), tenant: z.string().min(1).max(200).nullish() }).strict();
 
-export const POST = route(async (req, { db }) => {
+export const POST = route(async (req, { db, principal }) => {
   const input = await readBody(req, body, BODY_LIMITS.small);
-  return json(createSession(db, { agentId: input.agent_id, tenant: input.tenant }), 201);
+  return json(createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
 }, { scopes: ["turns:run"] });
 
-export const GET = route(async (req, { db }) =>
-  json({ sessions: listSessionsPresented(db, req.nextUrl.searchParams.get("agent_id") ?? undefined) }), { scopes: READ_SESSIONS }
+export const GET = route(async (req, { db, principal }) =>
+  json({ sessions: listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }), { scopes: READ_SESSIONS }
 );
 
 export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

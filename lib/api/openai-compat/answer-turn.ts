@@ -5,6 +5,7 @@
 import type { Db } from "@/db/client";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { describeError, log } from "@/lib/log";
+import type { Principal } from "@/lib/access/principal";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import type { SseStream } from "@/lib/api/sse";
 import { answerListener, usageOf, type AnswerSink, type TurnAnswer } from "./turn-answer";
@@ -12,6 +13,7 @@ import { answerListener, usageOf, type AnswerSink, type TurnAnswer } from "./tur
 interface TurnParams {
   sessionId: string;
   message: string;
+  actor: Principal;
 }
 
 /** Runs a turn to its end (or until it waits) and returns it as an answer. */
@@ -35,7 +37,7 @@ function failureOf(result: RunTurnResult): Pick<TurnAnswer, "error" | "code" | "
  * carry X-Insika-Turn). `onLost` ends the stream if the turn could not be recorded.
  */
 export async function streamTurn(db: Db, params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> }): Promise<Response> {
-  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, listener: answerListener(params.sink) });
+  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, actor: params.actor, listener: answerListener(params.sink) });
   turn.done.catch((error: unknown) => {
     log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
     params.onLost();

@@ -5,6 +5,7 @@
  * response header either way. Only the last user message is run (see user-message.ts).
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { answerTurn, streamTurn } from "./answer-turn";
 import { chatCompletion, insikaInfo } from "./chat-shapes";
 import { chatStreamSink } from "./chat-stream";
@@ -16,10 +17,10 @@ import { sseStream } from "@/lib/api/sse";
 
 export const SESSION_HEADER = "x-insika-session";
 
-export async function createChatCompletion(db: Db, body: ChatCompletionRequest, sessionHeader: string | null): Promise<Response> {
+export async function createChatCompletion(db: Db, actor: Principal, body: ChatCompletionRequest, sessionHeader: string | null): Promise<Response> {
   const message = chatUserMessage(body);
   const sessionId = sessionHeader?.trim() || body.metadata?.session_id || null;
-  const session = chatSession(db, { agentId: body.model, sessionId });
+  const session = chatSession(db, actor, { agentId: body.model, sessionId });
   const headers = { [SESSION_HEADER]: session.id };
   const created = unixSeconds();
   if (body.stream) {
@@ -27,9 +28,9 @@ export async function createChatCompletion(db: Db, body: ChatCompletionRequest, 
     const includeUsage = body.stream_options?.include_usage === true;
     const sink = chatStreamSink(sse, { sessionId: session.id, model: body.model, created, includeUsage });
     const onLost = () => sse.data(openAIErrorBody("server_error", "internal", "internal error"));
-    return streamTurn(db, { sessionId: session.id, message, sse, sink, onLost, headers });
+    return streamTurn(db, { sessionId: session.id, message, actor, sse, sink, onLost, headers });
   }
-  const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message });
+  const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message, actor });
   const turnHeaders = { ...headers, "x-insika-turn": turnId };
   if (answer.status === "failed") throw turnFailedError(answer, turnHeaders);
   const meta = { id: chatCompletionId(turnId), created, model: body.model };

@@ -3,14 +3,16 @@
  * `{"error":{"message","type","param","code"}}`, so the official clients raise their usual
  * typed errors (NotFoundError, BadRequestError, AuthenticationError...). Types by status:
  * invalid_request_error (400, 404, 409, 413; our 422 answers as 400 because OpenAI's clients
- * treat 422 as a different class of problem), authentication_error (401), server_error (5xx).
+ * treat 422 as a different class of problem), authentication_error (401), permission_error
+ * (403), server_error (5xx); a key over its turns-per-minute limit is 429 with OpenAI's own
+ * request-limit shape (type "requests", code "rate_limit_exceeded") and Retry-After.
  */
 import { statusOf } from "@/lib/api/errors";
 import type { TurnFault } from "@/lib/engine/turn-failure";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 
-export type OpenAIErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "server_error";
+export type OpenAIErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "requests" | "server_error";
 
 /** An error answered with exactly this status, type and code (and optional headers). */
 export class OpenAICompatError extends Error {
@@ -33,6 +35,9 @@ export const invalidRequest = (message: string, code = "invalid_request", param:
 export const notFoundError = (message: string, code: string, param: string | null = null) =>
   new OpenAICompatError(404, "invalid_request_error", code, message, param);
 
+export const permissionError = (message: string, code: string, param: string | null = null) =>
+  new OpenAICompatError(403, "permission_error", code, message, param);
+
 /**
  * A failed turn answered without streaming: 502 when the model provider (the upstream) is at
  * fault, else 500; the message is the turn's error, as the trace shows it.
@@ -52,6 +57,7 @@ function fromDomainError(error: DomainError): { status: number; type: OpenAIErro
   const status = statusOf(error.code);
   if (error.code === "unauthorized") return { status: 401, type: "authentication_error" };
   if (error.code === "forbidden") return { status: 403, type: "permission_error" };
+  if (error.code === "rate_limited") return { status: 429, type: "requests" };
   if (status === 422) return { status: 400, type: "invalid_request_error" };
   if (status >= 500) return { status, type: "server_error" };
   return { status, type: "invalid_request_error" };
@@ -64,6 +70,11 @@ export function openAIErrorResponse(error: unknown): Response {
   }
   if (error instanceof DomainError) {
     const { status, type } = fromDomainError(error);
+    if (error.code === "rate_limited") {
+      const retry = (error.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
+      const headers: Record<string, string> = typeof retry === "number" ? { "retry-after": String(retry) } : {};
+      return Response.json(openAIErrorBody(type, "rate_limit_exceeded", error.message), { status, headers });
+    }
     return Response.json(openAIErrorBody(type, error.code, error.message), { status });
   }
   log.error("unhandled error in an OpenAI-compatible route", describeError(error));

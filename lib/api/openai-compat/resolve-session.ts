@@ -3,12 +3,18 @@
  * session of another agent is refused (400) rather than run with the wrong agent.
  * Chat: the X-Insika-Session header or metadata.session_id, else a new session.
  * Responses: the session of the turn behind previous_response_id, else a new session.
+ * The caller's key applies: an agent outside its list is 403 (permission_error, whether or
+ * not the agent exists), a session it may not see (another tenant's, another agent's) is
+ * 404 like an unknown one, a new session takes the key's tenant.
  */
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getSession, getTurn } from "@/db/queries/sessions";
-import { createSession } from "@/lib/services/sessions/create-session";
-import { invalidRequest, notFoundError } from "./openai-errors";
+import { maySeeSession, type Principal } from "@/lib/access/principal";
+import { DomainError } from "@/lib/errors";
+import { assertMayUseAgent, createSessionAs } from "@/lib/services/sessions/session-access";
+import { assertWithinRateLimit } from "@/lib/services/keys/rate-limit";
+import { invalidRequest, notFoundError, permissionError } from "./openai-errors";
 import { turnIdOfResponse } from "./ids";
 
 export interface ResolvedSession {
@@ -17,13 +23,21 @@ export interface ResolvedSession {
   created: boolean;
 }
 
-function assertAgentExists(db: Db, agentId: string): void {
+function assertAgentUsable(db: Db, principal: Principal, agentId: string): void {
+  try {
+    assertMayUseAgent(principal, agentId);
+  } catch (error) {
+    if (error instanceof DomainError) throw permissionError(error.message, "model_not_allowed", "model");
+    throw error;
+  }
   if (!getAgent(db, agentId)) throw notFoundError(`agent '${agentId}' not found (model names the agent)`, "model_not_found", "model");
+  // Refused before a session is made for a turn that would be refused anyway.
+  assertWithinRateLimit(db, principal);
 }
 
-function existingSession(db: Db, agentId: string, sessionId: string): ResolvedSession {
+function existingSession(db: Db, principal: Principal, agentId: string, sessionId: string): ResolvedSession {
   const session = getSession(db, sessionId);
-  if (!session) throw notFoundError(`session '${sessionId}' not found`, "session_not_found");
+  if (!session || !maySeeSession(principal, session)) throw notFoundError(`session '${sessionId}' not found`, "session_not_found");
   if (session.agentId !== agentId) {
     throw invalidRequest(`session '${sessionId}' belongs to agent '${session.agentId}', not '${agentId}'`, "session_agent_mismatch", "model");
   }
@@ -31,18 +45,19 @@ function existingSession(db: Db, agentId: string, sessionId: string): ResolvedSe
 }
 
 /** Chat Completions: the named session (header wins over metadata), else a new one. */
-export function chatSession(db: Db, params: { agentId: string; sessionId?: string | null }): ResolvedSession {
-  assertAgentExists(db, params.agentId);
-  if (params.sessionId) return existingSession(db, params.agentId, params.sessionId);
-  return { id: createSession(db, { agentId: params.agentId }).id, created: true };
+export function chatSession(db: Db, principal: Principal, params: { agentId: string; sessionId?: string | null }): ResolvedSession {
+  assertAgentUsable(db, principal, params.agentId);
+  if (params.sessionId) return existingSession(db, principal, params.agentId, params.sessionId);
+  return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
 }
 
 /** Responses: the session of the previous response's turn, else a new one. */
-export function responsesSession(db: Db, params: { agentId: string; previousResponseId?: string | null }): ResolvedSession {
-  assertAgentExists(db, params.agentId);
-  if (!params.previousResponseId) return { id: createSession(db, { agentId: params.agentId }).id, created: true };
+export function responsesSession(db: Db, principal: Principal, params: { agentId: string; previousResponseId?: string | null }): ResolvedSession {
+  assertAgentUsable(db, principal, params.agentId);
+  if (!params.previousResponseId) return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
   const turnId = turnIdOfResponse(params.previousResponseId);
   const turn = turnId ? getTurn(db, turnId) : undefined;
-  if (!turn) throw notFoundError("previous response not found", "previous_response_not_found", "previous_response_id");
-  return existingSession(db, params.agentId, turn.sessionId);
+  const session = turn ? getSession(db, turn.sessionId) : undefined;
+  if (!turn || !session || !maySeeSession(principal, session)) throw notFoundError("previous response not found", "previous_response_not_found", "previous_response_id");
+  return existingSession(db, principal, params.agentId, turn.sessionId);
 }

@@ -4,6 +4,7 @@
  * a new session is started. Only the new user input is run (see user-message.ts).
  */
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { answerTurn, streamTurn } from "./answer-turn";
 import { responseId, messageItemId, unixSeconds } from "./ids";
 import { turnFailedError } from "./openai-errors";
@@ -13,10 +14,10 @@ import { responseStreamSink } from "./responses-stream";
 import { responsesSession } from "./resolve-session";
 import { sseStream } from "@/lib/api/sse";
 
-export async function createResponse(db: Db, body: CreateResponseRequest): Promise<Response> {
+export async function createResponse(db: Db, actor: Principal, body: CreateResponseRequest): Promise<Response> {
   const message = responsesUserMessage(body);
   const previousResponseId = body.previous_response_id ?? null;
-  const session = responsesSession(db, { agentId: body.model, previousResponseId });
+  const session = responsesSession(db, actor, { agentId: body.model, previousResponseId });
   const headers = { "x-insika-session": session.id };
   const meta = { createdAt: unixSeconds(), model: body.model, previousResponseId };
   const metadata = (turnId: string, status: string) => ({
@@ -30,10 +31,10 @@ export async function createResponse(db: Db, body: CreateResponseRequest): Promi
     const sink = responseStreamSink(sse, { meta, metadata });
     // Sequence numbers belong to the sink; this last-resort event carries none.
     const onLost = () => sse.event("error", { type: "error", code: "server_error", message: "internal error", param: null });
-    return streamTurn(db, { sessionId: session.id, message, sse, sink, onLost, headers });
+    return streamTurn(db, { sessionId: session.id, message, actor, sse, sink, onLost, headers });
   }
 
-  const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message });
+  const { turnId, answer } = await answerTurn(db, { sessionId: session.id, message, actor });
   const turnHeaders = { ...headers, "x-insika-turn": turnId };
   if (answer.status === "failed") throw turnFailedError(answer, turnHeaders);
   const status = responseStatus(answer.status);

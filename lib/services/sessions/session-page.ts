@@ -2,14 +2,19 @@
 import type { Db } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listSessionSummaries } from "@/db/queries/sessions";
+import type { Principal } from "@/lib/access/principal";
+import { visibleSessionFilter } from "./session-access";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Recent sessions with their agent's name, turn count and last turn (one query for the sessions). */
-export function listSessionRows(db: Db, agentId?: string) {
+/**
+ * Recent sessions with their agent's name, turn count and last turn (one query for the
+ * sessions); with `visibleTo`, only those that key may see (its agents, its tenant).
+ */
+export function listSessionRows(db: Db, agentId?: string, visibleTo?: Principal) {
   // A deleted (archived) agent's sessions are history: they keep its name.
   const names = new Map(listAgents(db, { includeArchived: true }).map((a) => [a.id, a.name]));
-  return listSessionSummaries(db, { agentId, limit: 100 }).map((s) => ({
+  return listSessionSummaries(db, { ...(visibleTo ? visibleSessionFilter(visibleTo) : {}), ...(agentId ? { agentId } : {}), limit: 100 }).map((s) => ({
     id: s.id,
     agent_id: s.agentId,
     tenant: s.tenant,

@@ -3,7 +3,7 @@
  * and the trace (per turn, its events and every tool call record).
  */
 import type { Db } from "@/db/client";
-import { getSession, getSessionToolCall, listMessages, listSessions, listTrace, listTurns } from "@/db/queries/sessions";
+import { getSession, getSessionToolCall, listMessages, listSessions, listTrace, listTurns, type SessionFilter } from "@/db/queries/sessions";
 import type { ToolCallRow, TurnRow } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -29,9 +29,9 @@ export function getSessionOrThrow(db: Db, id: string) {
   return session;
 }
 
-/** Recent sessions, newest first. */
-export function listSessionsPresented(db: Db, agentId?: string) {
-  return listSessions(db, { agentId }).map((s) => ({
+/** Recent sessions, newest first (an agent id, or a filter: see session-access.ts). */
+export function listSessionsPresented(db: Db, filter?: string | SessionFilter) {
+  return listSessions(db, typeof filter === "string" ? { agentId: filter } : (filter ?? {})).map((s) => ({
     id: s.id,
     agent_id: s.agentId,
     tenant: s.tenant,

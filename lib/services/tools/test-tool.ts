@@ -4,9 +4,16 @@
  * through lib/http-tools under this process's egress posture and secrets,
  * code tools through the turn executor. The answer is the bare call record,
  * the shape the trace shows, whatever the outcome.
+ *
+ * Every call is recorded in the audit log (action `tool.test`, target `tool:<name>`) with
+ * who made it, the ctx it ran with and its call record (secrets masked like any trace
+ * record), so a try-it call is never invisible. A key pinned to a tenant runs it as that
+ * tenant: another ctx.tenant is refused.
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import { recordAudit } from "@/lib/services/audit/record-audit";
 import { DomainError, notFound } from "@/lib/errors";
 import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
@@ -26,7 +33,7 @@ export interface TestToolInput {
 const GRACE_MS = 5_000;
 
 /** Runs one call of `name`; 404 (thrown) for a tool the catalog does not know. */
-export async function testTool(db: Db, name: string, input: TestToolInput): Promise<Record<string, unknown>> {
+export async function testTool(db: Db, actor: Principal, name: string, input: TestToolInput): Promise<Record<string, unknown>> {
   const catalog = getCatalog(db);
   const entry = catalog.entries.get(name);
   if (!entry && getSystemTool(name)) {
@@ -34,7 +41,7 @@ export async function testTool(db: Db, name: string, input: TestToolInput): Prom
   }
   if (!entry) throw notFound(`tool '${name}'`);
   const callId = `test_${crypto.randomBytes(9).toString("base64url")}`;
-  const ctx = input.ctx ?? {};
+  const ctx = testContext(actor, input.ctx ?? {});
   const startedAt = Date.now();
   const timeoutS = entry.status === "ok" && entry.kind !== "code" ? entry.definition.timeout : 60;
   const signal = AbortSignal.timeout(timeoutS * 1000 + GRACE_MS);
@@ -51,7 +58,7 @@ export async function testTool(db: Db, name: string, input: TestToolInput): Prom
         });
 
   const record = (outcome.record ?? {}) as Record<string, unknown>;
-  return {
+  const answer = {
     ...record,
     call_id: (record.call_id as string | undefined) ?? callId,
     tool: name,
@@ -62,4 +69,15 @@ export async function testTool(db: Db, name: string, input: TestToolInput): Prom
     halted: outcome.ok && outcome.halt !== undefined,
     ...(outcome.ok && outcome.halt ? { halt_reason: outcome.halt.reason } : {}),
   };
+  recordAudit(db, actor, { action: "tool.test", target: `tool:${name}`, summary: { ctx, call: answer } });
+  return answer;
+}
+
+/** The ctx of a try-it call: as given, except that a pinned key's tenant is the key's. */
+function testContext(actor: Principal, ctx: TurnContext): TurnContext {
+  if (actor.tenant === null) return ctx;
+  if (ctx.tenant !== undefined && ctx.tenant !== actor.tenant) {
+    throw new DomainError("forbidden", `this key is pinned to tenant '${actor.tenant}'; a test call cannot run as tenant '${ctx.tenant}'`);
+  }
+  return { ...ctx, tenant: actor.tenant };
 }

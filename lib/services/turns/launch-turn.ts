@@ -23,6 +23,7 @@ import { newLease } from "./turn-leases";
 import { LeaseLostError, TurnRecorder, type EventListener } from "./turn-recorder";
 import { setupTurn } from "./setup-turn";
 import { groupCommit } from "./group-commit";
+import { asRateLimited } from "@/lib/services/keys/rate-limit";
 
 export interface StartedTurn {
   turnId: string;
@@ -61,6 +62,10 @@ export async function startNewTurn(
     message: string;
     depth: number;
     exclusive?: boolean;
+    /** The key that starts the turn (recorded on the row); none for a subagent's turn. */
+    keyId?: string;
+    /** The key's turns-per-minute limit, checked in the insert's transaction (429). */
+    rateLimit?: { max: number; windowMs: number };
     listener?: EventListener;
     signal?: AbortSignal;
     parentBudget?: SubagentBudget;
@@ -70,12 +75,21 @@ export async function startNewTurn(
   const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
   const lease = newLease();
   const runner = { instance: lease.instance, pid: lease.pid, leaseUntil: lease.now + lease.leaseMs };
-  const values = { id: turnId, sessionId: params.session.id, userMessage: params.message, depth: params.depth, runner, exclusive: params.exclusive === true };
+  const values = {
+    id: turnId,
+    sessionId: params.session.id,
+    userMessage: params.message,
+    depth: params.depth,
+    runner,
+    exclusive: params.exclusive === true,
+    keyId: params.keyId ?? null,
+    ...(params.rateLimit ? { rateLimit: params.rateLimit } : {}),
+  };
   try {
     await groupCommit(db, () => insertTurn(db, values));
   } catch (error) {
     if (error instanceof SessionBusyError) throw new DomainError("conflict", "this session already has a turn in progress");
-    throw error;
+    throw asRateLimited(error);
   }
   markTurnActive(turnId);
   return launchTurn(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });

@@ -9,9 +9,9 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
-  async (req, { db }) => {
+  async (req, { db, principal }) => {
     const body = await readBody(req, chatCompletionRequest, BODY_LIMITS.conversation);
-    return createChatCompletion(db, body, req.headers.get(SESSION_HEADER));
+    return createChatCompletion(db, principal, body, req.headers.get(SESSION_HEADER));
   }, { scopes: ["turns:run"], onError: openAIErrorResponse }
 );
 

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { upsertAgent } from "@/db/queries/agents";
+import { insertSession, insertTurn } from "@/db/queries/sessions";
+import type { Principal } from "@/lib/access/principal";
+import type { Scope } from "@/lib/access/scopes";
+import { DomainError } from "@/lib/errors";
+import { startTurn, resumeTurnAs } from "@/lib/services/turns/start-turn";
+import { listSessionRows } from "./session-page";
+import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
+
+function seeded() {
+  const db = openDb(":memory:");
+  for (const id of ["a", "b"]) {
+    upsertAgent(db, {
+      id, name: id, instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
+      approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    });
+  }
+  insertSession(db, { id: "s_a_t1", agentId: "a", tenant: "t1", now: 1 });
+  insertSession(db, { id: "s_a_t2", agentId: "a", tenant: "t2", now: 2 });
+  insertSession(db, { id: "s_b_t1", agentId: "b", tenant: "t1", now: 3 });
+  insertSession(db, { id: "s_a_none", agentId: "a", tenant: null, now: 4 });
+  insertTurn(db, { id: "turn_b", sessionId: "s_b_t1", userMessage: "hi" });
+  return db;
+}
+
+const key = (scopes: Scope[], extra: Partial<Principal> = {}): Principal => ({
+  keyId: "key_x", keyName: "x", scopes, agents: null, tenant: null, turnsPerMinute: null, source: "api", ...extra,
+});
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DomainError) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  return undefined;
+}
+
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+
+describe("createSessionAs", () => {
+  it("refuses an agent outside the key's list (naming it) and lets admin use any", () => {
+    const db = seeded();
+    const chat = key(["turns:run"], { agents: ["a"] });
+    expect(createSessionAs(db, chat, { agentId: "a" }).agent_id).toBe("a");
+    expect(codeOf(() => createSessionAs(db, chat, { agentId: "b" }))).toMatch(/^forbidden: .*agent 'b'/);
+    expect(createSessionAs(db, key(["admin"], { agents: ["a"] }), { agentId: "b" }).agent_id).toBe("b");
+  });
+
+  it("gives a pinned key's session the key's tenant and refuses another one, naming both", () => {
+    const db = seeded();
+    const pinned = key(["turns:run"], { tenant: "t1" });
+    expect(createSessionAs(db, pinned, { agentId: "a" }).tenant).toBe("t1");
+    expect(createSessionAs(db, pinned, { agentId: "a", tenant: "t1" }).tenant).toBe("t1");
+    expect(codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(/^forbidden: .*'t1'.*'t2'/);
+    // Also an admin key, when pinned.
+    expect(codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" }))).toMatch(/^forbidden/);
+    expect(createSessionAs(db, key(["turns:run"]), { agentId: "a", tenant: "free" }).tenant).toBe("free");
+  });
+});
+
+describe("reading sessions as a key", () => {
+  it("lists only the sessions a key may see", () => {
+    const db = seeded();
+    expect(ids(listSessionsAs(db, key(["traces:read"])))).toEqual(["s_a_none", "s_a_t1", "s_a_t2", "s_b_t1"]);
+    expect(ids(listSessionsAs(db, key(["traces:read"], { tenant: "t1" })))).toEqual(["s_a_t1", "s_b_t1"]);
+    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"] })))).toEqual(["s_a_none", "s_a_t1", "s_a_t2"]);
+    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"], tenant: "t2" })))).toEqual(["s_a_t2"]);
+    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: [] })))).toEqual([]);
+    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"] }), "b"))).toEqual([]);
+    // traces:read ignores the agent list (it reads every agent's traces) but not the pin.
+    expect(ids(listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
+    // The Studio's list, for the signed-in key.
+    expect(ids(listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual(["s_a_t1"]);
+    expect(ids(listSessionRows(db))).toHaveLength(4);
+  });
+
+  it("answers a session the key may not see as not found (transcript and trace)", () => {
+    const db = seeded();
+    const chat = key(["turns:run"], { agents: ["a"], tenant: "t1" });
+    expect(getTranscriptAs(db, chat, "s_a_t1").id).toBe("s_a_t1");
+    for (const id of ["s_a_t2", "s_b_t1", "s_a_none", "s_missing"]) {
+      expect(codeOf(() => getTranscriptAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
+      expect(codeOf(() => getTraceAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
+    }
+  });
+
+  it("does not start or resume a turn in a session the key may not see", async () => {
+    const db = seeded();
+    const chat = key(["turns:run"], { agents: ["a"] });
+    await expect(startTurn(db, { sessionId: "s_b_t1", message: "hi", actor: chat })).rejects.toMatchObject({ code: "not_found" });
+    expect(codeOf(() => resumeTurnAs(db, chat, "turn_b"))).toBe("not_found: turn 'turn_b' not found");
+    expect(codeOf(() => resumeTurnAs(db, chat, "turn_missing"))).toBe("not_found: turn 'turn_missing' not found");
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Sessions as a key sees them (issue: access control). A key limited to agents may only
+ * create sessions of those agents; a key pinned to a tenant creates sessions of that tenant
+ * only (the tenant comes from the key, never from the request) and sees only that tenant's.
+ * A session a key may not see is answered as not found: its existence is not revealed.
+ */
+import type { Db } from "@/db/client";
+import { getSession, getTurn, type SessionFilter } from "@/db/queries/sessions";
+import type { SessionRow } from "@/db/schema";
+import { hasAnyScope, mayUseAgent, maySeeSession, type Principal } from "@/lib/access/principal";
+import { DomainError, notFound } from "@/lib/errors";
+import { createSession } from "./create-session";
+import { getTrace, getTranscript, listSessionsPresented } from "./sessions";
+
+/** 403 unless the principal may start turns with this agent (admin: any agent). */
+export function assertMayUseAgent(principal: Principal, agentId: string): void {
+  if (hasAnyScope(principal, ["admin"]) || mayUseAgent(principal, agentId)) return;
+  throw new DomainError("forbidden", `this key may not use agent '${agentId}' (its agents: ${(principal.agents ?? []).join(", ") || "none"})`);
+}
+
+/** The tenant of a new session: the key's when pinned (a different requested one is 403), else the requested one. */
+export function sessionTenantFor(principal: Principal, requested: string | null | undefined): string | null {
+  if (principal.tenant === null) return requested ?? null;
+  if (requested != null && requested !== principal.tenant) {
+    throw new DomainError("forbidden", `this key is pinned to tenant '${principal.tenant}'; it cannot create a session of tenant '${requested}'`);
+  }
+  return principal.tenant;
+}
+
+/** Creates a session as `principal`: its agent limits and tenant pin apply. */
+export function createSessionAs(db: Db, principal: Principal, params: { agentId: string; tenant?: string | null }) {
+  assertMayUseAgent(principal, params.agentId);
+  const tenant = sessionTenantFor(principal, params.tenant);
+  return createSession(db, { agentId: params.agentId, tenant });
+}
+
+/** The session, if this principal may see it; not found otherwise (whether or not it exists). */
+export function getVisibleSessionOrThrow(db: Db, principal: Principal, id: string): SessionRow {
+  const session = getSession(db, id);
+  if (!session || !maySeeSession(principal, session)) throw notFound(`session '${id}'`);
+  return session;
+}
+
+/** The session of a turn, if this principal may see it; the turn is not found otherwise. */
+export function getVisibleTurnSessionOrThrow(db: Db, principal: Principal, turnId: string): SessionRow {
+  const turn = getTurn(db, turnId);
+  const session = turn ? getSession(db, turn.sessionId) : undefined;
+  if (!session || !maySeeSession(principal, session)) throw notFound(`turn '${turnId}'`);
+  return session;
+}
+
+/** The list filter that shows exactly the sessions maySeeSession allows. */
+export function visibleSessionFilter(principal: Principal): SessionFilter {
+  const filter: SessionFilter = {};
+  if (principal.tenant !== null) filter.tenant = principal.tenant;
+  if (!hasAnyScope(principal, ["traces:read"])) filter.agentIds = principal.scopes.includes("turns:run") ? (principal.agents ?? undefined) : [];
+  if (filter.agentIds === undefined) delete filter.agentIds;
+  return filter;
+}
+
+/** GET /v1/sessions as `principal`. */
+export function listSessionsAs(db: Db, principal: Principal, agentId?: string) {
+  return listSessionsPresented(db, { ...visibleSessionFilter(principal), ...(agentId ? { agentId } : {}) });
+}
+
+/** GET /v1/sessions/:id as `principal`. */
+export function getTranscriptAs(db: Db, principal: Principal, id: string) {
+  getVisibleSessionOrThrow(db, principal, id);
+  return getTranscript(db, id);
+}
+
+/** GET /v1/sessions/:id/trace as `principal`. */
+export function getTraceAs(db: Db, principal: Principal, id: string, options: { turnId?: string } = {}) {
+  getVisibleSessionOrThrow(db, principal, id);
+  return getTrace(db, id, options);
+}
