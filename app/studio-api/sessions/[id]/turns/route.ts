@@ -4,9 +4,6 @@ import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { readBody } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { studioRoute } from "@/lib/api/studio-route";
-import { studioPrincipal } from "@/lib/api/studio-auth";
-import { DomainError } from "@/lib/errors";
-import { assertScope } from "@/lib/access/principal";
 import { startTurn } from "@/lib/services/turns/start-turn";
 
 export const runtime = "nodejs";
@@ -14,17 +11,14 @@ export const dynamic = "force-dynamic";
 
 const body = z.object({ message: z.string().max(200_000) }).strict();
 
-export const POST = studioRoute<{ id: string }>(async (req, { db, params }) => {
+// The signed-in key (principal): its agents, tenant and rate limit apply in the playground too.
+export const POST = studioRoute<{ id: string }>(async (req, { db, params, principal }) => {
   const { message } = await readBody(req, body, BODY_LIMITS.turn);
-  // The signed-in key: its agents, tenant and rate limit apply in the playground too.
-  const actor = await studioPrincipal();
-  if (!actor) throw new DomainError("unauthorized", "sign in to the Studio first");
-  assertScope(actor, ["turns:run"], "running a turn");
   const channel = sseChannel();
   const turn = await startTurn(db, {
     sessionId: params.id,
     message,
-    actor,
+    actor: principal,
     // `seq` stays in the data: after a wait, the playground follows the turn from there.
     listener: ({ type, ...data }) => {
       channel.send(type, data);
