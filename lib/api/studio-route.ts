@@ -6,16 +6,19 @@
  */
 import type { NextRequest } from "next/server";
 import { getDb, type Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { getEnv, type Env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { isSameOrigin } from "./request-origin";
 import { errorResponse } from "./route";
-import { hasStudioSession } from "./studio-auth";
+import { studioPrincipal } from "./studio-auth";
 
 export interface StudioRouteContext<P> {
   params: P;
   db: Db;
   env: Env;
+  /** The session's key: the handler checks its scopes (the session alone is not enough). */
+  principal: Principal;
 }
 
 type Handler<P> = (req: NextRequest, ctx: StudioRouteContext<P>) => Promise<Response>;
@@ -32,12 +35,13 @@ export function studioRoute<P = Record<string, never>>(handler: Handler<P>) {
     try {
       const write = !READ_METHODS.has(req.method);
       if (!isSameOrigin(req.headers, !write)) throw new DomainError("forbidden", "cross-origin request refused: Origin must be this host");
-      if (!(await hasStudioSession())) throw new DomainError("unauthorized", "sign in to the Studio first");
+      const principal = await studioPrincipal();
+      if (!principal) throw new DomainError("unauthorized", "sign in to the Studio first");
       if (write && !isJsonContentType(req.headers.get("content-type"))) {
         throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
       }
       const env = getEnv();
-      return await handler(req, { params: await next.params, db: getDb(env.dataDir), env });
+      return await handler(req, { params: await next.params, db: getDb(env.dataDir), env, principal });
     } catch (error) {
       return errorResponse(error);
     }

@@ -1,17 +1,21 @@
 "use server";
 // Server actions of the playground: each checks the Studio session, then calls one service.
-import { assertScope } from "@/lib/access/principal";
+import { assertScope, mayUseAgent } from "@/lib/access/principal";
+import { DomainError } from "@/lib/errors";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval } from "@/lib/services/approvals/approvals";
 import { createSession } from "@/lib/services/turns/start-turn";
-import { followTurn } from "@/lib/services/turns/follow-turn";
+import { followTurn, turnSessionId } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
+import { getVisibleSessionOrThrow } from "../session-access";
 
 export async function createSessionAction(agentId: string) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["turns:run"], "starting a session");
-    return createSession(studioDb(), { agentId, tenant: null }).id;
+    if (!mayUseAgent(actor, agentId)) throw new DomainError("forbidden", `this key may not use agent '${agentId}'`);
+    // The tenant comes from the key, never from the browser.
+    return createSession(studioDb(), { agentId, tenant: actor.tenant }).id;
   });
 }
 
@@ -30,6 +34,8 @@ export async function followTurnAction(turnId: string, afterSeq: number) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["traces:read", "turns:run"], "following a turn");
-    return followTurn(studioDb(), turnId, afterSeq);
+    const db = studioDb();
+    getVisibleSessionOrThrow(db, actor, turnSessionId(db, turnId));
+    return followTurn(db, turnId, afterSeq);
   });
 }
