@@ -3,10 +3,11 @@
  * traces:read key every one (of its tenant, when pinned). A session it may not see answers
  * as unknown, so a key cannot probe which ids exist.
  */
-import type { Db } from "@/db/client";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
 import { notFound } from "@/lib/errors";
 import { getSessionOrThrow } from "@/lib/services/sessions/sessions";
+
+type Db = Parameters<typeof getSessionOrThrow>[0];
 
 export function getVisibleSessionOrThrow(db: Db, principal: Principal, id: string) {
   const session = getSessionOrThrow(db, id);
