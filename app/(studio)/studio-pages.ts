@@ -2,6 +2,7 @@
  * The Studio's pages and the scopes that open each one: the one place the nav, the page
  * checks and the "cannot open" page read. Admin opens every page (hasAnyScope).
  */
+import { hasAnyScope, type Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { READ_APPROVALS, READ_CATALOG } from "@/lib/access/scopes";
 
@@ -27,4 +28,18 @@ export const STUDIO_PAGES: readonly StudioPage[] = [
 /** The page a path belongs to (its longest matching href), if any. */
 export function studioPageOf(path: string): StudioPage | undefined {
   return STUDIO_PAGES.filter((p) => (p.href === "/" ? path === "/" : path === p.href || path.startsWith(`${p.href}/`))).at(0);
+}
+
+/** The first page this key may open: where a sign-in or a refused page lands. */
+export function homeOf(principal: Principal): string | undefined {
+  return STUDIO_PAGES.find((p) => hasAnyScope(principal, p.scopes))?.href;
+}
+
+/**
+ * Why this key may not change what `scopes` guard, as the one line an editor shows; null when
+ * it may. e.g. "This key can read, not change: it has traces:read; editing tools needs tools:write".
+ */
+export function readOnlyReason(principal: Principal, scopes: readonly Scope[], what: string): string | null {
+  if (hasAnyScope(principal, scopes)) return null;
+  return `This key can read, not change: it has ${principal.scopes.join(", ") || "no scope"}; ${what} needs ${scopes.join(" or ")}.`;
 }

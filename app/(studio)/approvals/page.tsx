@@ -5,7 +5,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import { listPendingApprovalRows } from "@/lib/services/approvals/approval-page";
 import { studioDb } from "../action-result";
-import { readOnlyReason, requirePage } from "../page-access";
+import { requirePage } from "../page-access";
+import { readOnlyReason } from "../studio-pages";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import { listMcpInstances } from "@/lib/services/mcp/mcp-page";
 import { studioDb } from "../action-result";
-import { readOnlyReason, requirePage } from "../page-access";
+import { requirePage } from "../page-access";
+import { readOnlyReason } from "../studio-pages";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasAnyScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { homeOf } from "../page-access";
-import { studioPageOf } from "../studio-pages";
+import { homeOf, studioPageOf } from "../studio-pages";
 
 export const dynamic = "force-dynamic";
 

@@ -9,7 +9,8 @@ import { Editable } from "@/components/ui/editable";
 import { hasAnyScope } from "@/lib/access/principal";
 import { getAgentEditor } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../../action-result";
-import { readOnlyReason, requirePage } from "../../page-access";
+import { requirePage } from "../../page-access";
+import { readOnlyReason } from "../../studio-pages";
 
 export const dynamic = "force-dynamic";
 

@@ -13,7 +13,8 @@ import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
 import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
 import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
 import { studioDb } from "../../action-result";
-import { readOnlyReason, requirePage } from "../../page-access";
+import { requirePage } from "../../page-access";
+import { readOnlyReason } from "../../studio-pages";
 import { CodeToolView } from "./code-tool-view";
 
 export const dynamic = "force-dynamic";
