@@ -98,3 +98,35 @@ test("a turns:run key sees only the playground, for its own agent", async ({ pag
     await expect(page, path).toHaveURL(/\/playground$/);
   }
 });
+
+test("Studio writes are audited with the signed-in key and source studio; the Audit page filters them; history says who", async ({ page, request }) => {
+  const put = (description: string) => request.put("/v1/tools/e2e_audited", { headers: authHeaders(), data: { name: "e2e_audited", description, request: { method: "GET", url: "https://api.example.com/x" } } });
+  expect((await put("first")).ok()).toBe(true);
+  expect((await put("second")).ok()).toBe(true);
+  await signIn(page, "/tools/e2e_audited?tab=history");
+  await expect(page.getByTestId("version-by").first()).toContainText("by bootstrap");
+  await page.getByRole("button", { name: /^v1/ }).click();
+  await page.getByRole("button", { name: "Restore v1" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Restored version 1" })).toBeVisible();
+
+  const res = await request.get("/v1/audit?target=tool:e2e_audited&action=tool.restore", { headers: authHeaders() });
+  const entries = (await res.json()).entries;
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({ source: "studio", actor: { key_id: "key_bootstrap" } });
+
+  await page.goto("/audit");
+  await page.getByLabel("Target").fill("tool:e2e_audited");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/target=tool%3Ae2e_audited/);
+  const rows = page.locator("tr[data-audit]");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toHaveAttribute("data-action", "tool.restore");
+  await expect(rows.first()).toContainText("studio");
+  await expect(rows.first()).toContainText("key_bootstrap");
+  await screen(page, "audit-filtered");
+  await page.getByLabel("Action").selectOption("tool.put");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(rows).toHaveCount(2);
+  await page.goto("/audit?since=not-a-day");
+  await expect(page.getByRole("alert").filter({ hasText: "not valid" })).toBeVisible();
+});
