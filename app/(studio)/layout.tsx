@@ -1,22 +1,16 @@
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { NavLinks } from "@/components/ui/nav-links";
+import { hasAnyScope } from "@/lib/access/principal";
 import { signOutAction } from "./actions";
+import { STUDIO_PAGES } from "./studio-pages";
 
 export const dynamic = "force-dynamic";
 
-const NAV = [
-  { href: "/", label: "Overview" },
-  { href: "/tools", label: "Tools" },
-  { href: "/mcp", label: "MCP" },
-  { href: "/agents", label: "Agents" },
-  { href: "/playground", label: "Playground" },
-  { href: "/approvals", label: "Approvals" },
-  { href: "/sessions", label: "Sessions" },
-  { href: "/doctor", label: "Doctor" },
-];
 
 export default async function StudioLayout({ children }: { children: React.ReactNode }) {
-  await requireStudioSession();
+  const principal = await requireStudioSession();
+  // Only the pages this key may open (each page checks again: it can render without this layout).
+  const nav = STUDIO_PAGES.filter((p) => hasAnyScope(principal, p.scopes)).map(({ href, label }) => ({ href, label }));
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-zinc-900">
@@ -26,8 +20,11 @@ export default async function StudioLayout({ children }: { children: React.React
         <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:flex-nowrap sm:px-6">
           <span className="shrink-0 font-semibold">Insika Studio</span>
           <div className="order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
-            <NavLinks items={NAV} />
+            <NavLinks items={nav} />
           </div>
+          <span className="hidden max-w-48 truncate text-xs text-zinc-500 md:inline" data-testid="signed-in-key" title={`${principal.keyName} (${principal.keyId}): ${principal.scopes.join(", ")}`}>
+            {principal.keyName} · {principal.scopes.join(", ")}
+          </span>
           <form action={signOutAction} className="ml-auto sm:ml-0">
             <button type="submit" className="whitespace-nowrap text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Sign out

@@ -1,13 +1,13 @@
-import { requireStudioSession } from "@/lib/api/studio-auth";
 import { studioDb } from "@/lib/api/studio-db";
 import { listAgentsPresented } from "@/lib/services/agents/agents";
 import { listCatalog } from "@/lib/services/tools/tools";
+import { requirePage } from "./page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
   // The layout checks too, but a page can be rendered without its layout (an RSC navigation).
-  await requireStudioSession();
+  await requirePage("/");
   const db = studioDb();
   const tools = listCatalog(db);
   const agents = listAgentsPresented(db);

@@ -12,6 +12,8 @@ export interface VersionView {
   source: string;
   created_at: string;
   definition: unknown;
+  /** Who made it; null for versions written before keys existed. */
+  by: { key_id: string; name: string | null } | null;
 }
 
 const text = (d: unknown) => (d === null || d === undefined ? "" : JSON.stringify(d, null, 2));
@@ -44,8 +46,11 @@ export function VersionHistory({ tool, versions, current }: { tool: string; vers
               <span>
                 v{v.version} <Badge tone={v.change === "delete" ? "red" : v.change === "create" ? "green" : "neutral"}>{v.change}</Badge>
               </span>
-              <span className="text-xs text-zinc-500" title={v.created_at}>
-                {v.source} · {new Date(v.created_at).toLocaleString()}
+              <span className="flex min-w-0 flex-col items-end text-xs text-zinc-500" title={v.created_at}>
+                <span>{v.source} · {new Date(v.created_at).toLocaleString()}</span>
+                <span data-testid="version-by" className="truncate" title={v.by ? `${v.by.name ?? v.by.key_id} (${v.by.key_id})` : "made before keys were recorded"}>
+                  by {v.by ? (v.by.name ?? v.by.key_id) : "unknown"}
+                </span>
               </span>
             </button>
           </li>

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 /** Styling shared by every form control of the Studio; `controlClass` sizes to its content (inline selects). */
 export const controlClass =
-  "rounded border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm outline-none focus:border-sky-500 focus:ring-2 focus:ring-sky-500/30 aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900";
+  "rounded border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm outline-none focus:border-sky-500 focus:ring-2 focus:ring-sky-500/30 aria-[invalid=true]:border-red-500 disabled:cursor-not-allowed disabled:bg-zinc-50 disabled:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 dark:disabled:bg-zinc-950";
 
 export const inputClass = `${controlClass} w-full`;
 

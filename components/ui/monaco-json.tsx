@@ -1,6 +1,7 @@
 "use client";
 import Editor, { loader } from "@monaco-editor/react";
 import { useEffect, useState } from "react";
+import { useReadOnly } from "./editable";
 
 // The default loader fetches Monaco from a CDN, which is unreachable: serve our own copy
 // (copied to public/monaco/vs by scripts/copy-monaco.mjs before the build).
@@ -29,6 +30,7 @@ function usePrefersDark(): boolean {
 
 export function MonacoJson({ id, value, onChange, ariaLabel, invalid, height }: JsonEditorProps) {
   const dark = usePrefersDark();
+  const readOnly = useReadOnly();
   return (
     <div id={id} data-testid={`${id}-monaco`} aria-invalid={invalid ? "true" : undefined} className="overflow-hidden rounded border border-zinc-300 aria-[invalid=true]:border-red-500 dark:border-zinc-700">
       <Editor
@@ -39,6 +41,7 @@ export function MonacoJson({ id, value, onChange, ariaLabel, invalid, height }: 
         onChange={(v) => onChange(v ?? "")}
         options={{
           ariaLabel,
+          readOnly,
           minimap: { enabled: false },
           fontSize: 13,
           lineNumbers: "on",

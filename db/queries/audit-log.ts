@@ -12,6 +12,7 @@ export function insertAuditEntry(db: Pick<Db, "insert">, values: AuditValues): v
 export interface AuditFilter {
   target?: string;
   actorKeyId?: string;
+  action?: string;
   since?: number;
   /** Entries with an id below this one (paging back). */
   before?: number;
@@ -23,6 +24,7 @@ export function listAuditEntries(db: Db, filter: AuditFilter): AuditRow[] {
   const where: SQL[] = [];
   if (filter.target) where.push(eq(auditLog.target, filter.target));
   if (filter.actorKeyId) where.push(eq(auditLog.actorKeyId, filter.actorKeyId));
+  if (filter.action) where.push(eq(auditLog.action, filter.action));
   if (filter.since !== undefined) where.push(gte(auditLog.at, filter.since));
   if (filter.before !== undefined) where.push(lt(auditLog.id, filter.before));
   return db

@@ -25,6 +25,8 @@ function exportedFunctions(file: string): Map<string, string> {
 
 /** The first statement: the session check, its principal kept or not (`const actor = await requireStudioSession();`). */
 const SESSION_CHECK = /^(const \w+ = )?await requireStudioSession\(\);$/;
+/** A page's first statement: the session and scope check (requirePage), or the bare session check. */
+const PAGE_CHECK = /^(const \w+ = )?await (requireStudioSession\(\)|requirePage\("[^"]+"(, [\w[\]":, ]+)?\));$/;
 
 describe("Studio session checks", () => {
   const all = files(ROOT);
@@ -34,7 +36,7 @@ describe("Studio session checks", () => {
     expect(pages.length).toBeGreaterThan(10);
     const missing = pages.filter((f) => {
       const first = [...exportedFunctions(f).values()][0];
-      return !SESSION_CHECK.test(first ?? "");
+      return !PAGE_CHECK.test(first ?? "");
     });
     expect(missing.map((f) => path.relative(process.cwd(), f))).toEqual([]);
   });

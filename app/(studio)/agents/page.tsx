@@ -2,18 +2,19 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { hasAnyScope } from "@/lib/access/principal";
 import { listAgentSummaries } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../action-result";
+import { requirePage } from "../page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function AgentsPage() {
-  await requireStudioSession();
+  const principal = await requirePage("/agents");
   const agents = listAgentSummaries(studioDb());
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Agents" description="Instructions, model, limits, and which tools each agent's turns are offered." actions={<Link href="/agents/new" className={buttonClass()}>New agent</Link>} />
+      <PageHeader title="Agents" description="Instructions, model, limits, and which tools each agent's turns are offered." actions={hasAnyScope(principal, ["agents:write"]) ? <Link href="/agents/new" className={buttonClass()}>New agent</Link> : null} />
       {agents.length === 0 ? (
         <EmptyState title="No agents yet">
           <Link className="underline" href="/agents/new">Create an agent</Link>, or PUT one to <code>/v1/agents/:id</code> or declare it in <code>insika.config.ts</code>.

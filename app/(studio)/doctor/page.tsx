@@ -1,16 +1,16 @@
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
 import { getEnv } from "@/lib/env";
 import { runDoctor } from "@/lib/services/server/doctor";
 import { studioDb } from "../action-result";
+import { requirePage } from "../page-access";
 
 export const dynamic = "force-dynamic";
 
 const TONE = { ok: "green", warn: "amber", error: "red" } as const;
 
 export default async function DoctorPage() {
-  await requireStudioSession();
+  await requirePage("/doctor");
   const { checks } = await runDoctor(studioDb(), getEnv());
   const worst = checks.some((c) => c.status === "error") ? "error" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
   return (

@@ -1,13 +1,15 @@
 import { McpImporter } from "@/components/mcp/mcp-importer";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { Editable } from "@/components/ui/editable";
 import { listMcpInstances } from "@/lib/services/mcp/mcp-page";
 import { studioDb } from "../action-result";
+import { requirePage } from "../page-access";
+import { readOnlyReason } from "../studio-pages";
 
 export const dynamic = "force-dynamic";
 
 export default async function McpPage() {
-  await requireStudioSession();
+  const principal = await requirePage("/mcp");
   const instances = listMcpInstances(studioDb());
   return (
     <div className="flex flex-col gap-6">
@@ -15,7 +17,9 @@ export default async function McpPage() {
         title="MCP servers"
         description="Import the tools of an HTTP MCP server as data tools. Re-importing updates them: tools the server no longer lists are removed, unchanged ones are left alone."
       />
-      <McpImporter instances={instances} />
+      <Editable readOnly={readOnlyReason(principal, ["tools:write"], "importing an MCP server")}>
+        <McpImporter instances={instances} />
+      </Editable>
     </div>
   );
 }

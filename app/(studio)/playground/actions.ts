@@ -3,15 +3,16 @@
 import { assertScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval } from "@/lib/services/approvals/approvals";
-import { createSession } from "@/lib/services/sessions/create-session";
-import { followTurn } from "@/lib/services/turns/follow-turn";
+import { followTurn, turnSessionId } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
+import { createSessionAs, getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 
 export async function createSessionAction(agentId: string) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["turns:run"], "starting a session");
-    return createSession(studioDb(), { agentId, tenant: null }).id;
+    // The key's agents apply, and the tenant comes from the key, never from the browser.
+    return createSessionAs(studioDb(), actor, { agentId }).id;
   });
 }
 
@@ -30,6 +31,8 @@ export async function followTurnAction(turnId: string, afterSeq: number) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["traces:read", "turns:run"], "following a turn");
-    return followTurn(studioDb(), turnId, afterSeq);
+    const db = studioDb();
+    getVisibleSessionOrThrow(db, actor, turnSessionId(db, turnId));
+    return followTurn(db, turnId, afterSeq);
   });
 }

@@ -1,18 +1,20 @@
 import Link from "next/link";
+import { maySeeSession } from "@/lib/access/principal";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
 import { listSessionRows } from "@/lib/services/sessions/session-page";
 import { studioDb } from "../action-result";
+import { requirePage } from "../page-access";
 
 export const dynamic = "force-dynamic";
 
 const TONE = { running: "blue", completed: "green", halted: "violet", waiting: "amber", failed: "red" } as const;
 
 export default async function SessionsPage() {
-  await requireStudioSession();
-  const sessions = listSessionRows(studioDb());
+  const principal = await requirePage("/sessions");
+  // A tenant-pinned key sees its tenant only.
+  const sessions = listSessionRows(studioDb()).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }));
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title="Sessions" description="Recent conversations, newest first. Open one for its trace: every turn, every tool call, what the backend said." />

@@ -3,14 +3,15 @@ import { CatalogTable } from "@/components/tools/catalog-table";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { hasAnyScope } from "@/lib/access/principal";
 import { listCatalogRows } from "@/lib/services/tools/tool-page";
 import { studioDb } from "../action-result";
+import { requirePage } from "../page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function ToolsPage() {
-  await requireStudioSession();
+  const principal = await requirePage("/tools");
   const rows = listCatalogRows(studioDb());
   const dropped = rows.filter((r) => r.status === "dropped").length;
   return (
@@ -24,9 +25,11 @@ export default async function ToolsPage() {
           </>
         }
         actions={
-          <Link href="/tools/new" className={buttonClass()}>
-            New data tool
-          </Link>
+          hasAnyScope(principal, ["tools:write"]) ? (
+            <Link href="/tools/new" className={buttonClass()}>
+              New data tool
+            </Link>
+          ) : null
         }
       />
       {rows.length === 0 ? (

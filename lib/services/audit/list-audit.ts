@@ -8,11 +8,15 @@ export const auditQuery = z
   .object({
     target: z.string().min(1).max(500).optional(),
     actor: z.string().min(1).max(200).optional(),
+    action: z.string().min(1).max(100).optional(),
     since: z.iso.datetime({ offset: true }).optional(),
     before: z.coerce.number().int().positive().optional(),
     limit: z.coerce.number().int().min(1).max(500).default(100),
   })
   .strict();
+
+/** The actions the product records (for the Studio's filter; the log itself is not limited to them). */
+export const AUDIT_ACTIONS = ["tool.put", "tool.delete", "tool.restore", "manifest.apply", "mcp.import", "agent.put", "agent.delete", "skill.put", "skill.delete", "key.create", "key.revoke", "approval.decide", "config.apply"] as const;
 
 export type AuditQuery = z.infer<typeof auditQuery>;
 
@@ -33,6 +37,7 @@ export function listAudit(db: Db, query: AuditQuery) {
   const rows = listAuditEntries(db, {
     ...(query.target ? { target: query.target } : {}),
     ...(query.actor ? { actorKeyId: query.actor } : {}),
+    ...(query.action ? { action: query.action } : {}),
     ...(query.since ? { since: Date.parse(query.since) } : {}),
     ...(query.before ? { before: query.before } : {}),
     limit: query.limit,

@@ -14,6 +14,13 @@ export interface FollowedEvent {
   [key: string]: unknown;
 }
 
+/** The session a turn belongs to (the Studio checks the key may see it before following); 404 for an unknown turn. */
+export function turnSessionId(db: Db, turnId: string): string {
+  const turn = getTurn(db, turnId);
+  if (!turn) throw notFound(`turn '${turnId}'`);
+  return turn.sessionId;
+}
+
 /** The turn's status and its events after `afterSeq` (at most 500 per call), in order; 404 for an unknown turn. */
 export function followTurn(db: Db, turnId: string, afterSeq: number): { status: string; events: FollowedEvent[] } {
   const turn = getTurn(db, turnId);

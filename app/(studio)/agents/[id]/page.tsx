@@ -5,16 +5,20 @@ import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { ToolMatrix } from "@/components/agents/tool-matrix";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { Editable } from "@/components/ui/editable";
+import { hasAnyScope } from "@/lib/access/principal";
 import { getAgentEditor } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../../action-result";
+import { requirePage } from "../../page-access";
+import { readOnlyReason } from "../../studio-pages";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ tab?: string }> };
 
 export default async function AgentPage({ params, searchParams }: Props) {
-  await requireStudioSession();
+  const principal = await requirePage("/agents");
+  const readOnly = readOnlyReason(principal, ["agents:write"], "changing agents");
   const { id } = await params;
   const tab = (await searchParams).tab === "tools" ? "tools" : "settings";
   const db = studioDb();
@@ -32,8 +36,8 @@ export default async function AgentPage({ params, searchParams }: Props) {
         description={<span className="font-mono">{row.id} · {row.model.provider}: {row.model.model}</span>}
         actions={
           <>
-            <Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link>
-            <DeleteAgentButton id={id} />
+            {hasAnyScope(principal, ["turns:run"]) ? <Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link> : null}
+            {readOnly ? null : <DeleteAgentButton id={id} />}
           </>
         }
       />
@@ -41,11 +45,9 @@ export default async function AgentPage({ params, searchParams }: Props) {
         {tabLink("settings", "Settings")}
         {tabLink("tools", "Tools")}
       </nav>
-      {tab === "settings" ? (
-        <AgentForm id={id} stored={row.body} />
-      ) : (
-        <ToolMatrix agentId={id} tools={row.tools} initial={row.policy} />
-      )}
+      <Editable readOnly={readOnly}>
+        {tab === "settings" ? <AgentForm id={id} stored={row.body} /> : <ToolMatrix agentId={id} tools={row.tools} initial={row.policy} />}
+      </Editable>
     </div>
   );
 }

@@ -4,20 +4,25 @@ import { TurnTrace, type TraceTurn } from "@/components/trace/turn-trace";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { hasAnyScope } from "@/lib/access/principal";
+import { READ_SESSIONS } from "@/lib/access/scopes";
 import { getTrace } from "@/lib/services/sessions/sessions";
 import { studioDb } from "../../action-result";
+import { requirePage } from "../../page-access";
+import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string; call?: string }> };
 
 export default async function SessionTracePage({ params, searchParams }: Props) {
-  await requireStudioSession();
+  // A turns:run key opens the trace of its own sessions (the playground links each call to it).
+  const principal = await requirePage("/sessions", READ_SESSIONS);
   const { id } = await params;
   const { turn, call } = await searchParams;
   let trace: ReturnType<typeof getTrace>;
   try {
+    getVisibleSessionOrThrow(studioDb(), principal, id);
     trace = getTrace(studioDb(), id);
   } catch {
     notFound();
@@ -32,8 +37,8 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
         description={<span className="font-mono">{trace.session_id} · agent {trace.agent_id}</span>}
         actions={
           <>
-            <Link className={buttonClass("secondary")} href="/sessions">All sessions</Link>
-            <Link className={buttonClass()} href={`/playground?agent=${encodeURIComponent(trace.agent_id)}&session=${encodeURIComponent(trace.session_id)}`}>Continue in playground</Link>
+            {hasAnyScope(principal, ["traces:read"]) ? <Link className={buttonClass("secondary")} href="/sessions">All sessions</Link> : null}
+            {hasAnyScope(principal, ["turns:run"]) ? <Link className={buttonClass()} href={`/playground?agent=${encodeURIComponent(trace.agent_id)}&session=${encodeURIComponent(trace.session_id)}`}>Continue in playground</Link> : null}
           </>
         }
       />

@@ -7,11 +7,14 @@ import { TryIt } from "@/components/tools/try-it";
 import { VersionHistory } from "@/components/tools/version-history";
 import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
+import { Editable } from "@/components/ui/editable";
+import type { Principal } from "@/lib/access/principal";
 import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
 import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
 import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
 import { studioDb } from "../../action-result";
+import { requirePage } from "../../page-access";
+import { readOnlyReason } from "../../studio-pages";
 import { CodeToolView } from "./code-tool-view";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +22,9 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ tab?: string; saved?: string }> };
 
 export default async function ToolPage({ params, searchParams }: Props) {
-  await requireStudioSession();
+  const principal = await requirePage("/tools");
+  const toolsReadOnly = readOnlyReason(principal, ["tools:write"], "changing tools");
+  const agentsReadOnly = readOnlyReason(principal, ["agents:write"], "changing which agents are offered a tool");
   const { name } = await params;
   const { tab, saved } = await searchParams;
   const db = studioDb();
@@ -63,21 +68,25 @@ export default async function ToolPage({ params, searchParams }: Props) {
       ) : null}
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
-        isCode ? <CodeToolView detail={detail} /> : <ToolEditor key={String(detail.version)} stored={detail} reservedNames={[...reservedToolNames()]} />
+        isCode ? <CodeToolView detail={detail} /> : <Editable readOnly={toolsReadOnly}><ToolEditor key={String(detail.version)} stored={detail} reservedNames={[...reservedToolNames()]} /></Editable>
       ) : null}
-      {current === "try" ? <TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} /> : null}
-      {current === "history" ? <History name={name} current={typeof detail.version === "number" ? detail.version : null} /> : null}
-      {current === "agents" ? <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} /> : null}
+      {current === "try" ? <Editable readOnly={readOnlyReason(principal, ["tools:write"], "trying a tool")}><TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} /></Editable> : null}
+      {current === "history" ? <History name={name} current={typeof detail.version === "number" ? detail.version : null} principal={principal} /> : null}
+      {current === "agents" ? <Editable readOnly={agentsReadOnly}><ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} /></Editable> : null}
     </div>
   );
 }
 
-function History({ name, current }: { name: string; current: number | null }) {
+function History({ name, current, principal }: { name: string; current: number | null; principal: Principal }) {
   let versions: ReturnType<typeof listToolHistory>;
   try {
     versions = listToolHistory(studioDb(), name);
   } catch {
     return <p className="text-sm text-zinc-500">No history yet.</p>;
   }
-  return <VersionHistory tool={name} versions={versions} current={current} />;
+  return (
+    <Editable readOnly={readOnlyReason(principal, ["tools:write"], "restoring a version")}>
+      <VersionHistory tool={name} versions={versions} current={current} />
+    </Editable>
+  );
 }

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { ToolEditor } from "@/components/tools/tool-editor";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireStudioSession } from "@/lib/api/studio-auth";
 import { reservedToolNames } from "@/lib/services/tools/catalog";
+import { requirePage } from "../../page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function NewToolPage() {
-  await requireStudioSession();
+  await requirePage("/tools/new", ["tools:write"]);
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

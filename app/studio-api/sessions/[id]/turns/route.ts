@@ -4,6 +4,9 @@ import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { readBody } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { studioRoute } from "@/lib/api/studio-route";
+import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
+import { mayUseAgent } from "@/lib/access/principal";
+import { DomainError } from "@/lib/errors";
 import { startTurn } from "@/lib/services/turns/start-turn";
 
 export const runtime = "nodejs";
@@ -13,6 +16,9 @@ const body = z.object({ message: z.string().max(200_000) }).strict();
 
 // The signed-in key (principal): its agents, tenant and rate limit apply in the playground too.
 export const POST = studioRoute<{ id: string }>(async (req, { db, params, principal }) => {
+  const session = getVisibleSessionOrThrow(db, principal, params.id);
+  // A traces:read + turns:run key sees every session, but runs turns only for its own agents.
+  if (!mayUseAgent(principal, session.agentId)) throw new DomainError("forbidden", `this key may not use agent '${session.agentId}'`);
   const { message } = await readBody(req, body, BODY_LIMITS.turn);
   const channel = sseChannel();
   const turn = await startTurn(db, {

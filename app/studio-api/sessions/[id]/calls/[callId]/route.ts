@@ -2,15 +2,17 @@
 import { z } from "zod";
 import { json, parseWith } from "@/lib/api/route";
 import { studioRoute } from "@/lib/api/studio-route";
-import { getTraceCall } from "@/lib/services/sessions/sessions";
+import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 import { READ_SESSIONS } from "@/lib/access/scopes";
+import { getTraceCall } from "@/lib/services/sessions/sessions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const query = z.object({ turn: z.string().min(1).max(200).optional() });
 
-export const GET = studioRoute<{ id: string; callId: string }>(async (req, { db, params }) => {
+export const GET = studioRoute<{ id: string; callId: string }>(async (req, { db, params, principal }) => {
+  getVisibleSessionOrThrow(db, principal, params.id);
   const { turn } = parseWith(query, { turn: req.nextUrl.searchParams.get("turn") ?? undefined });
   // The record carries masked headers and the tool's result: never cache it.
   return json({ call: getTraceCall(db, params.id, params.callId, turn) }, 200, { "cache-control": "no-store" });

@@ -1,0 +1,45 @@
+/**
+ * The Studio's pages and the scopes that open each one: the one place the nav, the page
+ * checks and the "cannot open" page read. Admin opens every page (hasAnyScope).
+ */
+import { hasAnyScope, type Principal } from "@/lib/access/principal";
+import type { Scope } from "@/lib/access/scopes";
+import { READ_APPROVALS, READ_CATALOG } from "@/lib/access/scopes";
+
+export interface StudioPage {
+  href: string;
+  label: string;
+  scopes: readonly Scope[];
+}
+
+export const STUDIO_PAGES: readonly StudioPage[] = [
+  { href: "/", label: "Overview", scopes: READ_CATALOG },
+  { href: "/tools", label: "Tools", scopes: READ_CATALOG },
+  { href: "/mcp", label: "MCP", scopes: READ_CATALOG },
+  { href: "/agents", label: "Agents", scopes: READ_CATALOG },
+  { href: "/playground", label: "Playground", scopes: ["turns:run"] },
+  { href: "/approvals", label: "Approvals", scopes: READ_APPROVALS },
+  { href: "/sessions", label: "Sessions", scopes: ["traces:read"] },
+  { href: "/doctor", label: "Doctor", scopes: ["traces:read"] },
+  { href: "/keys", label: "Keys", scopes: ["admin"] },
+  { href: "/audit", label: "Audit", scopes: ["admin"] },
+];
+
+/** The page a path belongs to (its longest matching href), if any. */
+export function studioPageOf(path: string): StudioPage | undefined {
+  return STUDIO_PAGES.filter((p) => (p.href === "/" ? path === "/" : path === p.href || path.startsWith(`${p.href}/`))).at(0);
+}
+
+/** The first page this key may open: where a sign-in or a refused page lands. */
+export function homeOf(principal: Principal): string | undefined {
+  return STUDIO_PAGES.find((p) => hasAnyScope(principal, p.scopes))?.href;
+}
+
+/**
+ * Why this key may not change what `scopes` guard, as the one line an editor shows; null when
+ * it may. e.g. "This key can read, not change: it has traces:read; editing tools needs tools:write".
+ */
+export function readOnlyReason(principal: Principal, scopes: readonly Scope[], what: string): string | null {
+  if (hasAnyScope(principal, scopes)) return null;
+  return `This key can read, not change: it has ${principal.scopes.join(", ") || "no scope"}; ${what} needs ${scopes.join(" or ")}.`;
+}
