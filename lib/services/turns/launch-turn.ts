@@ -8,7 +8,7 @@ import { insertSession, insertTurn, SessionBusyError, updateTurnStatus } from "@
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError } from "@/lib/errors";
-import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
+import { SubagentBudget, subagentTurnsStarted } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
@@ -104,8 +104,9 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
   const { turnId, session, agent } = params;
   let started: StartedTurn;
   try {
-    // Not persisted: a resumed turn starts a fresh count (its completed spawn calls are reused, not re-run).
-    const subagentBudget = new SubagentBudget(agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns, params.parentBudget);
+    // A resumed turn goes on counting from the children its checkpoint shows it started.
+    const startedBefore = params.resume ? subagentTurnsStarted(params.resume) : 0;
+    const subagentBudget = new SubagentBudget(agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns, params.parentBudget, startedBefore);
     const setup = setupTurn(db, {
       turnId,
       session,
