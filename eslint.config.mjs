@@ -8,20 +8,41 @@ const PURE_CORE_BANS = [
   { group: ["next", "next/*"], message: "lib/engine and lib/tools are pure: no next/* (DESIGN §3.1)" },
   { group: ["@/db", "@/db/*", "**/db/*"], message: "lib/engine and lib/tools are pure: no db/ (DESIGN §3.1)" },
   { group: ["@/app/*", "@/components/*"], message: "lib/engine and lib/tools are pure (DESIGN §3.1)" },
-  { group: ["@/lib/services/*", "@/lib/api/*"], message: "the core does not depend on the layers above it (DESIGN §3.1)" },
+  {
+    group: ["@/lib/services/*", "@/lib/api/*"],
+    message: "the core does not depend on the layers above it (DESIGN §3.1)",
+  },
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", ".tmp/**", "node_modules/**", "data/**", "db/migrations/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      ".tmp/**",
+      "node_modules/**",
+      "data/**",
+      "db/migrations/**",
+      "public/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly" } },
     rules: {
       "no-undef": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "no-restricted-globals": ["error", { name: "fetch", message: "send through lib/egress (DESIGN §3.11)" }],
-      "no-restricted-properties": ["error", { object: "globalThis", property: "fetch", message: "send through lib/egress (DESIGN §3.11)" }],
+      "no-restricted-properties": [
+        "error",
+        { object: "globalThis", property: "fetch", message: "send through lib/egress (DESIGN §3.11)" },
+      ],
     },
   },
   {
@@ -31,34 +52,83 @@ export default tseslint.config(
   {
     files: ["lib/egress/**", "lib/http-tools/**", "lib/mcp/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [...PURE_CORE_BANS.slice(0, 3), { group: ["@/lib/services/*"], message: "services call down, not up (DESIGN §3.1)" }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...PURE_CORE_BANS.slice(0, 3),
+            { group: ["@/lib/services/*"], message: "services call down, not up (DESIGN §3.1)" },
+          ],
+        },
+      ],
     },
   },
   {
     // Services are use cases: no HTTP (no lib/api, no next/*, no Response), nothing above them.
     files: ["lib/services/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["@/lib/api", "@/lib/api/*"], message: "services know nothing of HTTP: throw a DomainError (lib/errors.ts); the edge maps it (DESIGN §3.4)" },
-        { group: ["next", "next/*"], message: "services know nothing of HTTP or Next.js" },
-        { group: ["@/app/*", "@/components/*"], message: "services call down, not up (DESIGN §3.1)" },
-      ] }],
-      "no-restricted-globals": ["error", { name: "fetch", message: "send through lib/egress (DESIGN §3.11)" }, { name: "Response", message: "services build no Response: the edge (lib/api) does" }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/api", "@/lib/api/*"],
+              message:
+                "services know nothing of HTTP: throw a DomainError (lib/errors.ts); the edge maps it (DESIGN §3.4)",
+            },
+            { group: ["next", "next/*"], message: "services know nothing of HTTP or Next.js" },
+            { group: ["@/app/*", "@/components/*"], message: "services call down, not up (DESIGN §3.1)" },
+          ],
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        { name: "fetch", message: "send through lib/egress (DESIGN §3.11)" },
+        { name: "Response", message: "services build no Response: the edge (lib/api) does" },
+      ],
     },
   },
   {
     // Studio pages and components reach data through services (and the edge's studioDb), never db/ directly.
     files: ["app/(studio)/**", "components/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/db", "@/db/*"], message: "the Studio reaches data through lib/services (DESIGN §3.1)" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/db", "@/db/*"], message: "the Studio reaches data through lib/services (DESIGN §3.1)" },
+          ],
+        },
+      ],
+    },
   },
   {
     // lib/api is the edge: it may call services, never the other way round; the core stays below both.
     files: ["lib/api/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/components/*"], message: "the edge does not import pages or components" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ group: ["@/app/*", "@/components/*"], message: "the edge does not import pages or components" }],
+        },
+      ],
+    },
   },
   {
     files: ["db/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/services/*", "@/lib/api/*", "@/app/*", "@/components/*", "next", "next/*"], message: "db/ is below services (DESIGN §3.1)" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/services/*", "@/lib/api/*", "@/app/*", "@/components/*", "next", "next/*"],
+              message: "db/ is below services (DESIGN §3.1)",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Provider calls go through lib/egress too (createProviderFetch); tests may call their own loopback servers; e2e/bench/examples drive the app.

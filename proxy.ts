@@ -23,9 +23,13 @@ export function isDecodablePath(pathname: string): boolean {
 export function proxy(req: NextRequest): Response {
   const { pathname } = req.nextUrl;
   if (!isDecodablePath(pathname)) {
-    return NextResponse.json(errorBody("bad_request", "the URL path has a malformed percent-encoding"), { status: 400 });
+    return NextResponse.json(errorBody("bad_request", "the URL path has a malformed percent-encoding"), {
+      status: 400,
+    });
   }
-  const page = (req.method === "GET" || req.method === "HEAD") && !NOT_STUDIO_PAGES.some((p) => pathname === p.replace(/\/$/, "") || pathname.startsWith(p));
+  const page =
+    (req.method === "GET" || req.method === "HEAD") &&
+    !NOT_STUDIO_PAGES.some((p) => pathname === p.replace(/\/$/, "") || pathname.startsWith(p));
   if (page && !isStudioSessionCookie(req.cookies.get(SESSION_COOKIE)?.value)) {
     return NextResponse.redirect(new URL("/login", req.url), 307);
   }

@@ -23,7 +23,18 @@ import { operatorPrincipal } from "@/lib/access/principal";
 const OPERATOR = operatorPrincipal("api");
 
 const SIZES = [100, 1_000, 10_000];
-const NOUNS = ["order", "invoice", "customer", "shipment", "ticket", "refund", "product", "coupon", "warehouse", "review"];
+const NOUNS = [
+  "order",
+  "invoice",
+  "customer",
+  "shipment",
+  "ticket",
+  "refund",
+  "product",
+  "coupon",
+  "warehouse",
+  "review",
+];
 const VERBS = ["get", "list", "create", "update", "cancel", "search", "export", "archive"];
 
 /** A manifest of n varied tools (names, descriptions, groups, tags, a path placeholder). */
@@ -64,12 +75,23 @@ async function searchTimes(db: Db, n: number, queries: number): Promise<number[]
   const catalog = getCatalog(db);
   const names = [...catalog.entries.values()].filter((e) => e.status === "ok" && e.kind !== "code").map((e) => e.name);
   const agent = { id: "bench", skills: [], memory: false, subagents: [], toolsDeny: [] } as unknown as AgentRow;
-  const system = createSystemTools(db, { agent, ctx: {}, depth: 0, catalog, deferred: names, runChild: () => Promise.reject(new Error("no")), subagentBudget: new SubagentBudget(0) });
+  const system = createSystemTools(db, {
+    agent,
+    ctx: {},
+    depth: 0,
+    catalog,
+    deferred: names,
+    runChild: () => Promise.reject(new Error("no")),
+    subagentBudget: new SubagentBudget(0),
+  });
   const signal = new AbortController().signal;
   const times: number[] = [];
   for (let q = 0; q < queries; q += 1) {
     const noun = NOUNS[q % NOUNS.length] ?? "";
-    const query = [`${VERBS[q % VERBS.length]} ${noun}`, `${noun} region ${q % 37}`, `variant ${(q * 7919) % n}`, `refnd ${noun}`][q % 4] ?? noun;
+    const query =
+      [`${VERBS[q % VERBS.length]} ${noun}`, `${noun} region ${q % 37}`, `variant ${(q * 7919) % n}`, `refnd ${noun}`][
+        q % 4
+      ] ?? noun;
     const t = performance.now();
     const out = await system.run({ callId: `c${q}`, tool: "tool_search", arguments: { query }, ctx: {}, signal });
     times.push(performance.now() - t);
@@ -89,7 +111,9 @@ export async function child([, n]: string[]): Promise<{ start: number; peak: num
 }
 
 export default async function catalogBench(): Promise<Row[]> {
-  say("catalog: manifest ingest into a fresh database (3 runs, 1 at 10,000), rebuild after a version bump (5 runs), tool_search over every tool deferred (300 queries, index warm)");
+  say(
+    "catalog: manifest ingest into a fresh database (3 runs, 1 at 10,000), rebuild after a version bump (5 runs), tool_search over every tool deferred (300 queries, index warm)",
+  );
   const rows: Row[] = [];
   for (const n of SIZES) {
     const size = `${n} tools`;
@@ -98,7 +122,8 @@ export default async function catalogBench(): Promise<Row[]> {
     for (let r = 0; r < (n >= 10_000 ? 1 : 3); r += 1) {
       db = freshDb();
       const [result, ms] = time(() => ingest(db, n));
-      if (result.created.length !== n) throw new Error(`ingest created ${result.created.length} of ${n}: ${JSON.stringify(result.errors[0])}`);
+      if (result.created.length !== n)
+        throw new Error(`ingest created ${result.created.length} of ${n}: ${JSON.stringify(result.errors[0])}`);
       ingests.push(ms);
     }
     rebuild(db); // warm-up
@@ -114,10 +139,31 @@ export default async function catalogBench(): Promise<Row[]> {
     say(`  ${size}: tool_search ${describe(search)}`);
     const big = n === 10_000;
     rows.push(
-      row({ name: "catalog", size, metric: "manifest ingest", unit: "ms", value: ing.median, ...(n === 1_000 ? { goal: { on: "value", op: "<=", limit: 500 } } : {}) }),
-      row({ name: "catalog", size, metric: "registry rebuild", unit: "ms", value: cat.median, ...(big ? { goal: { on: "value", op: "<=", limit: 50 } } : {}) }),
+      row({
+        name: "catalog",
+        size,
+        metric: "manifest ingest",
+        unit: "ms",
+        value: ing.median,
+        ...(n === 1_000 ? { goal: { on: "value", op: "<=", limit: 500 } } : {}),
+      }),
+      row({
+        name: "catalog",
+        size,
+        metric: "registry rebuild",
+        unit: "ms",
+        value: cat.median,
+        ...(big ? { goal: { on: "value", op: "<=", limit: 50 } } : {}),
+      }),
       row({ name: "catalog", size, metric: "tool_search index build", unit: "ms", value: idx.median }),
-      row({ name: "catalog", size, metric: "tool_search p50", unit: "ms", value: search.median, ...(big ? { goal: { on: "value", op: "<=", limit: 2 } } : {}) }),
+      row({
+        name: "catalog",
+        size,
+        metric: "tool_search p50",
+        unit: "ms",
+        value: search.median,
+        ...(big ? { goal: { on: "value", op: "<=", limit: 2 } } : {}),
+      }),
     );
   }
   for (const n of SIZES) {

@@ -38,15 +38,35 @@ export default async function dataCall(): Promise<Row[]> {
     const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId });
     if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
     const r = result.record;
-    insertToolCall(db, { turnId: "turn_bench", callId, tool: r.tool, ok: r.ok, startedAt, durationMs: r.duration_ms, queuedMs: 0, record: { ...r } });
+    insertToolCall(db, {
+      turnId: "turn_bench",
+      callId,
+      tool: r.tool,
+      ok: r.ok,
+      startedAt,
+      durationMs: r.duration_ms,
+      queuedMs: 0,
+      record: { ...r },
+    });
   };
   const undici = (i: number) => direct.call(String(i));
   // For the breakdown: the guard alone (same request), and the tool call without the trace write.
   const guarded = (i: number) =>
-    guardedRequest({ method: "GET", url: `${backend.url}/items?id=${i}&store=store-1`, headers: { "X-Chat": "ses_bench" }, timeoutMs: 30_000 }, { posture: deps.posture });
-  const noTrace = (i: number) => executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
+    guardedRequest(
+      {
+        method: "GET",
+        url: `${backend.url}/items?id=${i}&store=store-1`,
+        headers: { "X-Chat": "ses_bench" },
+        timeoutMs: 30_000,
+      },
+      { posture: deps.posture },
+    );
+  const noTrace = (i: number) =>
+    executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
 
-  say(`data-call: GET ${backend.url}/items (loopback backend in its own process), sequential, insika/undici alternating per call, ${WARMUP} warm-up calls per size`);
+  say(
+    `data-call: GET ${backend.url}/items (loopback backend in its own process), sequential, insika/undici alternating per call, ${WARMUP} warm-up calls per size`,
+  );
   const rows: Row[] = [];
   try {
     for (const size of SIZES) {
@@ -56,21 +76,55 @@ export default async function dataCall(): Promise<Row[]> {
       say(`  ${size} calls  insika: ${describe(a)}`);
       say(`  ${size} calls  undici: ${describe(b)}   ratio of medians ${(a.median / b.median).toFixed(3)}`);
       rows.push(
-        row({ name: "data-call", size: `${size} calls`, metric: "median per call", unit: "ms", value: a.median, baseline: b.median, goal: { on: "ratio", op: "<=", limit: 1.15 } }),
-        row({ name: "data-call", size: `${size} calls`, metric: "p95 per call", unit: "ms", value: a.p95, baseline: b.p95 }),
+        row({
+          name: "data-call",
+          size: `${size} calls`,
+          metric: "median per call",
+          unit: "ms",
+          value: a.median,
+          baseline: b.median,
+          goal: { on: "ratio", op: "<=", limit: 1.15 },
+        }),
+        row({
+          name: "data-call",
+          size: `${size} calls`,
+          metric: "p95 per call",
+          unit: "ms",
+          value: a.p95,
+          baseline: b.p95,
+        }),
       );
     }
     const b = await interleave({ undici, guarded, noTrace, insika }, { warmup: WARMUP, runs: 3_000 });
     const m = (k: keyof typeof b) => stats(b[k]).median;
-    say(`  where the time goes (medians of 3,000 calls, 4 sides alternating): undici ${m("undici").toFixed(3)} ms;` +
-      ` + egress guard (guardedRequest) ${(m("guarded") - m("undici")).toFixed(3)};` +
-      ` + validate, build, extract, record (executeDataTool) ${(m("noTrace") - m("guarded")).toFixed(3)};` +
-      ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`);
+    say(
+      `  where the time goes (medians of 3,000 calls, 4 sides alternating): undici ${m("undici").toFixed(3)} ms;` +
+        ` + egress guard (guardedRequest) ${(m("guarded") - m("undici")).toFixed(3)};` +
+        ` + validate, build, extract, record (executeDataTool) ${(m("noTrace") - m("guarded")).toFixed(3)};` +
+        ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`,
+    );
     // The floor the trace row sets: one durable SQLite commit of the same row, no request at all.
     const sample = await executeDataTool(entry.definition, { id: "42" }, ctx, { ...deps, callId: "call_floor" });
-    const commits = await interleave({ commit: async (i: number) => insertToolCall(db, { turnId: "turn_bench", callId: `floor_${i}`, tool: "lookup_item", ok: true, startedAt: Date.now(), durationMs: 0, queuedMs: 0, record: { ...sample.record } }) }, { warmup: WARMUP, runs: 3_000 });
+    const commits = await interleave(
+      {
+        commit: async (i: number) =>
+          insertToolCall(db, {
+            turnId: "turn_bench",
+            callId: `floor_${i}`,
+            tool: "lookup_item",
+            ok: true,
+            startedAt: Date.now(),
+            durationMs: 0,
+            queuedMs: 0,
+            record: { ...sample.record },
+          }),
+      },
+      { warmup: WARMUP, runs: 3_000 },
+    );
     const commit = stats(commits.commit).median;
-    say(`  the trace row alone (one insert, its own commit, no request): ${commit.toFixed(3)} ms = ${((commit / m("undici")) * 100).toFixed(0)}% of the undici call, before any other work`);
+    say(
+      `  the trace row alone (one insert, its own commit, no request): ${commit.toFixed(3)} ms = ${((commit / m("undici")) * 100).toFixed(0)}% of the undici call, before any other work`,
+    );
   } finally {
     backend.stop();
     await direct.agent.close();

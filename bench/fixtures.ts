@@ -28,7 +28,9 @@ export interface BackendProcess {
 
 /** Starts bench/backend-process.ts and waits for its port. */
 export async function startBackendProcess(): Promise<BackendProcess> {
-  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", "backend-process.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", "backend-process.ts")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`bench backend exited (${code})`)));
@@ -56,7 +58,8 @@ const dbDirs: string[] = [];
 /** A fresh database file (WAL, synchronous=NORMAL, migrated, WAL checkpointed on a worker), as the server opens it; removed at exit. */
 export function freshDb(): Db {
   const dir = tempDir("insika-bench-");
-  if (dbDirs.push(dir) === 1) process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  if (dbDirs.push(dir) === 1)
+    process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
   return openDb(path.join(dir, "insika.db"), { backgroundCheckpoint: true });
 }
 
@@ -65,8 +68,17 @@ export function itemTool(backendUrl: string, name = "lookup_item", route = "/ite
   return {
     name,
     description: "Look up an item of the store by id",
-    parameters: { type: "object", properties: { id: { type: "string", description: "The item id" } }, required: ["id"] },
-    request: { method: "GET", url: `${backendUrl}${route}`, query: { id: "{{id}}", store: "{{ctx.store_id}}" }, headers: { "X-Chat": "{{ctx.chat_id}}" } },
+    parameters: {
+      type: "object",
+      properties: { id: { type: "string", description: "The item id" } },
+      required: ["id"],
+    },
+    request: {
+      method: "GET",
+      url: `${backendUrl}${route}`,
+      query: { id: "{{id}}", store: "{{ctx.store_id}}" },
+      headers: { "X-Chat": "{{ctx.chat_id}}" },
+    },
     response: { extract: "json_path", path: "$.items" },
   };
 }
@@ -77,7 +89,10 @@ export function undiciClient(backendUrl: string, route = "/items") {
   return {
     agent,
     async call(id: string): Promise<string> {
-      const res = await request(`${backendUrl}${route}?id=${encodeURIComponent(id)}&store=store-1`, { dispatcher: agent, headers: { "x-chat": "ses_bench" } });
+      const res = await request(`${backendUrl}${route}?id=${encodeURIComponent(id)}&store=store-1`, {
+        dispatcher: agent,
+        headers: { "x-chat": "ses_bench" },
+      });
       const body = (await res.body.json()) as { items: unknown };
       return JSON.stringify(body.items);
     },
@@ -88,9 +103,20 @@ export function undiciClient(backendUrl: string, route = "/items") {
  * A scripted agent (provider "scripted", INSIKA_SCRIPTED_DIR) whose turns play
  * `steps`, allowed to call the given tools. Returns the agent id.
  */
-export function scriptedAgent(db: Db, scriptsDir: string, id: string, steps: ScriptedPart[][], options: { tools: string[]; limits?: Record<string, number> }): string {
+export function scriptedAgent(
+  db: Db,
+  scriptsDir: string,
+  id: string,
+  steps: ScriptedPart[][],
+  options: { tools: string[]; limits?: Record<string, number> },
+): string {
   fs.writeFileSync(path.join(scriptsDir, `${id}.json`), JSON.stringify(steps));
-  putAgent(db, OPERATOR, id, { model: { provider: "scripted", model: id }, metadata: { store_id: "store-1" }, tools_allow: options.tools, ...(options.limits ? { limits: options.limits } : {}) });
+  putAgent(db, OPERATOR, id, {
+    model: { provider: "scripted", model: id },
+    metadata: { store_id: "store-1" },
+    tools_allow: options.tools,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   return id;
 }
 
@@ -106,7 +132,11 @@ export function sampleCallRecord(callId: string) {
     tool: "lookup_item",
     kind: "data",
     arguments: { id: "42" },
-    request: { method: "GET", url: "http://127.0.0.1:4100/items?id=42&store=store-1", headers: { "X-Chat": "ses_bench" } },
+    request: {
+      method: "GET",
+      url: "http://127.0.0.1:4100/items?id=42&store=store-1",
+      headers: { "X-Chat": "ses_bench" },
+    },
     status: 200,
     ok: true,
     duration_ms: 1,

@@ -30,16 +30,40 @@ export interface Row {
   met: boolean | null;
 }
 
-export function row(p: { name: string; size: string; metric: string; unit: string; value: number; baseline?: number | null; goal?: Goal }): Row {
+export function row(p: {
+  name: string;
+  size: string;
+  metric: string;
+  unit: string;
+  value: number;
+  baseline?: number | null;
+  goal?: Goal;
+}): Row {
   const baseline = p.baseline ?? null;
   const ratio = baseline ? round(p.value / baseline, 3) : null;
   const goal = p.goal ?? null;
   let met: boolean | null = null;
   if (goal) {
     const x = goal.on === "ratio" ? ratio : p.value;
-    if (x !== null) met = goal.within !== undefined ? Math.abs(x - goal.limit) <= goal.within : goal.op === "<=" ? x <= goal.limit : x >= goal.limit;
+    if (x !== null)
+      met =
+        goal.within !== undefined
+          ? Math.abs(x - goal.limit) <= goal.within
+          : goal.op === "<="
+            ? x <= goal.limit
+            : x >= goal.limit;
   }
-  return { name: p.name, size: p.size, metric: p.metric, unit: p.unit, value: round(p.value, 4), baseline: baseline === null ? null : round(baseline, 4), ratio, goal: goal ? describeGoal(goal, p.unit) : null, met };
+  return {
+    name: p.name,
+    size: p.size,
+    metric: p.metric,
+    unit: p.unit,
+    value: round(p.value, 4),
+    baseline: baseline === null ? null : round(baseline, 4),
+    ratio,
+    goal: goal ? describeGoal(goal, p.unit) : null,
+    met,
+  };
 }
 
 function describeGoal(g: Goal, unit: string): string {

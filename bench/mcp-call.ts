@@ -49,16 +49,30 @@ export default async function mcpCall(): Promise<Row[]> {
   const sdk = (i: number) => plain.callTool({ name: "echo", arguments: { message: `m${i}` } });
   const sdkGuarded = (i: number) => guarded.callTool({ name: "echo", arguments: { message: `m${i}` } });
 
-  say(`mcp-call: server-everything (own process) at ${server.url}, tool echo; sequential; sides alternate per call; ${WARMUP} warm-up calls per size`);
+  say(
+    `mcp-call: server-everything (own process) at ${server.url}, tool echo; sequential; sides alternate per call; ${WARMUP} warm-up calls per size`,
+  );
   const rows: Row[] = [];
   try {
     for (const size of SIZES) {
       const t = await interleave({ insika, sdk, sdkGuarded }, { warmup: WARMUP, runs: size });
       const [a, b, g] = [stats(t.insika), stats(t.sdk), stats(t.sdkGuarded)];
       say(`  ${size} calls  insika:               ${describe(a)}`);
-      say(`  ${size} calls  SDK client:           ${describe(b)}   ratio of medians ${(a.median / b.median).toFixed(3)}`);
+      say(
+        `  ${size} calls  SDK client:           ${describe(b)}   ratio of medians ${(a.median / b.median).toFixed(3)}`,
+      );
       say(`  ${size} calls  SDK + guarded fetch:  ${describe(g)}`);
-      rows.push(row({ name: "mcp-call", size: `${size} calls`, metric: "median per call", unit: "ms", value: a.median, baseline: b.median, goal: { on: "ratio", op: "<=", limit: 1.05 } }));
+      rows.push(
+        row({
+          name: "mcp-call",
+          size: `${size} calls`,
+          metric: "median per call",
+          unit: "ms",
+          value: a.median,
+          baseline: b.median,
+          goal: { on: "ratio", op: "<=", limit: 1.05 },
+        }),
+      );
     }
   } finally {
     await plain.close();

@@ -27,7 +27,9 @@ export default async function parallel(): Promise<Row[]> {
   const db = freshDb();
   storeItemTool(db, backend.url, "slow_item", "/slow");
   const direct = undiciClient(backend.url, "/slow");
-  say("parallel: backend answers GET /slow after 200 ms; insika = wall time of the whole turn (2 model steps, N calls, persistence); runs alternate with the baseline");
+  say(
+    "parallel: backend answers GET /slow after 200 ms; insika = wall time of the whole turn (2 model steps, N calls, persistence); runs alternate with the baseline",
+  );
 
   const rows: Row[] = [];
   let single = NaN; // the slowest single call, from the 8-at-8 case
@@ -35,7 +37,10 @@ export default async function parallel(): Promise<Row[]> {
     for (const c of CASES) {
       const agent = `par_${c.calls}_${c.concurrency}`;
       const calls = Array.from({ length: c.calls }, (_, k) => toolCall("slow_item", { id: String(k) }));
-      scriptedAgent(db, scripts, agent, [calls, [text("done")]], { tools: ["slow_item"], limits: { tool_concurrency: c.concurrency, max_tool_calls: 1000 } });
+      scriptedAgent(db, scripts, agent, [calls, [text("done")]], {
+        tools: ["slow_item"],
+        limits: { tool_concurrency: c.concurrency, max_tool_calls: 1000 },
+      });
       const insika = async () => {
         const session = createSession(db, { agentId: agent });
         const result = await (await startTurn(db, { sessionId: session.id, message: "go", actor: null })).done;
@@ -49,8 +54,20 @@ export default async function parallel(): Promise<Row[]> {
       const baseline = c.vsSingle ? single : b.median;
       const label = `${c.calls} calls, tool_concurrency ${c.concurrency}`;
       say(`  ${label}: insika turn ${describe(a, "ms", 1)}`);
-      say(`  ${label}: ${c.vsSingle ? "slowest single call (8 at 8, above)" : "undici, same calls"} ${c.vsSingle ? `${single.toFixed(1)} ms` : describe(b, "ms", 1)}   ratio ${(a.median / baseline).toFixed(3)}`);
-      rows.push(row({ name: "parallel", size: label, metric: "turn wall time (median)", unit: "ms", value: a.median, baseline, ...(c.goal ? { goal: c.goal } : {}) }));
+      say(
+        `  ${label}: ${c.vsSingle ? "slowest single call (8 at 8, above)" : "undici, same calls"} ${c.vsSingle ? `${single.toFixed(1)} ms` : describe(b, "ms", 1)}   ratio ${(a.median / baseline).toFixed(3)}`,
+      );
+      rows.push(
+        row({
+          name: "parallel",
+          size: label,
+          metric: "turn wall time (median)",
+          unit: "ms",
+          value: a.median,
+          baseline,
+          ...(c.goal ? { goal: c.goal } : {}),
+        }),
+      );
     }
   } finally {
     backend.stop();

@@ -29,7 +29,9 @@ const SELF = fileURLToPath(import.meta.url);
 /** Runs `node bench/run.ts --child NAME OUT [ARGS...]` and returns what the child wrote to OUT. */
 export async function inChild<T>(name: string, args: string[] = []): Promise<T> {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "insika-bench-")), "out.json");
-  const child = spawn(process.execPath, [...childExecArgv(), SELF, "--child", name, out, ...args], { stdio: "inherit" });
+  const child = spawn(process.execPath, [...childExecArgv(), SELF, "--child", name, out, ...args], {
+    stdio: "inherit",
+  });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (code !== 0) throw new Error(`bench ${name} ${args.join(" ")} exited with ${code}`);
   return JSON.parse(fs.readFileSync(out, "utf8")) as T;
@@ -68,7 +70,9 @@ async function main(argv: string[]): Promise<void> {
   }
   writeResults(rows);
   say(`\n${markdown(rows, machineInfo())}`);
-  say(`wrote bench-results.json and bench-results.md (${((performance.now() - started) / 1000).toFixed(0)} s)${failed.length ? `; failed: ${failed.join(", ")}` : ""}`);
+  say(
+    `wrote bench-results.json and bench-results.md (${((performance.now() - started) / 1000).toFixed(0)} s)${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
+  );
   process.exit(failed.length ? 1 : 0);
 }
 

@@ -35,11 +35,38 @@ function writeSession(db: Db, id: string, calls: number): void {
     for (let c = 0; c < CALLS_PER_TURN; c += 1) {
       const callId = `call_${t}_${c}`;
       const record = sampleCallRecord(callId);
-      insertEvent(db, { turnId, seq: (seq += 1), type: "tool_call", data: { call_id: callId, tool: record.tool, arguments: record.arguments }, at: at + c });
-      insertToolCall(db, { turnId, callId, tool: record.tool, ok: true, startedAt: at + c, durationMs: 3, queuedMs: c % 3, record: { ...record, duration_ms: 3, queued_ms: c % 3, halted: false } });
-      insertEvent(db, { turnId, seq: (seq += 1), type: "tool_result", data: { call_id: callId, tool: record.tool, ok: true, result: record.result, duration_ms: 3, queued_ms: c % 3 }, at: at + c + 3 });
+      insertEvent(db, {
+        turnId,
+        seq: (seq += 1),
+        type: "tool_call",
+        data: { call_id: callId, tool: record.tool, arguments: record.arguments },
+        at: at + c,
+      });
+      insertToolCall(db, {
+        turnId,
+        callId,
+        tool: record.tool,
+        ok: true,
+        startedAt: at + c,
+        durationMs: 3,
+        queuedMs: c % 3,
+        record: { ...record, duration_ms: 3, queued_ms: c % 3, halted: false },
+      });
+      insertEvent(db, {
+        turnId,
+        seq: (seq += 1),
+        type: "tool_result",
+        data: { call_id: callId, tool: record.tool, ok: true, result: record.result, duration_ms: 3, queued_ms: c % 3 },
+        at: at + c + 3,
+      });
     }
-    insertEvent(db, { turnId, seq: seq + 1, type: "turn_completed", data: { content: "Found them all." }, at: at + 20 });
+    insertEvent(db, {
+      turnId,
+      seq: seq + 1,
+      type: "turn_completed",
+      data: { content: "Found them all." },
+      at: at + 20,
+    });
     updateTurnStatus(db, { id: turnId, status: "completed", content: "Found them all.", now: at + 20 });
   }
 }
@@ -64,7 +91,12 @@ async function loads(page: Page, url: string, ready: string): Promise<Load[]> {
         new Promise<Load>((resolve) =>
           requestAnimationFrame(() => {
             const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-            resolve({ rendered: performance.now(), firstByte: nav?.responseStart ?? NaN, lastByte: nav?.responseEnd ?? NaN, kib: (nav?.decodedBodySize ?? NaN) / 1024 });
+            resolve({
+              rendered: performance.now(),
+              firstByte: nav?.responseStart ?? NaN,
+              lastByte: nav?.responseEnd ?? NaN,
+              kib: (nav?.decodedBodySize ?? NaN) / 1024,
+            });
           }),
         ),
     );
@@ -82,7 +114,9 @@ async function measure(page: Page, label: string, url: string, ready: string): P
   // responseEnd is 0 while the HTML still streams (Next streams the RSC payload after the markup).
   const ended = all.every((l) => l.lastByte > 0);
   const kib = ended ? med((l) => l.kib) : ((await (await page.request.get(url)).body()).length / 1024).toFixed(0);
-  say(`    medians: first byte ${med((l) => l.firstByte)} ms, ${ended ? `last byte ${med((l) => l.lastByte)} ms` : "HTML still streaming when rendered"}, HTML ${kib} KiB`);
+  say(
+    `    medians: first byte ${med((l) => l.firstByte)} ms, ${ended ? `last byte ${med((l) => l.lastByte)} ms` : "HTML still streaming when rendered"}, HTML ${kib} KiB`,
+  );
   return s.median;
 }
 
@@ -102,7 +136,14 @@ export default async function studio(): Promise<Row[]> {
   const server = await startServer({ env: { INSIKA_EGRESS_ALLOW_HTTP: "1" } });
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1",
+    ],
   });
   const rows: Row[] = [];
   try {
@@ -112,22 +153,47 @@ export default async function studio(): Promise<Row[]> {
     await page.goto(`${server.url}/login`);
     await new LoginPage(page).signIn(server.token);
     await page.waitForURL(`${server.url}/`);
-    say(`studio: ${server.url} (next start, built app), Chromium ${browser.version()}; ${LOADS} loads after 1 warm-up, page clock from navigation start`);
+    say(
+      `studio: ${server.url} (next start, built app), Chromium ${browser.version()}; ${LOADS} loads after 1 warm-up, page clock from navigation start`,
+    );
 
     for (const calls of CALLS) {
       const id = `ses_bench_${calls}`;
       writeSession(db, id, calls);
       const ready = `document.querySelectorAll('[data-testid="trace-call"]').length === ${calls} && document.querySelectorAll('[data-testid="waterfall-row"]').length > 0`;
       const ms = await measure(page, `trace viewer, ${calls} calls`, `${server.url}/sessions/${id}`, ready);
-      rows.push(row({ name: "studio", size: `${calls} calls`, metric: "trace viewer first render", unit: "ms", value: ms, ...(calls === 1_000 ? { goal: { on: "value", op: "<=", limit: 1000 } } : {}) }));
+      rows.push(
+        row({
+          name: "studio",
+          size: `${calls} calls`,
+          metric: "trace viewer first render",
+          unit: "ms",
+          value: ms,
+          ...(calls === 1_000 ? { goal: { on: "value", op: "<=", limit: 1000 } } : {}),
+        }),
+      );
     }
     for (const tools of TOOLS) {
       const res = await server.api("POST", "/v1/tools/manifest", manifest(tools));
       if (res.status !== 200) throw new Error(`manifest of ${tools} tools: HTTP ${res.status}`);
       const total = ((await server.api("GET", "/v1/tools")).body as { tools: unknown[] }).tools.length;
       const ready = `(document.querySelector('[data-testid="catalog-count"]')?.textContent ?? "").trim() === "${total} of ${total}" && document.querySelector('[data-tool]') !== null`;
-      const ms = await measure(page, `tools panel, ${tools} data tools (${total} in the catalog)`, `${server.url}/tools`, ready);
-      rows.push(row({ name: "studio", size: `${tools} tools`, metric: "tools panel first render", unit: "ms", value: ms, ...(tools === 5_000 ? { goal: { on: "value", op: "<=", limit: 1000 } } : {}) }));
+      const ms = await measure(
+        page,
+        `tools panel, ${tools} data tools (${total} in the catalog)`,
+        `${server.url}/tools`,
+        ready,
+      );
+      rows.push(
+        row({
+          name: "studio",
+          size: `${tools} tools`,
+          metric: "tools panel first render",
+          unit: "ms",
+          value: ms,
+          ...(tools === 5_000 ? { goal: { on: "value", op: "<=", limit: 1000 } } : {}),
+        }),
+      );
     }
     db.$client.close();
   } finally {

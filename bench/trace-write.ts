@@ -31,10 +31,23 @@ function turnEvents(turnId: string): EngineEvent[] {
     events.push(
       { type: "text_delta", text: "Let me look that up. " },
       { type: "tool_call", call_id: callId, tool: "lookup_item", arguments: { id: String(k) } },
-      { type: "tool_result", call_id: callId, tool: "lookup_item", ok: true, result: record.result, duration_ms: 1.3, queued_ms: 0, record },
+      {
+        type: "tool_result",
+        call_id: callId,
+        tool: "lookup_item",
+        ok: true,
+        result: record.result,
+        duration_ms: 1.3,
+        queued_ms: 0,
+        record,
+      },
     );
   }
-  events.push({ type: "text_delta", text: "Found it: " }, { type: "text_delta", text: "a desk lamp " }, { type: "text_delta", text: "in stock." });
+  events.push(
+    { type: "text_delta", text: "Found it: " },
+    { type: "text_delta", text: "a desk lamp " },
+    { type: "text_delta", text: "in stock." },
+  );
   events.push({ type: "turn_completed", content: "Found it: a desk lamp in stock." });
   return events;
 }
@@ -44,13 +57,26 @@ const PER_TURN = turnEvents("t").length;
 function rawWriter(db: Db) {
   const client = db.$client;
   const event = client.prepare("insert into events (turn_id, seq, type, data, at) values (?, ?, ?, ?, ?)");
-  const call = client.prepare("insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) values (?, ?, ?, ?, ?, ?, ?, ?)");
-  const result = client.transaction((turnId: string, seq: number, e: Extract<EngineEvent, { type: "tool_result" }>, at: number) => {
-    const { type, record, ...summary } = e;
-    const ms = Math.round(e.duration_ms);
-    call.run(turnId, e.call_id, e.tool, e.ok ? 1 : 0, at - e.duration_ms, ms, Math.round(e.queued_ms), JSON.stringify({ ...(record as object), duration_ms: ms, queued_ms: 0, halted: false }));
-    event.run(turnId, seq, type, JSON.stringify(summary), at);
-  });
+  const call = client.prepare(
+    "insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) values (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const result = client.transaction(
+    (turnId: string, seq: number, e: Extract<EngineEvent, { type: "tool_result" }>, at: number) => {
+      const { type, record, ...summary } = e;
+      const ms = Math.round(e.duration_ms);
+      call.run(
+        turnId,
+        e.call_id,
+        e.tool,
+        e.ok ? 1 : 0,
+        at - e.duration_ms,
+        ms,
+        Math.round(e.queued_ms),
+        JSON.stringify({ ...(record as object), duration_ms: ms, queued_ms: 0, halted: false }),
+      );
+      event.run(turnId, seq, type, JSON.stringify(summary), at);
+    },
+  );
   return (turnId: string, events: EngineEvent[]) => {
     events.forEach((e, i) => {
       const at = Date.now();
@@ -87,7 +113,9 @@ export default async function traceWrite(): Promise<Row[]> {
       for (const t of turns) raw(t.id, t.events);
     },
   };
-  say(`trace-write: ${PER_TURN} events per turn (5 tool results, each with its call record), blocks of ${BLOCK} concurrent turns alternating, ${WARMUP_BLOCKS} warm-up blocks each per size; turn rows made outside the timing`);
+  say(
+    `trace-write: ${PER_TURN} events per turn (5 tool results, each with its call record), blocks of ${BLOCK} concurrent turns alternating, ${WARMUP_BLOCKS} warm-up blocks each per size; turn rows made outside the timing`,
+  );
   const rows: Row[] = [];
   for (const size of SIZES) {
     const blocks = Math.max(2, Math.round(size / PER_TURN / BLOCK));
@@ -104,8 +132,20 @@ export default async function traceWrite(): Promise<Row[]> {
     const [a, r] = [stats(rates.insika), stats(rates.raw)];
     const events = blocks * BLOCK * PER_TURN;
     say(`  ${events} events per side: insika ${describe(a, "events/s", 0)}`);
-    say(`  ${events} events per side: raw    ${describe(r, "events/s", 0)}   ratio of medians ${(a.median / r.median).toFixed(3)}`);
-    rows.push(row({ name: "trace-write", size: `${events} events`, metric: "events persisted per second (median of blocks)", unit: "events/s", value: a.median, baseline: r.median, goal: { on: "ratio", op: ">=", limit: 0.8 } }));
+    say(
+      `  ${events} events per side: raw    ${describe(r, "events/s", 0)}   ratio of medians ${(a.median / r.median).toFixed(3)}`,
+    );
+    rows.push(
+      row({
+        name: "trace-write",
+        size: `${events} events`,
+        metric: "events persisted per second (median of blocks)",
+        unit: "events/s",
+        value: a.median,
+        baseline: r.median,
+        goal: { on: "ratio", op: ">=", limit: 0.8 },
+      }),
+    );
   }
   return rows;
 }

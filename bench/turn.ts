@@ -25,7 +25,10 @@ const ROUNDS = 10;
 
 type Side = "insika" | "aisdk" | "bare";
 
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 /** The AI SDK side's model: a tool call first, the answer once it has seen the tool result. */
 function mockModel(): LanguageModel {
@@ -33,11 +36,21 @@ function mockModel(): LanguageModel {
     doGenerate: async (options) => {
       const answered = options.prompt.some((m) => m.role === "tool");
       return answered
-        ? { content: [{ type: "text", text: "Found: a desk lamp." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        ? {
+            content: [{ type: "text", text: "Found: a desk lamp." }],
+            finishReason: { unified: "stop", raw: "stop" },
+            usage,
+            warnings: [],
+          }
         : {
             content: [
               { type: "text", text: "Let me look. " },
-              { type: "tool-call", toolCallId: `call_${Math.random().toString(36).slice(2)}`, toolName: "lookup_item", input: '{"id":"42"}' },
+              {
+                type: "tool-call",
+                toolCallId: `call_${Math.random().toString(36).slice(2)}`,
+                toolName: "lookup_item",
+                input: '{"id":"42"}',
+              },
             ],
             finishReason: { unified: "tool-calls", raw: "tool_calls" },
             usage,
@@ -54,10 +67,22 @@ async function setup() {
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: scripts });
   const db = freshDb();
   storeItemTool(db, backend.url);
-  scriptedAgent(db, scripts, "bench", [[text("Let me look. "), toolCall("lookup_item", { id: "42" })], [text("Found: a desk lamp.")]], { tools: ["lookup_item"] });
+  scriptedAgent(
+    db,
+    scripts,
+    "bench",
+    [[text("Let me look. "), toolCall("lookup_item", { id: "42" })], [text("Found: a desk lamp.")]],
+    { tools: ["lookup_item"] },
+  );
   const direct = undiciClient(backend.url);
   const model = mockModel();
-  const tools = { lookup_item: tool({ description: "Look up an item of the store by id", inputSchema: z.object({ id: z.string() }), execute: ({ id }) => direct.call(id) }) };
+  const tools = {
+    lookup_item: tool({
+      description: "Look up an item of the store by id",
+      inputSchema: z.object({ id: z.string() }),
+      execute: ({ id }) => direct.call(id),
+    }),
+  };
 
   // A fresh session per turn, created before the round starts (POST /v1/sessions is its own request).
   let sessions: string[] = [];
@@ -66,7 +91,9 @@ async function setup() {
   };
   const turn: Record<Side, (i: number) => Promise<unknown>> = {
     insika: async (i) => {
-      const result = await (await startTurn(db, { sessionId: sessions[i] ?? "", message: "find item 42", actor: null })).done;
+      const result = await (
+        await startTurn(db, { sessionId: sessions[i] ?? "", message: "find item 42", actor: null })
+      ).done;
       if (result.status !== "completed") throw new Error(`insika turn ${result.status}: ${result.error ?? ""}`);
     },
     aisdk: async () => {
@@ -100,7 +127,9 @@ export async function child([, side, turns]: string[]): Promise<{ start: number;
 
 export default async function turnBench(): Promise<Row[]> {
   const { round, cpu, stop } = await setup();
-  say(`turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), 1 warm-up round of 160 turns per side`);
+  say(
+    `turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), 1 warm-up round of 160 turns per side`,
+  );
   const rows: Row[] = [];
   const sides: Side[] = ["insika", "aisdk", "bare"];
   for (const side of sides) await round(side, 160);
@@ -116,14 +145,34 @@ export default async function turnBench(): Promise<Row[]> {
     const tput = (side: Side) => (size / total(side)) * 1000;
     const overhead = (side: Side) => stats(times[side].map((t, i) => (t - (times.bare[i] ?? 0)) / perRound));
     const [oi, oa] = [overhead("insika"), overhead("aisdk")];
-    say(`  ${size} turns (${ROUNDS} rounds of ${perRound}): insika ${tput("insika").toFixed(0)} turns/s, AI SDK ${tput("aisdk").toFixed(0)} turns/s, bare tool call ${tput("bare").toFixed(0)} calls/s`);
+    say(
+      `  ${size} turns (${ROUNDS} rounds of ${perRound}): insika ${tput("insika").toFixed(0)} turns/s, AI SDK ${tput("aisdk").toFixed(0)} turns/s, bare tool call ${tput("bare").toFixed(0)} calls/s`,
+    );
     say(`    overhead per turn, insika: ${describe(oi)}`);
     say(`    overhead per turn, AI SDK: ${describe(oa)}`);
-    say(`    CPU of this process per turn (the backend runs elsewhere): insika ${(cpu.insika / size).toFixed(3)} ms, AI SDK ${(cpu.aisdk / size).toFixed(3)} ms, bare ${(cpu.bare / size).toFixed(3)} ms`);
+    say(
+      `    CPU of this process per turn (the backend runs elsewhere): insika ${(cpu.insika / size).toFixed(3)} ms, AI SDK ${(cpu.aisdk / size).toFixed(3)} ms, bare ${(cpu.bare / size).toFixed(3)} ms`,
+    );
     const size_ = `${size} turns`;
     rows.push(
-      row({ name: "turn", size: size_, metric: "throughput", unit: "turns/s", value: tput("insika"), baseline: tput("aisdk"), goal: { on: "ratio", op: ">=", limit: 1 } }),
-      row({ name: "turn", size: size_, metric: "overhead per turn p50", unit: "ms", value: oi.median, baseline: oa.median, goal: { on: "value", op: "<=", limit: 0.3 } }),
+      row({
+        name: "turn",
+        size: size_,
+        metric: "throughput",
+        unit: "turns/s",
+        value: tput("insika"),
+        baseline: tput("aisdk"),
+        goal: { on: "ratio", op: ">=", limit: 1 },
+      }),
+      row({
+        name: "turn",
+        size: size_,
+        metric: "overhead per turn p50",
+        unit: "ms",
+        value: oi.median,
+        baseline: oa.median,
+        goal: { on: "value", op: "<=", limit: 0.3 },
+      }),
       row({ name: "turn", size: size_, metric: "overhead per turn p95", unit: "ms", value: oi.p95, baseline: oa.p95 }),
     );
   }
@@ -132,8 +181,19 @@ export default async function turnBench(): Promise<Row[]> {
   for (const size of SIZES) {
     const ins = await inChild<{ start: number; peak: number }>("turn", ["rss", "insika", String(size)]);
     const sdk = await inChild<{ start: number; peak: number }>("turn", ["rss", "aisdk", String(size)]);
-    say(`    ${size} turns: insika ${ins.peak.toFixed(0)} MiB (after setup ${ins.start.toFixed(0)}), AI SDK ${sdk.peak.toFixed(0)} MiB (after setup ${sdk.start.toFixed(0)})`);
-    rows.push(row({ name: "turn", size: `${size} turns`, metric: "peak RSS", unit: "MiB", value: ins.peak, baseline: sdk.peak }));
+    say(
+      `    ${size} turns: insika ${ins.peak.toFixed(0)} MiB (after setup ${ins.start.toFixed(0)}), AI SDK ${sdk.peak.toFixed(0)} MiB (after setup ${sdk.start.toFixed(0)})`,
+    );
+    rows.push(
+      row({
+        name: "turn",
+        size: `${size} turns`,
+        metric: "peak RSS",
+        unit: "MiB",
+        value: ins.peak,
+        baseline: sdk.peak,
+      }),
+    );
   }
   return rows;
 }

@@ -42,13 +42,18 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Generated an API token (shown once; also saved to ${report.tokenFile}):\n  ${report.newToken}`);
       }
       if (report.seeded.length) console.log(`Seeded the demo: ${report.seeded.join(", ")}`);
-      if (report.config) console.log(`Applied ${report.config.file}: agents ${report.config.agents.join(", ") || "none"}`);
+      if (report.config)
+        console.log(`Applied ${report.config.file}: agents ${report.config.agents.join(", ") || "none"}`);
       return 0;
     }
     case "doctor": {
       const result = await runDoctor(getDb(env.dataDir), env);
       if (args.includes("--json")) console.log(JSON.stringify(result, null, 2));
-      else for (const c of result.checks) console.log(`${c.status.toUpperCase().padEnd(5)} ${c.name}: ${c.message}${(c.items ?? []).map((i) => `\n      - ${i}`).join("")}`);
+      else
+        for (const c of result.checks)
+          console.log(
+            `${c.status.toUpperCase().padEnd(5)} ${c.name}: ${c.message}${(c.items ?? []).map((i) => `\n      - ${i}`).join("")}`,
+          );
       return result.checks.some((c) => c.status === "error") ? 1 : 0;
     }
     case "apply": {
@@ -77,7 +82,10 @@ async function main(argv: string[]): Promise<number> {
       const [sub, name, url, ...rest] = args;
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
       const body = { name, url, headers: parseHeaderFlags(rest) };
-      const result = await importMcpServer(getDb(env.dataDir), OPERATOR, body, { posture: getPosture(), secrets: processSecrets });
+      const result = await importMcpServer(getDb(env.dataDir), OPERATOR, body, {
+        posture: getPosture(),
+        secrets: processSecrets,
+      });
       console.log(JSON.stringify(result, null, 2));
       return 0;
     }
@@ -96,8 +104,16 @@ function runKeys(db: Db, args: string[]): number {
   const [sub, ...rest] = args;
   if (sub === "list") {
     for (const k of listKeys(db)) {
-      const limits = [k.agents ? `agents ${k.agents.join(",")}` : "", k.tenant ? `tenant ${k.tenant}` : "", k.turns_per_minute ? `${k.turns_per_minute}/min` : ""].filter(Boolean).join("; ");
-      console.log(`${k.id}  ${k.status.padEnd(7)}  ${k.name}  [${k.scopes.join(" ")}]${limits ? `  ${limits}` : ""}  ${k.prefix}`);
+      const limits = [
+        k.agents ? `agents ${k.agents.join(",")}` : "",
+        k.tenant ? `tenant ${k.tenant}` : "",
+        k.turns_per_minute ? `${k.turns_per_minute}/min` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
+      console.log(
+        `${k.id}  ${k.status.padEnd(7)}  ${k.name}  [${k.scopes.join(" ")}]${limits ? `  ${limits}` : ""}  ${k.prefix}`,
+      );
     }
     return 0;
   }
@@ -121,9 +137,12 @@ function runKeys(db: Db, args: string[]): number {
       else throw new Error(`unknown flag '${flag}'`);
     }
     const parsed = createKeyBody.safeParse(body);
-    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".") || "key"}: ${i.message}`).join("; "));
+    if (!parsed.success)
+      throw new Error(parsed.error.issues.map((i) => `${i.path.join(".") || "key"}: ${i.message}`).join("; "));
     const created = createKey(db, OPERATOR, parsed.data);
-    console.log(`Created key ${created.id} (${created.name}, ${created.scopes.join(" ")}). Its value, shown only now:\n  ${created.key}`);
+    console.log(
+      `Created key ${created.id} (${created.name}, ${created.scopes.join(" ")}). Its value, shown only now:\n  ${created.key}`,
+    );
     return 0;
   }
   throw new Error("usage: insika keys create NAME --scope S [...] | keys list | keys revoke ID");
@@ -134,7 +153,8 @@ function parseHeaderFlags(args: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
-    const raw = arg === "--header" ? args[(i += 1)] : arg.startsWith("--header=") ? arg.slice("--header=".length) : undefined;
+    const raw =
+      arg === "--header" ? args[(i += 1)] : arg.startsWith("--header=") ? arg.slice("--header=".length) : undefined;
     if (raw === undefined) throw new Error(`unexpected argument '${arg}' (expected --header 'K: V')`);
     const colon = raw.indexOf(":");
     if (colon <= 0) throw new Error(`--header '${raw}' must look like 'Name: value'`);

@@ -44,7 +44,8 @@ function createPrivately(file: string): void {
   fs.closeSync(fs.openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
-      if ((fs.statSync(/*turbopackIgnore: true*/ f).mode & 0o077) !== 0) fs.chmodSync(/*turbopackIgnore: true*/ f, 0o600);
+      if ((fs.statSync(/*turbopackIgnore: true*/ f).mode & 0o077) !== 0)
+        fs.chmodSync(/*turbopackIgnore: true*/ f, 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
@@ -67,7 +68,9 @@ function migrateKeepingRows(db: Db): void {
     const dangling = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
     if (dangling.length > 0) {
       const first = dangling[0]!;
-      throw new Error(`migration left ${dangling.length} row(s) with a dangling foreign key (first: ${first.table} -> ${first.parent})`);
+      throw new Error(
+        `migration left ${dangling.length} row(s) with a dangling foreign key (first: ${first.table} -> ${first.parent})`,
+      );
     }
   } finally {
     sqlite.pragma("foreign_keys = ON");

@@ -28,17 +28,33 @@ function tempDir(): string {
 function migrationsUpTo(count: number): string {
   const dir = tempDir();
   fs.mkdirSync(path.join(dir, "meta"));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
   journal.entries = journal.entries.slice(0, count);
   fs.writeFileSync(path.join(dir, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const entry of journal.entries) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
+  for (const entry of journal.entries)
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
   return dir;
 }
 
-const TABLES = ["agents", "sessions", "turns", "messages", "events", "tool_calls", "call_journal", "checkpoints", "approvals", "memories"];
+const TABLES = [
+  "agents",
+  "sessions",
+  "turns",
+  "messages",
+  "events",
+  "tool_calls",
+  "call_journal",
+  "checkpoints",
+  "approvals",
+  "memories",
+];
 
 function counts(sqlite: Database.Database): Record<string, number> {
-  return Object.fromEntries(TABLES.map((t) => [t, (sqlite.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n]));
+  return Object.fromEntries(
+    TABLES.map((t) => [t, (sqlite.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n]),
+  );
 }
 
 /** A database at migration 0002 (foreign keys on, as the old openDb ran it) with one of everything. */
@@ -78,7 +94,10 @@ describe("migration 0003 (sessions and memories rebuilt)", () => {
       expect(db.$client.pragma("foreign_key_check")).toEqual([]);
       // The new foreign key: an agent with history cannot be hard-deleted.
       expect(() => db.$client.prepare("delete from agents where id = 'a'").run()).toThrow(/FOREIGN KEY/);
-      expect(db.$client.prepare("select runner_instance, lease_expires_at from checkpoints").get()).toEqual({ runner_instance: null, lease_expires_at: null });
+      expect(db.$client.prepare("select runner_instance, lease_expires_at from checkpoints").get()).toEqual({
+        runner_instance: null,
+        lease_expires_at: null,
+      });
     } finally {
       closeDb(db);
     }

@@ -39,7 +39,9 @@ describe("background WAL checkpointer", () => {
     while (!checkpointed && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       insert.run("y"); // a write after a complete checkpoint starts the WAL over
-      checkpointed = (db.$client.prepare("select count(*) as n from wal_t").get() as { n: number }).n > 0 && fs.statSync(file).size > 1_000 * 2_000;
+      checkpointed =
+        (db.$client.prepare("select count(*) as n from wal_t").get() as { n: number }).n > 0 &&
+        fs.statSync(file).size > 1_000 * 2_000;
     }
     expect(checkpointed).toBe(true); // the rows reached the database file itself
   });

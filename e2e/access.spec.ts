@@ -5,7 +5,10 @@ import { authHeaders, screen, signIn } from "./pages/studio";
 
 const nav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link");
 
-test("the Keys page creates a key, shows its value once, and revokes it: the revoked key no longer signs in", async ({ page, browser }) => {
+test("the Keys page creates a key, shows its value once, and revokes it: the revoked key no longer signs in", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, "/keys");
   const keys = new KeysPage(page);
   await keys.goto();
@@ -40,7 +43,10 @@ test("the Keys page creates a key, shows its value once, and revokes it: the rev
   await after.close();
 });
 
-test("a traces:read key gets a read-only Studio: editors disabled with the reason, no Keys, Audit or Playground", async ({ page, request }) => {
+test("a traces:read key gets a read-only Studio: editors disabled with the reason, no Keys, Audit or Playground", async ({
+  page,
+  request,
+}) => {
   const key = await createKeyViaApi(request, { name: "e2e reader", scopes: ["traces:read"] });
   await signInWith(page, key);
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
@@ -48,7 +54,9 @@ test("a traces:read key gets a read-only Studio: editors disabled with the reaso
 
   await page.goto("/agents/demo");
   const notice = page.getByTestId("read-only-notice");
-  await expect(notice).toHaveText("This key can read, not change: it has traces:read; changing agents needs agents:write.");
+  await expect(notice).toHaveText(
+    "This key can read, not change: it has traces:read; changing agents needs agents:write.",
+  );
   await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Delete agent" })).toHaveCount(0);
   await screen(page, "read-only-agent");
@@ -76,7 +84,10 @@ test("a traces:read key gets a read-only Studio: editors disabled with the reaso
 });
 
 test("a turns:run key sees only the playground, for its own agent", async ({ page, request }) => {
-  const put = await request.put("/v1/agents/e2e_other", { headers: authHeaders(), data: { name: "E2E other agent", model: { provider: "demo", model: "demo" } } });
+  const put = await request.put("/v1/agents/e2e_other", {
+    headers: authHeaders(),
+    data: { name: "E2E other agent", model: { provider: "demo", model: "demo" } },
+  });
   expect(put.ok()).toBe(true);
   const key = await createKeyViaApi(request, { name: "e2e demo chat", scopes: ["turns:run"], agents: ["demo"] });
   await signInWith(page, key);
@@ -99,8 +110,15 @@ test("a turns:run key sees only the playground, for its own agent", async ({ pag
   }
 });
 
-test("Studio writes are audited with the signed-in key and source studio; the Audit page filters them; history says who", async ({ page, request }) => {
-  const put = (description: string) => request.put("/v1/tools/e2e_audited", { headers: authHeaders(), data: { name: "e2e_audited", description, request: { method: "GET", url: "https://api.example.com/x" } } });
+test("Studio writes are audited with the signed-in key and source studio; the Audit page filters them; history says who", async ({
+  page,
+  request,
+}) => {
+  const put = (description: string) =>
+    request.put("/v1/tools/e2e_audited", {
+      headers: authHeaders(),
+      data: { name: "e2e_audited", description, request: { method: "GET", url: "https://api.example.com/x" } },
+    });
   expect((await put("first")).ok()).toBe(true);
   expect((await put("second")).ok()).toBe(true);
   await signIn(page, "/tools/e2e_audited?tab=history");

@@ -46,7 +46,10 @@ test("create an agent, allow a tool in its matrix and see it offered to the mode
 });
 
 test("edit an agent's instructions and limits", async ({ page, request }) => {
-  const put = await request.put("/v1/agents/e2e_limits", { headers: authHeaders(), data: { model: { provider: "demo", model: "demo" }, skills: ["kept-skill"] } });
+  const put = await request.put("/v1/agents/e2e_limits", {
+    headers: authHeaders(),
+    data: { model: { provider: "demo", model: "demo" }, skills: ["kept-skill"] },
+  });
   expect(put.ok()).toBe(true);
   const agent = new AgentPage(page);
   await agent.goto("e2e_limits");
@@ -68,9 +71,18 @@ test("edit an agent's instructions and limits", async ({ page, request }) => {
 
 test("delete an agent from its page: it leaves the list, its session and trace stay", async ({ page, request }) => {
   const headers = authHeaders();
-  expect((await request.put("/v1/agents/e2e_gone", { headers, data: { name: "E2E gone", model: { provider: "demo", model: "demo" } } })).ok()).toBe(true);
+  expect(
+    (
+      await request.put("/v1/agents/e2e_gone", {
+        headers,
+        data: { name: "E2E gone", model: { provider: "demo", model: "demo" } },
+      })
+    ).ok(),
+  ).toBe(true);
   const session = await (await request.post("/v1/sessions", { headers, data: { agent_id: "e2e_gone" } })).json();
-  const turn = await (await request.post(`/v1/sessions/${session.id}/turns`, { headers, data: { message: "hello" } })).json();
+  const turn = await (
+    await request.post(`/v1/sessions/${session.id}/turns`, { headers, data: { message: "hello" } })
+  ).json();
   expect(turn.status).toBe("completed");
 
   const agent = new AgentPage(page);

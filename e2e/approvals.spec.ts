@@ -9,7 +9,14 @@ const AGENT = "e2e_approver";
 test.beforeAll(async ({ request }) => {
   const put = await request.put(`/v1/agents/${AGENT}`, {
     headers: authHeaders(),
-    data: { name: "Approver", model: { provider: "demo", model: "demo" }, tools_allow: ["search_catalog"], approvals: ["search_catalog"], limits: { tool_concurrency: 2 }, metadata: { store_id: "demo-store" } },
+    data: {
+      name: "Approver",
+      model: { provider: "demo", model: "demo" },
+      tools_allow: ["search_catalog"],
+      approvals: ["search_catalog"],
+      limits: { tool_concurrency: 2 },
+      metadata: { store_id: "demo-store" },
+    },
   });
   expect(put.ok()).toBe(true);
 });
@@ -18,17 +25,23 @@ test.beforeEach(async ({ page }) => signIn(page));
 
 /** Starts a turn over the API that stops to wait for an approval; returns its session and approval. */
 async function waitingTurn(request: APIRequestContext, message: string) {
-  const session = (await (await request.post("/v1/sessions", { headers: authHeaders(), data: { agent_id: AGENT } })).json()).id as string;
-  const turn = await (await request.post(`/v1/sessions/${session}/turns`, { headers: authHeaders(), data: { message } })).json();
+  const session = (
+    await (await request.post("/v1/sessions", { headers: authHeaders(), data: { agent_id: AGENT } })).json()
+  ).id as string;
+  const turn = await (
+    await request.post(`/v1/sessions/${session}/turns`, { headers: authHeaders(), data: { message } })
+  ).json();
   expect(turn.status).toBe("waiting");
-  const pending = (await (await request.get("/v1/approvals?status=pending", { headers: authHeaders() })).json()).approvals as { id: string; session_id: string }[];
+  const pending = (await (await request.get("/v1/approvals?status=pending", { headers: authHeaders() })).json())
+    .approvals as { id: string; session_id: string }[];
   const approval = pending.find((a) => a.session_id === session);
   expect(approval).toBeTruthy();
   return { session, approvalId: approval!.id };
 }
 
 async function turnStatus(request: APIRequestContext, session: string) {
-  return (await (await request.get(`/v1/sessions/${session}`, { headers: authHeaders() })).json()).turns.at(-1).status as string;
+  return (await (await request.get(`/v1/sessions/${session}`, { headers: authHeaders() })).json()).turns.at(-1)
+    .status as string;
 }
 
 test("approve a pending call in the playground and see the rest of the turn", async ({ page }) => {
@@ -39,7 +52,9 @@ test("approve a pending call in the playground and see the rest of the turn", as
   await expect(card).toHaveAttribute("data-state", "pending");
   await expect(card).toContainText('{"query":"lamp"}');
   await expect(playground.lastTurn()).toHaveAttribute("data-status", "waiting");
-  await expect(playground.lastTurn()).toContainText("Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn");
+  await expect(playground.lastTurn()).toContainText(
+    "Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn",
+  );
   await screen(page, "approval-pending");
   await screenVariants(page, "approval-pending");
 
@@ -57,7 +72,9 @@ test("approve a pending call in the playground and see the rest of the turn", as
   // The trace shows the same warning, once, though the turn ran twice.
   await playground.lastTurn().getByRole("link", { name: "Open trace" }).click();
   const trace = new TracePage(page);
-  await expect(trace.warnings()).toHaveText(["Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn"]);
+  await expect(trace.warnings()).toHaveText([
+    "Warning: approvals on search_catalog force serial execution; tool_concurrency 2 is ignored for this turn",
+  ]);
   await screen(page, "approval-trace-warning");
 });
 
@@ -73,12 +90,17 @@ test("reject a pending call: the model is told, and the note is kept", async ({ 
   await expect(playground.inlineCall("search_catalog")).toContainText("rejected by operator");
   await expect(playground.lastTurn()).toHaveAttribute("data-status", "completed");
   // The demo model repeats what the tool returned: the rejection.
-  await expect(playground.lastTurn()).toContainText('The tool search_catalog returned: {"error":"rejected by operator"}');
+  await expect(playground.lastTurn()).toContainText(
+    'The tool search_catalog returned: {"error":"rejected by operator"}',
+  );
   await screen(page, "approval-rejected");
   await screenVariants(page, "approval-rejected");
 
-  const rejected = (await (await request.get("/v1/approvals?status=rejected", { headers: authHeaders() })).json()).approvals as { note: string; arguments: unknown }[];
-  expect(rejected.some((a) => a.note === "not during the sale" && JSON.stringify(a.arguments) === '{"query":"chair"}')).toBe(true);
+  const rejected = (await (await request.get("/v1/approvals?status=rejected", { headers: authHeaders() })).json())
+    .approvals as { note: string; arguments: unknown }[];
+  expect(
+    rejected.some((a) => a.note === "not during the sale" && JSON.stringify(a.arguments) === '{"query":"chair"}'),
+  ).toBe(true);
 });
 
 test("a decision made elsewhere reaches the open playground", async ({ page, request }) => {
@@ -86,9 +108,14 @@ test("a decision made elsewhere reaches the open playground", async ({ page, req
   await playground.goto(AGENT);
   await playground.send("search_catalog query=desk");
   await expect(playground.approvalCard("search_catalog")).toHaveAttribute("data-state", "pending");
-  const pending = (await (await request.get("/v1/approvals?status=pending", { headers: authHeaders() })).json()).approvals as { id: string; arguments: { query?: string } }[];
+  const pending = (await (await request.get("/v1/approvals?status=pending", { headers: authHeaders() })).json())
+    .approvals as { id: string; arguments: { query?: string } }[];
   const approval = pending.find((a) => a.arguments.query === "desk")!;
-  expect((await request.post(`/v1/approvals/${approval.id}`, { headers: authHeaders(), data: { decision: "approved" } })).ok()).toBe(true);
+  expect(
+    (
+      await request.post(`/v1/approvals/${approval.id}`, { headers: authHeaders(), data: { decision: "approved" } })
+    ).ok(),
+  ).toBe(true);
   await expect(playground.lastTurn()).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
   await expect(playground.approvalCard("search_catalog")).toHaveAttribute("data-state", "approved");
 });
@@ -103,7 +130,10 @@ test("the Approvals page lists pending calls and decides them", async ({ page, r
   await expect(row).toContainText('"query": "lamp"');
   await expect(row).toContainText(/Asked \d+ s ago/);
   await expect(row).toContainText(/expires in (59 min|1 h)/);
-  await expect(row.getByRole("link", { name: `Session ${first.session}` })).toHaveAttribute("href", new RegExp(`/sessions/${first.session}\\?turn=`));
+  await expect(row.getByRole("link", { name: `Session ${first.session}` })).toHaveAttribute(
+    "href",
+    new RegExp(`/sessions/${first.session}\\?turn=`),
+  );
   await expect(approvals.row(second.approvalId)).toBeVisible();
   await screen(page, "approvals-page");
   await screenVariants(page, "approvals-page");

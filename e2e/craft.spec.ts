@@ -26,7 +26,9 @@ test("every page renders in dark mode and on a phone-sized screen without horizo
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(path);
     await expect(page.locator("main h1")).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `${path} overflows horizontally on a phone`).toBeLessThanOrEqual(1);
     await screen(page, `phone-${name}`);
   }

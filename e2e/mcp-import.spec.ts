@@ -34,7 +34,12 @@ test("import the example MCP server, see what was created, then re-import: uncha
   await expect(mcp.stat("removed")).toHaveAttribute("data-count", "0");
 
   // What the API says matches the summary, and the secret stayed a reference.
-  const tools = ((await (await request.get("/v1/tools", { headers: authHeaders() })).json()).tools as { name: string; group: string }[]).filter((t) => t.group === "mcp:everything");
+  const tools = (
+    (await (await request.get("/v1/tools", { headers: authHeaders() })).json()).tools as {
+      name: string;
+      group: string;
+    }[]
+  ).filter((t) => t.group === "mcp:everything");
   expect(tools).toHaveLength(created);
   const one = await (await request.get(`/v1/tools/${tools[0]!.name}`, { headers: authHeaders() })).json();
   expect(one.request.headers.Authorization).toBe("Bearer {{secret.mcp_token}}");
@@ -67,14 +72,19 @@ test("import the example MCP server, see what was created, then re-import: uncha
   await expect(mcp.stat("created")).toHaveAttribute("data-count", "0");
   await expect(mcp.stat("errors")).toHaveAttribute("data-count", String(created));
   for (const { name } of tools) {
-    const row = page.getByTestId("mcp-import-error").filter({ has: page.locator("span.font-mono", { hasText: new RegExp(`^${name}$`) }) });
+    const row = page
+      .getByTestId("mcp-import-error")
+      .filter({ has: page.locator("span.font-mono", { hasText: new RegExp(`^${name}$`) }) });
     await expect(row).toContainText(`'${name}' is already a tool of group 'mcp:everything'; it was not overwritten`);
   }
   await expect(mcp.instance("twin")).toHaveCount(0);
   await screen(page, "mcp-import-errors");
 });
 
-test("a server the egress guard refuses is explained with the rule and the hint, and nothing is written", async ({ page, request }) => {
+test("a server the egress guard refuses is explained with the rule and the hint, and nothing is written", async ({
+  page,
+  request,
+}) => {
   const mcp = new McpPage(page);
   await mcp.goto();
   // Port 9 on loopback is not in the e2e server's INSIKA_EGRESS_HOSTS: refused before anything is sent.
@@ -90,7 +100,9 @@ test("a server the egress guard refuses is explained with the rule and the hint,
   await expect(mcp.summary()).toHaveCount(0);
   await screen(page, "mcp-egress-blocked");
   await screenVariants(page, "mcp-egress-blocked");
-  const tools = (await (await request.get("/v1/tools", { headers: authHeaders() })).json()).tools as { group: string }[];
+  const tools = (await (await request.get("/v1/tools", { headers: authHeaders() })).json()).tools as {
+    group: string;
+  }[];
   expect(tools.some((t) => t.group === "mcp:elsewhere")).toBe(false);
   await expect(mcp.instance("elsewhere")).toHaveCount(0);
 });

@@ -39,10 +39,16 @@ test("run a turn in the playground, see the call inline, and open its trace", as
   await screen(page, "sessions-list");
 });
 
-test("a call blocked by egress is shown as blocked, with the hint, inline and in the trace", async ({ page, request }) => {
+test("a call blocked by egress is shown as blocked, with the hint, inline and in the trace", async ({
+  page,
+  request,
+}) => {
   const put = await request.put("/v1/tools/inventory_lookup", {
     headers: authHeaders(),
-    data: { description: "Stock levels from the warehouse backend", request: { method: "GET", url: "http://10.20.30.40/stock" } },
+    data: {
+      description: "Stock levels from the warehouse backend",
+      request: { method: "GET", url: "http://10.20.30.40/stock" },
+    },
   });
   expect(put.ok()).toBe(true);
   const playground = new PlaygroundPage(page);

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { LoginPage } from "./pages/login-page";
 
-test("the Studio home page asks for the token, refuses a wrong one and signs in with the right one", async ({ page }) => {
+test("the Studio home page asks for the token, refuses a wrong one and signs in with the right one", async ({
+  page,
+}) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/login$/);
 
@@ -23,7 +25,11 @@ test("the API refuses a request without the token", async ({ request }) => {
   expect((await res.json()).error.code).toBe("unauthorized");
 });
 
-test("sign-out revokes the session server-side: a copy of the cookie stops working", async ({ page, context, request }) => {
+test("sign-out revokes the session server-side: a copy of the cookie stops working", async ({
+  page,
+  context,
+  request,
+}) => {
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(process.env.E2E_TOKEN!);

@@ -7,14 +7,19 @@ const BACKEND = `http://127.0.0.1:${process.env.E2E_PORT ?? 3417}/demo-backend`;
 
 test.beforeEach(async ({ page }) => signIn(page));
 
-test("create a tool in flat sugar, switch to JSON Schema, save, and find it in the catalog", async ({ page, request }) => {
+test("create a tool in flat sugar, switch to JSON Schema, save, and find it in the catalog", async ({
+  page,
+  request,
+}) => {
   const editor = new ToolEditorPage(page);
   await editor.gotoNew();
   await editor.field("Name").fill("find_lamps");
   await editor.field("Description").fill("Find lamps in the demo catalog");
   await editor.field("Group").fill("catalog");
   await editor.field("Tags (comma-separated)").fill("e2e, lighting");
-  await editor.parametersText().fill("query | string | required | Words to look for\nlimit | integer | optional | How many");
+  await editor
+    .parametersText()
+    .fill("query | string | required | Words to look for\nlimit | integer | optional | How many");
   await editor.field("URL").fill(`${BACKEND}/catalog`);
   await editor.field("Query").fill("q: {{query}}\nlimit: {{limit}}");
   await expect(editor.egressVerdict()).toHaveAttribute("data-verdict", "allowed");
@@ -29,7 +34,10 @@ test("create a tool in flat sugar, switch to JSON Schema, save, and find it in t
   const stored = await (await request.get("/v1/tools/find_lamps", { headers: authHeaders() })).json();
   expect(stored.parameters).toEqual({
     type: "object",
-    properties: { query: { type: "string", description: "Words to look for" }, limit: { type: "integer", description: "How many" } },
+    properties: {
+      query: { type: "string", description: "Words to look for" },
+      limit: { type: "integer", description: "How many" },
+    },
     required: ["query"],
   });
   expect(stored.tags).toEqual(["e2e", "lighting"]);
@@ -42,7 +50,10 @@ test("create a tool in flat sugar, switch to JSON Schema, save, and find it in t
   await screen(page, "tools-catalog-search");
 });
 
-test("a bad schema shows the validator's error at the Parameters field and saves nothing", async ({ page, request }) => {
+test("a bad schema shows the validator's error at the Parameters field and saves nothing", async ({
+  page,
+  request,
+}) => {
   const editor = new ToolEditorPage(page);
   await editor.gotoNew();
   await editor.field("Name").fill("bad_schema_tool");
@@ -66,7 +77,10 @@ test("a bad schema shows the validator's error at the Parameters field and saves
   expect((await request.get("/v1/tools/bad_schema_tool", { headers: authHeaders() })).status()).toBe(404);
 });
 
-test("editing a tool keeps its say, tags and every stored field the editor does not render", async ({ page, request }) => {
+test("editing a tool keeps its say, tags and every stored field the editor does not render", async ({
+  page,
+  request,
+}) => {
   const put = await request.put("/v1/tools/mcp_style_tool", {
     headers: authHeaders(),
     data: {
@@ -134,7 +148,9 @@ test("the URL field shows the egress verdict as you type, with the setting that 
   await expect(editor.egressVerdict()).toHaveAttribute("data-verdict", "allowed");
 });
 
-test("the Tools panel lists the system tools as read-only code tools, with when each is offered, and their pages render", async ({ page }) => {
+test("the Tools panel lists the system tools as read-only code tools, with when each is offered, and their pages render", async ({
+  page,
+}) => {
   const tools = new ToolsPage(page);
   await tools.goto();
   await tools.filter("Kind", "code");
@@ -156,7 +172,10 @@ test("the Tools panel lists the system tools as read-only code tools, with when 
   await screen(page, "tool-system-load-skill-agents");
 });
 
-test("a literal credential in a header is refused at the Headers field as you type, pointing to {{secret.*}}", async ({ page, request }) => {
+test("a literal credential in a header is refused at the Headers field as you type, pointing to {{secret.*}}", async ({
+  page,
+  request,
+}) => {
   const editor = new ToolEditorPage(page);
   await editor.gotoNew();
   await editor.field("Name").fill("literal_header_tool");

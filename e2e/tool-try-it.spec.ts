@@ -36,20 +36,31 @@ test("a call blocked by egress is shown as blocked with the hint, never as a suc
 });
 
 test("POST /v1/tools/:name/test answers the bare call record, and 404 for an unknown tool", async ({ request }) => {
-  const ok = await request.post("/v1/tools/search_catalog/test", { headers: authHeaders(), data: { arguments: { query: "desk" }, ctx: { store_id: "demo-store" } } });
+  const ok = await request.post("/v1/tools/search_catalog/test", {
+    headers: authHeaders(),
+    data: { arguments: { query: "desk" }, ctx: { store_id: "demo-store" } },
+  });
   expect(ok.status()).toBe(200);
   const record = await ok.json();
   expect(record).toMatchObject({ tool: "search_catalog", ok: true, status: 200, kind: "data" });
   expect(record.request.method).toBe("GET");
 
-  const bad = await request.post("/v1/tools/search_catalog/test", { headers: authHeaders(), data: { arguments: { limit: 2 } } });
+  const bad = await request.post("/v1/tools/search_catalog/test", {
+    headers: authHeaders(),
+    data: { arguments: { limit: 2 } },
+  });
   expect(bad.status()).toBe(200);
   expect((await bad.json()).ok).toBe(false);
 
-  const code = await request.post("/v1/tools/calculate/test", { headers: authHeaders(), data: { arguments: { a: 2, b: 3, operation: "add" } } });
+  const code = await request.post("/v1/tools/calculate/test", {
+    headers: authHeaders(),
+    data: { arguments: { a: 2, b: 3, operation: "add" } },
+  });
   expect(code.status()).toBe(200);
   expect(await code.json()).toMatchObject({ kind: "code", ok: true, result: JSON.stringify({ result: 5 }) });
 
-  expect((await request.post("/v1/tools/no_such_tool/test", { headers: authHeaders(), data: { arguments: {} } })).status()).toBe(404);
+  expect(
+    (await request.post("/v1/tools/no_such_tool/test", { headers: authHeaders(), data: { arguments: {} } })).status(),
+  ).toBe(404);
   expect((await request.post("/v1/tools/search_catalog/test", { data: { arguments: {} } })).status()).toBe(401);
 });

@@ -24,13 +24,17 @@ test.beforeAll(async () => {
   // A stored tool that no longer validates (as after a rule change): dropped from the catalog.
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(`${server.dataDir}/insika.db`);
-  db.prepare("update tools set definition = json_set(definition, '$.request.url', 'ftp://x') where name = 'broken_on_purpose'").run();
+  db.prepare(
+    "update tools set definition = json_set(definition, '$.request.url', 'ftp://x') where name = 'broken_on_purpose'",
+  ).run();
   db.prepare("update settings set value = cast(value as integer) + 1 where key = 'catalog_version'").run();
   db.close();
 });
 test.afterAll(async () => server?.stop());
 
-test("the tools panel stays fast with 5,000 tools: filter, search, and dropped tools shown with the reason", async ({ page }) => {
+test("the tools panel stays fast with 5,000 tools: filter, search, and dropped tools shown with the reason", async ({
+  page,
+}) => {
   await page.goto(`${server.url}/login`);
   await new LoginPage(page).signIn(server.token);
   await expect(page).toHaveURL(`${server.url}/`);

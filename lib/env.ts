@@ -57,9 +57,13 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      const names = (v ?? "").split(",").map((n) => n.trim()).filter((n) => n !== "");
+      const names = (v ?? "")
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== "");
       for (const name of names) {
-        if (!ENV_NAME.test(name)) ctx.addIssue({ code: "custom", message: `'${name.slice(0, 80)}' is not an environment variable name` });
+        if (!ENV_NAME.test(name))
+          ctx.addIssue({ code: "custom", message: `'${name.slice(0, 80)}' is not an environment variable name` });
       }
       return [...new Set(names)];
     }),

@@ -32,7 +32,8 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError("not_found", `${what} not found`);
-export const validationFailed = (message: string, details?: unknown) => new DomainError("validation_failed", message, details);
+export const validationFailed = (message: string, details?: unknown) =>
+  new DomainError("validation_failed", message, details);
 export const conflict = (message: string, details?: unknown) => new DomainError("conflict", message, details);
 
 /** The message of anything thrown (an Error's message, else its string form). */

@@ -13,7 +13,9 @@ if (!fs.existsSync(path.join(from, "loader.js"))) {
   console.error(`copy-monaco: ${from} has no loader.js; is monaco-editor installed?`);
   process.exit(1);
 }
-const version = JSON.parse(fs.readFileSync(path.join(root, "node_modules", "monaco-editor", "package.json"), "utf8")).version;
+const version = JSON.parse(
+  fs.readFileSync(path.join(root, "node_modules", "monaco-editor", "package.json"), "utf8"),
+).version;
 const stamp = path.join(to, ".version");
 if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === version) {
   console.log(`copy-monaco: public/monaco/vs already holds monaco-editor ${version}`);

@@ -13,7 +13,9 @@ if (demo) {
   env.INSIKA_DEMO = "1";
   env.INSIKA_EGRESS_ALLOW_HTTP ??= "1";
   env.INSIKA_EGRESS_HOSTS ??= `127.0.0.1:${port}`;
-  console.log(`Demo mode: egress relaxed to http://127.0.0.1:${port} only (INSIKA_EGRESS_HOSTS, INSIKA_EGRESS_ALLOW_HTTP).`);
+  console.log(
+    `Demo mode: egress relaxed to http://127.0.0.1:${port} only (INSIKA_EGRESS_HOSTS, INSIKA_EGRESS_ALLOW_HTTP).`,
+  );
 }
 
 const tsx = "node_modules/tsx/dist/cli.mjs";

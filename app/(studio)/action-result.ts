@@ -17,7 +17,9 @@ export async function asResult<T>(work: () => T | Promise<T>): Promise<ActionRes
     return { ok: true, value: await work() };
   } catch (error) {
     if (error instanceof DomainError) {
-      return error.details === undefined ? { ok: false, code: error.code, error: error.message } : { ok: false, code: error.code, error: error.message, details: error.details };
+      return error.details === undefined
+        ? { ok: false, code: error.code, error: error.message }
+        : { ok: false, code: error.code, error: error.message, details: error.details };
     }
     log.error("studio action failed", describeError(error));
     return { ok: false, code: "internal", error: "internal error (see the server log)" };

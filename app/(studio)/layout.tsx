@@ -6,14 +6,16 @@ import { STUDIO_PAGES } from "./studio-pages";
 
 export const dynamic = "force-dynamic";
 
-
 export default async function StudioLayout({ children }: { children: React.ReactNode }) {
   const principal = await requireStudioSession();
   // Only the pages this key may open (each page checks again: it can render without this layout).
   const nav = STUDIO_PAGES.filter((p) => hasAnyScope(principal, p.scopes)).map(({ href, label }) => ({ href, label }));
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-zinc-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-zinc-900"
+      >
         Skip to content
       </a>
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
@@ -22,11 +24,18 @@ export default async function StudioLayout({ children }: { children: React.React
           <div className="order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
             <NavLinks items={nav} />
           </div>
-          <span className="hidden max-w-48 truncate text-xs text-zinc-500 md:inline" data-testid="signed-in-key" title={`${principal.keyName} (${principal.keyId}): ${principal.scopes.join(", ")}`}>
+          <span
+            className="hidden max-w-48 truncate text-xs text-zinc-500 md:inline"
+            data-testid="signed-in-key"
+            title={`${principal.keyName} (${principal.keyId}): ${principal.scopes.join(", ")}`}
+          >
             {principal.keyName} · {principal.scopes.join(", ")}
           </span>
           <form action={signOutAction} className="ml-auto sm:ml-0">
-            <button type="submit" className="whitespace-nowrap text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+            <button
+              type="submit"
+              className="whitespace-nowrap text-sm text-zinc-600 hover:underline dark:text-zinc-400"
+            >
               Sign out
             </button>
           </form>

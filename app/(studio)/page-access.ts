@@ -20,4 +20,3 @@ export async function requirePage(path: string, scopes?: readonly Scope[]): Prom
   if (homeOf(principal) === "/playground") redirect("/playground");
   redirect(`/no-access?page=${encodeURIComponent(path)}`);
 }
-

@@ -26,7 +26,10 @@ export default async function OverviewPage() {
         <ul className="flex flex-col gap-1">
           {agents.map((a) => (
             <li key={a.id}>
-              <span className="font-medium">{a.name}</span> <span className="text-zinc-500">({a.model.provider}: {a.model.model})</span>
+              <span className="font-medium">{a.name}</span>{" "}
+              <span className="text-zinc-500">
+                ({a.model.provider}: {a.model.model})
+              </span>
             </li>
           ))}
         </ul>

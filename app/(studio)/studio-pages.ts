@@ -27,7 +27,9 @@ export const STUDIO_PAGES: readonly StudioPage[] = [
 
 /** The page a path belongs to (its longest matching href), if any. */
 export function studioPageOf(path: string): StudioPage | undefined {
-  return STUDIO_PAGES.filter((p) => (p.href === "/" ? path === "/" : path === p.href || path.startsWith(`${p.href}/`))).at(0);
+  return STUDIO_PAGES.filter((p) =>
+    p.href === "/" ? path === "/" : path === p.href || path.startsWith(`${p.href}/`),
+  ).at(0);
 }
 
 /** The first page this key may open: where a sign-in or a refused page lands. */

@@ -38,8 +38,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </button>
       </form>
       <p className="text-sm text-zinc-500">
-        The token is in <code>data/api-token</code> (or <code>INSIKA_API_TOKEN</code>); <code>npm run insika -- token</code>{" "}
-        prints it.
+        The token is in <code>data/api-token</code> (or <code>INSIKA_API_TOKEN</code>);{" "}
+        <code>npm run insika -- token</code> prints it.
       </p>
     </main>
   );

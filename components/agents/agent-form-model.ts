@@ -15,7 +15,13 @@ export interface AgentFormState {
   max_subagent_turns: string;
 }
 
-const LIMIT_FIELDS = ["tool_concurrency", "max_tool_calls", "turn_timeout", "tool_timeout", "max_subagent_turns"] as const;
+const LIMIT_FIELDS = [
+  "tool_concurrency",
+  "max_tool_calls",
+  "turn_timeout",
+  "tool_timeout",
+  "max_subagent_turns",
+] as const;
 
 type Body = Record<string, unknown>;
 const obj = (v: unknown): Body => (v && typeof v === "object" ? (v as Body) : {});
@@ -66,9 +72,20 @@ export function agentProblems(message: string): Map<string, string[]> {
   for (const p of message.split("; ")) {
     const path = /^([a-z_.]+):/.exec(p)?.[1] ?? "";
     const field = path.split(".").at(-1) ?? "";
-    const key = ["name", "instructions", "provider", "model", "base_url", "api_key_secret", "store_id", ...LIMIT_FIELDS].includes(field)
+    const key = [
+      "name",
+      "instructions",
+      "provider",
+      "model",
+      "base_url",
+      "api_key_secret",
+      "store_id",
+      ...LIMIT_FIELDS,
+    ].includes(field)
       ? field
-      : /^agent id/.test(p) ? "id" : "general";
+      : /^agent id/.test(p)
+        ? "id"
+        : "general";
     map.set(key, [...(map.get(key) ?? []), p]);
   }
   return map;

@@ -21,7 +21,15 @@ export function AgentForm({ id, stored }: { id: string | null; stored: Record<st
   };
   const input = (key: keyof AgentFormState, label: string, hint?: string, type = "text") => (
     <Field id={`agent-${key}`} label={label} hint={hint} errors={problems.get(key)}>
-      <input id={`agent-${key}`} type={type} className={inputClass} value={form[key]} readOnly={key === "id" && id !== null} aria-invalid={problems.has(key)} onChange={(e) => set(key, e.target.value)} />
+      <input
+        id={`agent-${key}`}
+        type={type}
+        className={inputClass}
+        value={form[key]}
+        readOnly={key === "id" && id !== null}
+        aria-invalid={problems.has(key)}
+        onChange={(e) => set(key, e.target.value)}
+      />
     </Field>
   );
   const submit = (e: React.FormEvent) => {
@@ -41,16 +49,34 @@ export function AgentForm({ id, stored }: { id: string | null; stored: Record<st
         <legend className="px-1 text-sm font-semibold">Agent</legend>
         {input("id", "Id", "Letters, digits, _ . -; used in URLs and as the OpenAI model name.")}
         {input("name", "Name")}
-        <Field id="agent-instructions" label="Instructions" errors={problems.get("instructions")} className="sm:col-span-2">
-          <textarea id="agent-instructions" rows={5} className={inputClass} value={form.instructions} onChange={(e) => set("instructions", e.target.value)} />
+        <Field
+          id="agent-instructions"
+          label="Instructions"
+          errors={problems.get("instructions")}
+          className="sm:col-span-2"
+        >
+          <textarea
+            id="agent-instructions"
+            rows={5}
+            className={inputClass}
+            value={form.instructions}
+            onChange={(e) => set("instructions", e.target.value)}
+          />
         </Field>
         {input("store_id", "Store id (ctx.store_id)")}
       </fieldset>
       <fieldset className="grid gap-3 rounded border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800">
         <legend className="px-1 text-sm font-semibold">Model</legend>
         <Field id="agent-provider" label="Provider" errors={problems.get("provider")}>
-          <select id="agent-provider" className={inputClass} value={form.provider} onChange={(e) => set("provider", e.target.value)}>
-            {[...new Set([...PROVIDERS, form.provider])].map((p) => <option key={p}>{p}</option>)}
+          <select
+            id="agent-provider"
+            className={inputClass}
+            value={form.provider}
+            onChange={(e) => set("provider", e.target.value)}
+          >
+            {[...new Set([...PROVIDERS, form.provider])].map((p) => (
+              <option key={p}>{p}</option>
+            ))}
           </select>
         </Field>
         {input("model", "Model")}
@@ -65,10 +91,20 @@ export function AgentForm({ id, stored }: { id: string | null; stored: Record<st
         {input("tool_timeout", "Tool timeout (s)", undefined, "number")}
         {input("max_subagent_turns", "Max subagent turns", "Child turns per turn, descendants included", "number")}
       </fieldset>
-      {problems.get("general") ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{problems.get("general")!.join("; ")}</p> : null}
+      {problems.get("general") ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {problems.get("general")!.join("; ")}
+        </p>
+      ) : null}
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={pending}>{pending ? "Saving…" : id === null ? "Create agent" : "Save"}</Button>
-        {saved ? <span role="status" className="text-sm text-emerald-700 dark:text-emerald-400">Saved.</span> : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : id === null ? "Create agent" : "Save"}
+        </Button>
+        {saved ? (
+          <span role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+            Saved.
+          </span>
+        ) : null}
       </div>
     </form>
   );

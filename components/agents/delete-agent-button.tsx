@@ -20,13 +20,29 @@ export function DeleteAgentButton({ id }: { id: string }) {
       router.push("/agents");
       router.refresh();
     });
-  if (!confirming) return <Button variant="danger" onClick={() => setConfirming(true)}>Delete agent</Button>;
+  if (!confirming)
+    return (
+      <Button variant="danger" onClick={() => setConfirming(true)}>
+        Delete agent
+      </Button>
+    );
   return (
     <div role="alertdialog" aria-label={`Delete agent ${id}`} className="flex flex-wrap items-center gap-2 text-sm">
-      <span>Delete <span className="font-mono">{id}</span>? Its sessions and traces are kept; turns waiting for an approval end.</span>
-      <Button variant="danger" disabled={pending} onClick={remove}>Delete</Button>
-      <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>Cancel</Button>
-      {error ? <span role="alert" className="text-red-700 dark:text-red-400">{error}</span> : null}
+      <span>
+        Delete <span className="font-mono">{id}</span>? Its sessions and traces are kept; turns waiting for an approval
+        end.
+      </span>
+      <Button variant="danger" disabled={pending} onClick={remove}>
+        Delete
+      </Button>
+      <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
+      {error ? (
+        <span role="alert" className="text-red-700 dark:text-red-400">
+          {error}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,13 @@
 /** What a turn of this agent will see: offered directly, found through tool_search, refused. */
-export function OfferedSummary({ offered, deferred, denied }: { offered: string[]; deferred: string[]; denied: string[] }) {
+export function OfferedSummary({
+  offered,
+  deferred,
+  denied,
+}: {
+  offered: string[];
+  deferred: string[];
+  denied: string[];
+}) {
   const list = (title: string, names: string[], empty: string, testId: string) => (
     <section aria-label={title} data-testid={testId} className="flex flex-col gap-1">
       <h3 className="text-sm font-semibold">
@@ -18,7 +26,12 @@ export function OfferedSummary({ offered, deferred, denied }: { offered: string[
   );
   return (
     <aside className="flex flex-col gap-4 self-start rounded border border-zinc-200 p-3 lg:sticky lg:top-16 dark:border-zinc-800">
-      {list("Offered to the model", offered, "Nothing: allow a tool or a group (or turn on All tools).", "offered-list")}
+      {list(
+        "Offered to the model",
+        offered,
+        "Nothing: allow a tool or a group (or turn on All tools).",
+        "offered-list",
+      )}
       {list("Deferred (via tool_search)", deferred, "None.", "deferred-list")}
       {list("Denied", denied, "None.", "denied-list")}
     </aside>

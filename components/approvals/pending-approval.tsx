@@ -21,11 +21,21 @@ export function PendingApproval({ row }: { row: PendingApprovalRow }) {
   const [decided, setDecided] = useState<Decision | null>(null);
   const soon = row.expires_in_ms !== null && row.expires_in_ms < 5 * 60_000;
   return (
-    <li data-approval={row.id} data-tool={row.tool} data-state={decided ?? "pending"} className={`flex flex-col gap-2 rounded border border-zinc-200 p-3 dark:border-zinc-800 ${decided ? "opacity-70" : ""}`}>
+    <li
+      data-approval={row.id}
+      data-tool={row.tool}
+      data-state={decided ?? "pending"}
+      className={`flex flex-col gap-2 rounded border border-zinc-200 p-3 dark:border-zinc-800 ${decided ? "opacity-70" : ""}`}
+    >
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-mono font-semibold">{row.tool}</span>
-        <Badge tone={decided === "approved" ? "green" : decided === "rejected" ? "red" : "amber"}>{decided ?? "pending"}</Badge>
-        <Link className="ml-auto min-w-0 truncate text-xs underline" href={`/sessions/${encodeURIComponent(row.session_id)}?turn=${encodeURIComponent(row.turn_id)}#turn-${row.turn_id}`}>
+        <Badge tone={decided === "approved" ? "green" : decided === "rejected" ? "red" : "amber"}>
+          {decided ?? "pending"}
+        </Badge>
+        <Link
+          className="ml-auto min-w-0 truncate text-xs underline"
+          href={`/sessions/${encodeURIComponent(row.session_id)}?turn=${encodeURIComponent(row.turn_id)}#turn-${row.turn_id}`}
+        >
           Session <span className="font-mono">{row.session_id}</span>
         </Link>
       </div>
@@ -33,13 +43,18 @@ export function PendingApproval({ row }: { row: PendingApprovalRow }) {
         <span title={row.created_at ?? undefined}>Asked {humanDuration(row.age_ms)} ago</span>
         {row.expires_in_ms !== null ? (
           <span className={soon ? "text-red-700 dark:text-red-400" : undefined} title={row.expires_at ?? undefined}>
-            {" "}· expires in {humanDuration(row.expires_in_ms)}, then counts as rejected
+            {" "}
+            · expires in {humanDuration(row.expires_in_ms)}, then counts as rejected
           </span>
         ) : null}
       </p>
-      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900">{JSON.stringify(row.arguments, null, 2)}</pre>
+      <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900">
+        {JSON.stringify(row.arguments, null, 2)}
+      </pre>
       {decided ? (
-        <p role="status" className="text-sm">{decided === "approved" ? "Approved" : "Rejected"}: the turn goes on.</p>
+        <p role="status" className="text-sm">
+          {decided === "approved" ? "Approved" : "Rejected"}: the turn goes on.
+        </p>
       ) : (
         <DecisionForm approvalId={row.id} tool={row.tool} onDecided={setDecided} />
       )}

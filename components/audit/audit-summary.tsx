@@ -7,7 +7,8 @@ const MAX = 400;
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.length === 0 ? "none" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
+  if (Array.isArray(value))
+    return value.length === 0 ? "none" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
@@ -16,7 +17,8 @@ const clip = (text: string) => (text.length > MAX ? `${text.slice(0, MAX)}…` :
 
 export function AuditSummary({ summary }: { summary: unknown }) {
   if (summary === null || summary === undefined) return <span className="text-zinc-500">—</span>;
-  if (typeof summary !== "object" || Array.isArray(summary)) return <span className="break-words">{clip(show(summary))}</span>;
+  if (typeof summary !== "object" || Array.isArray(summary))
+    return <span className="break-words">{clip(show(summary))}</span>;
   const fields = Object.entries(summary as Record<string, unknown>);
   if (fields.length === 0) return <span className="text-zinc-500">—</span>;
   return (

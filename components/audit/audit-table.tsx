@@ -30,13 +30,28 @@ export function AuditTable({ entries }: { entries: AuditEntryView[] }) {
         </thead>
         <tbody>
           {entries.map((e) => (
-            <tr key={e.id} data-audit={e.id} data-action={e.action} data-target={e.target} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-              <td className="whitespace-nowrap px-3 py-2 text-xs" title={e.at}>{e.at.replace("T", " ").slice(0, 19)}</td>
-              <td className="px-3 py-2"><span className="font-medium">{e.actor.name}</span><div className="font-mono text-xs text-zinc-500">{e.actor.key_id}</div></td>
-              <td className="px-3 py-2"><Badge tone={SOURCE_TONE[e.source as keyof typeof SOURCE_TONE] ?? "neutral"}>{e.source}</Badge></td>
+            <tr
+              key={e.id}
+              data-audit={e.id}
+              data-action={e.action}
+              data-target={e.target}
+              className="border-t border-zinc-100 align-top dark:border-zinc-900"
+            >
+              <td className="whitespace-nowrap px-3 py-2 text-xs" title={e.at}>
+                {e.at.replace("T", " ").slice(0, 19)}
+              </td>
+              <td className="px-3 py-2">
+                <span className="font-medium">{e.actor.name}</span>
+                <div className="font-mono text-xs text-zinc-500">{e.actor.key_id}</div>
+              </td>
+              <td className="px-3 py-2">
+                <Badge tone={SOURCE_TONE[e.source as keyof typeof SOURCE_TONE] ?? "neutral"}>{e.source}</Badge>
+              </td>
               <td className="px-3 py-2 font-mono text-xs">{e.action}</td>
               <td className="max-w-xs break-words px-3 py-2 font-mono text-xs">{e.target}</td>
-              <td className="max-w-md px-3 py-2"><AuditSummary summary={e.summary} /></td>
+              <td className="max-w-md px-3 py-2">
+                <AuditSummary summary={e.summary} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -14,13 +14,28 @@ export function CreatedKey({ name, value, onDone }: { name: string; value: strin
     }
   };
   return (
-    <div role="status" data-testid="created-key" className="flex flex-col gap-2 rounded border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950">
+    <div
+      role="status"
+      data-testid="created-key"
+      className="flex flex-col gap-2 rounded border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950"
+    >
       <p className="font-medium">Key “{name}” created.</p>
-      <p className="text-amber-900 dark:text-amber-200">Copy it now: this is the only time its value is shown. Insika keeps only a hash of it.</p>
+      <p className="text-amber-900 dark:text-amber-200">
+        Copy it now: this is the only time its value is shown. Insika keeps only a hash of it.
+      </p>
       <div className="flex flex-wrap items-center gap-2">
-        <code data-testid="created-key-value" className="min-w-0 select-all break-all rounded bg-white px-2 py-1 font-mono text-xs dark:bg-zinc-900">{value}</code>
-        <Button variant="secondary" onClick={() => void copy()}>Copy</Button>
-        <Button variant="secondary" onClick={onDone}>Done (hide it)</Button>
+        <code
+          data-testid="created-key-value"
+          className="min-w-0 select-all break-all rounded bg-white px-2 py-1 font-mono text-xs dark:bg-zinc-900"
+        >
+          {value}
+        </code>
+        <Button variant="secondary" onClick={() => void copy()}>
+          Copy
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          Done (hide it)
+        </Button>
         <span className="text-xs">{copied}</span>
       </div>
     </div>

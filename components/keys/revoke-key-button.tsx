@@ -17,13 +17,29 @@ export function RevokeKeyButton({ id, name }: { id: string; name: string }) {
       setConfirming(false);
       router.refresh();
     });
-  if (!confirming) return <Button variant="danger" onClick={() => setConfirming(true)}>Revoke</Button>;
+  if (!confirming)
+    return (
+      <Button variant="danger" onClick={() => setConfirming(true)}>
+        Revoke
+      </Button>
+    );
   return (
     <div role="alertdialog" aria-label={`Revoke key ${name}`} className="flex flex-wrap items-center gap-2 text-sm">
-      <span>Revoke <span className="font-medium">{name}</span>? Every client using it is refused from the next request on. This cannot be undone.</span>
-      <Button variant="danger" disabled={pending} onClick={revoke}>Revoke key</Button>
-      <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>Cancel</Button>
-      {error ? <span role="alert" className="text-red-700 dark:text-red-400">{error}</span> : null}
+      <span>
+        Revoke <span className="font-medium">{name}</span>? Every client using it is refused from the next request on.
+        This cannot be undone.
+      </span>
+      <Button variant="danger" disabled={pending} onClick={revoke}>
+        Revoke key
+      </Button>
+      <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
+      {error ? (
+        <span role="alert" className="text-red-700 dark:text-red-400">
+          {error}
+        </span>
+      ) : null}
     </div>
   );
 }

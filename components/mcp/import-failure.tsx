@@ -19,7 +19,12 @@ export function ImportFailure({ failure }: { failure: ImportFailureInfo }) {
           : "The import failed: nothing was written";
   const reason = failure.error.startsWith(BLOCKED) ? failure.error.slice(BLOCKED.length) : failure.error;
   return (
-    <div role="alert" data-testid="mcp-failure" data-code={failure.code} className="flex flex-col gap-1 rounded border-l-4 border-red-400 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+    <div
+      role="alert"
+      data-testid="mcp-failure"
+      data-code={failure.code}
+      className="flex flex-col gap-1 rounded border-l-4 border-red-400 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
       <p className="font-semibold">{title}</p>
       <p className="break-words">{reason}</p>
       {details.rule ? (
@@ -34,7 +39,11 @@ export function ImportFailure({ failure }: { failure: ImportFailureInfo }) {
           {details.hint}
         </p>
       ) : null}
-      {failure.code === "upstream_failed" ? <p className="text-xs">Check that the server is running and that the URL is its Streamable HTTP endpoint (often ending in /mcp).</p> : null}
+      {failure.code === "upstream_failed" ? (
+        <p className="text-xs">
+          Check that the server is running and that the URL is its Streamable HTTP endpoint (often ending in /mcp).
+        </p>
+      ) : null}
     </div>
   );
 }

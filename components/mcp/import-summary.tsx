@@ -38,9 +38,18 @@ export function ImportSummary({ result }: { result: ImportMcpResult }) {
       </h2>
       <dl className="grid grid-cols-3 gap-2 sm:grid-cols-6">
         {STATS.map((s) => (
-          <div key={s.key} data-stat={s.key} data-count={names[s.key].length} className="rounded border border-zinc-200 bg-white p-2 dark:border-zinc-800 dark:bg-zinc-950">
+          <div
+            key={s.key}
+            data-stat={s.key}
+            data-count={names[s.key].length}
+            className="rounded border border-zinc-200 bg-white p-2 dark:border-zinc-800 dark:bg-zinc-950"
+          >
             <dt className="text-xs text-zinc-500">{s.label}</dt>
-            <dd className={`text-xl font-semibold ${names[s.key].length > 0 ? s.tone : "text-zinc-400 dark:text-zinc-600"}`}>{names[s.key].length}</dd>
+            <dd
+              className={`text-xl font-semibold ${names[s.key].length > 0 ? s.tone : "text-zinc-400 dark:text-zinc-600"}`}
+            >
+              {names[s.key].length}
+            </dd>
           </div>
         ))}
       </dl>
@@ -49,9 +58,15 @@ export function ImportSummary({ result }: { result: ImportMcpResult }) {
           <h3 className="font-medium text-red-800 dark:text-red-300">Tools that were not imported</h3>
           <ul className="flex flex-col gap-1">
             {result.errors.map((e) => (
-              <li key={`${e.tool}:${e.mcp_tool}`} data-testid="mcp-import-error" className="break-words rounded bg-red-50 p-2 text-red-900 dark:bg-red-950/60 dark:text-red-200">
+              <li
+                key={`${e.tool}:${e.mcp_tool}`}
+                data-testid="mcp-import-error"
+                className="break-words rounded bg-red-50 p-2 text-red-900 dark:bg-red-950/60 dark:text-red-200"
+              >
                 <span className="font-mono font-medium">{e.tool}</span>
-                {e.mcp_tool !== e.tool ? <span className="font-mono text-xs"> (server name {e.mcp_tool})</span> : null}: {e.error}
+                {e.mcp_tool !== e.tool ? (
+                  <span className="font-mono text-xs"> (server name {e.mcp_tool})</span>
+                ) : null}: {e.error}
               </li>
             ))}
           </ul>
@@ -61,7 +76,8 @@ export function ImportSummary({ result }: { result: ImportMcpResult }) {
         <ul className="flex flex-col gap-1 text-sm">
           {result.renamed.map((r) => (
             <li key={r.tool} className="break-words">
-              <span className="font-mono">{r.mcp_tool}</span> is stored as <span className="font-mono">{r.tool}</span>: {r.reason}
+              <span className="font-mono">{r.mcp_tool}</span> is stored as <span className="font-mono">{r.tool}</span>:{" "}
+              {r.reason}
             </li>
           ))}
         </ul>
@@ -77,10 +93,20 @@ function NameList({ title, names, link = true }: { title: string; names: string[
   if (names.length === 0) return null;
   return (
     <details className="text-sm">
-      <summary className="cursor-pointer">{title}: {names.length} tool(s)</summary>
+      <summary className="cursor-pointer">
+        {title}: {names.length} tool(s)
+      </summary>
       <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 font-mono text-xs">
         {names.map((n) => (
-          <li key={n}>{link ? <Link className="underline" href={`/tools/${encodeURIComponent(n)}`}>{n}</Link> : n}</li>
+          <li key={n}>
+            {link ? (
+              <Link className="underline" href={`/tools/${encodeURIComponent(n)}`}>
+                {n}
+              </Link>
+            ) : (
+              n
+            )}
+          </li>
         ))}
       </ul>
     </details>

@@ -7,17 +7,39 @@ import type { McpInstanceRow } from "@/lib/services/mcp/mcp-page";
 const SECRET_REF = /^[^{]*\{\{secret\.[A-Za-z_][A-Za-z0-9_]*\}\}/;
 
 /** The imported MCP instances, each with its tools and a re-import with the same URL and headers. */
-export function InstanceList({ instances, onReimport, busy }: { instances: McpInstanceRow[]; onReimport: (i: McpInstanceRow) => void; busy: boolean }) {
+export function InstanceList({
+  instances,
+  onReimport,
+  busy,
+}: {
+  instances: McpInstanceRow[];
+  onReimport: (i: McpInstanceRow) => void;
+  busy: boolean;
+}) {
   return (
     <ul className="flex flex-col gap-3">
       {instances.map((i) => (
-        <li key={i.group} data-instance={i.name} className="flex flex-col gap-2 rounded border border-zinc-200 p-3 dark:border-zinc-800">
+        <li
+          key={i.group}
+          data-instance={i.name}
+          className="flex flex-col gap-2 rounded border border-zinc-200 p-3 dark:border-zinc-800"
+        >
           <div className="flex flex-wrap items-center gap-2">
             <span className="font-medium">{i.name}</span>
             <Badge tone="teal">{i.group}</Badge>
             <Badge tone="green">{i.tools} tool(s)</Badge>
-            {i.dropped > 0 ? <Badge tone="red" title="stored but no longer valid">{i.dropped} dropped</Badge> : null}
-            <Button variant="secondary" className="ml-auto" disabled={busy} onClick={() => onReimport(i)} aria-label={`Re-import ${i.name}`}>
+            {i.dropped > 0 ? (
+              <Badge tone="red" title="stored but no longer valid">
+                {i.dropped} dropped
+              </Badge>
+            ) : null}
+            <Button
+              variant="secondary"
+              className="ml-auto"
+              disabled={busy}
+              onClick={() => onReimport(i)}
+              aria-label={`Re-import ${i.name}`}
+            >
               Re-import
             </Button>
           </div>
@@ -35,11 +57,15 @@ export function InstanceList({ instances, onReimport, busy }: { instances: McpIn
             </p>
           ) : null}
           <details className="text-xs">
-            <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Tools · last written {i.updated_at.replace("T", " ").slice(0, 19)}</summary>
+            <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">
+              Tools · last written {i.updated_at.replace("T", " ").slice(0, 19)}
+            </summary>
             <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 font-mono">
               {i.toolNames.map((n) => (
                 <li key={n}>
-                  <Link className="underline" href={`/tools/${encodeURIComponent(n)}`}>{n}</Link>
+                  <Link className="underline" href={`/tools/${encodeURIComponent(n)}`}>
+                    {n}
+                  </Link>
                 </li>
               ))}
             </ul>

@@ -14,7 +14,8 @@ export interface McpImportForm {
 
 export type ImportOutcome = { ok: true; result: ImportMcpResult } | { ok: false; failure: ImportFailureInfo };
 
-const toRows = (headers: Record<string, string>): HeaderRow[] => Object.entries(headers).map(([key, value], i) => ({ id: i + 1, key, value }));
+const toRows = (headers: Record<string, string>): HeaderRow[] =>
+  Object.entries(headers).map(([key, value], i) => ({ id: i + 1, key, value }));
 
 /** The import form's state, and running an import (from the form, or a re-import of a listed instance). */
 export function useMcpImport() {
@@ -29,10 +30,20 @@ export function useMcpImport() {
     setOutcome(null);
     setRunning(next.url);
     // Rows with neither name nor value are left out; a half-filled row goes to the server, which names the problem.
-    const headers = Object.fromEntries(next.headers.filter((h) => h.key.trim() || h.value).map((h) => [h.key.trim(), h.value]));
+    const headers = Object.fromEntries(
+      next.headers.filter((h) => h.key.trim() || h.value).map((h) => [h.key.trim(), h.value]),
+    );
     start(async () => {
-      const r = await importMcpAction({ name: next.name.trim(), url: next.url.trim(), ...(Object.keys(headers).length ? { headers } : {}) });
-      setOutcome(r.ok ? { ok: true, result: r.value } : { ok: false, failure: { code: r.code, error: r.error, details: r.details } });
+      const r = await importMcpAction({
+        name: next.name.trim(),
+        url: next.url.trim(),
+        ...(Object.keys(headers).length ? { headers } : {}),
+      });
+      setOutcome(
+        r.ok
+          ? { ok: true, result: r.value }
+          : { ok: false, failure: { code: r.code, error: r.error, details: r.details } },
+      );
       setRunning(null);
       if (r.ok) router.refresh();
     });

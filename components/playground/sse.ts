@@ -1,5 +1,7 @@
 /** Reads a text/event-stream response body as { event, data } pairs (data parsed as JSON). */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -33,7 +33,10 @@ export function followTurn(turnId: string, afterSeq: number, apply: ApplyEvent, 
 
   const loop = async () => {
     while (!stopped) {
-      const r = await followTurnAction(turnId, after).catch((e: Error) => ({ ok: false as const, error: `connection lost: ${e.message}` }));
+      const r = await followTurnAction(turnId, after).catch((e: Error) => ({
+        ok: false as const,
+        error: `connection lost: ${e.message}`,
+      }));
       if (stopped) return;
       if (!r.ok) return onError(r.error);
       for (const e of r.value.events) {
@@ -44,7 +47,8 @@ export function followTurn(turnId: string, afterSeq: number, apply: ApplyEvent, 
         else if (TERMINAL_EVENTS.has(e.type)) return;
       }
       // The turn row ended but no terminal event was recorded (a crash, then a recovery): stop here.
-      if (r.value.events.length === 0 && !["running", "waiting"].includes(r.value.status)) return onError(`the turn ended (${r.value.status}); see its trace`);
+      if (r.value.events.length === 0 && !["running", "waiting"].includes(r.value.status))
+        return onError(`the turn ended (${r.value.status}); see its trace`);
       if (fast && Date.now() - lastProgress > GIVE_UP_MS) return onError("no progress for 10 minutes; see the trace");
       await sleep(fast ? FAST_MS : SLOW_MS);
     }

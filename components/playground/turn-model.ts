@@ -1,8 +1,22 @@
 /** A playground turn as it streams: text and tool calls in the order they happened. */
 export type TurnPart =
   | { type: "text"; text: string }
-  | { type: "call"; call_id: string; tool: string; arguments: unknown; result?: { ok: boolean; error?: string; duration_ms?: number; halted?: boolean } }
-  | { type: "approval"; approval_id: string; call_id?: string; tool: string; arguments: unknown; decided?: "approved" | "rejected"; expired?: boolean };
+  | {
+      type: "call";
+      call_id: string;
+      tool: string;
+      arguments: unknown;
+      result?: { ok: boolean; error?: string; duration_ms?: number; halted?: boolean };
+    }
+  | {
+      type: "approval";
+      approval_id: string;
+      call_id?: string;
+      tool: string;
+      arguments: unknown;
+      decided?: "approved" | "rejected";
+      expired?: boolean;
+    };
 
 export interface PlaygroundTurn {
   key: string;
@@ -49,19 +63,37 @@ function applyData(turn: PlaygroundTurn, event: string, d: Record<string, unknow
         ...turn,
         parts: parts.map((p) =>
           p.type === "call" && p.call_id === d.call_id
-            ? { ...p, result: { ok: d.ok === true, error: d.error as string | undefined, duration_ms: d.duration_ms as number | undefined, halted: d.halted === true } }
+            ? {
+                ...p,
+                result: {
+                  ok: d.ok === true,
+                  error: d.error as string | undefined,
+                  duration_ms: d.duration_ms as number | undefined,
+                  halted: d.halted === true,
+                },
+              }
             : p,
         ),
       };
     case "approval_requested":
-      parts.push({ type: "approval", approval_id: String(d.approval_id), call_id: d.call_id as string | undefined, tool: String(d.tool), arguments: d.arguments });
+      parts.push({
+        type: "approval",
+        approval_id: String(d.approval_id),
+        call_id: d.call_id as string | undefined,
+        tool: String(d.tool),
+        arguments: d.arguments,
+      });
       return { ...turn, parts };
     case "approval_resolved":
       return {
         ...turn,
         parts: parts.map((p) =>
           p.type === "approval" && p.approval_id === d.approval_id
-            ? { ...p, decided: d.decision === "approved" ? "approved" : "rejected", ...(d.expired === true ? { expired: true } : {}) }
+            ? {
+                ...p,
+                decided: d.decision === "approved" ? "approved" : "rejected",
+                ...(d.expired === true ? { expired: true } : {}),
+              }
             : p,
         ),
       };
@@ -75,7 +107,12 @@ function applyData(turn: PlaygroundTurn, event: string, d: Record<string, unknow
     case "turn_waiting":
       return { ...turn, status: "waiting" };
     case "turn_failed":
-      return { ...turn, status: "failed", error: String(d.error ?? ""), ...(typeof d.fault === "string" ? { fault: d.fault } : {}) };
+      return {
+        ...turn,
+        status: "failed",
+        error: String(d.error ?? ""),
+        ...(typeof d.fault === "string" ? { fault: d.fault } : {}),
+      };
     default:
       return turn;
   }

@@ -21,7 +21,11 @@ export function usePlayground(agentId: string, initialSession: string | null) {
     return () => all.forEach((f) => f.stop());
   }, []);
 
-  const update = useCallback((key: string, fn: (t: PlaygroundTurn) => PlaygroundTurn) => setTurns((all) => all.map((t) => (t.key === key ? fn(t) : t))), []);
+  const update = useCallback(
+    (key: string, fn: (t: PlaygroundTurn) => PlaygroundTurn) =>
+      setTurns((all) => all.map((t) => (t.key === key ? fn(t) : t))),
+    [],
+  );
 
   const follow = useCallback(
     (key: string, turnId: string, afterSeq: number) => {
@@ -30,7 +34,8 @@ export function usePlayground(agentId: string, initialSession: string | null) {
         turnId,
         afterSeq,
         (event, data) => update(key, (t) => applyEvent(t, event, data)),
-        (message) => update(key, (t) => ({ ...t, error: message, status: t.status === "running" ? "failed" : t.status })),
+        (message) =>
+          update(key, (t) => ({ ...t, error: message, status: t.status === "running" ? "failed" : t.status })),
       );
       followers.current.set(key, follower);
     },
@@ -46,7 +51,11 @@ export function usePlayground(agentId: string, initialSession: string | null) {
         if (!created.ok) return setError(created.error);
         sid = created.value;
         setSessionId(sid);
-        window.history.replaceState(null, "", `/playground?agent=${encodeURIComponent(agentId)}&session=${encodeURIComponent(sid)}`);
+        window.history.replaceState(
+          null,
+          "",
+          `/playground?agent=${encodeURIComponent(agentId)}&session=${encodeURIComponent(sid)}`,
+        );
       }
       const key = `t${++counter.current}`;
       setTurns((all) => [...all, { key, message, status: "running", parts: [], warnings: [] }]);
@@ -69,7 +78,11 @@ export function usePlayground(agentId: string, initialSession: string | null) {
           update(key, (t) => applyEvent(t, event, data));
         }
         if (last?.event === "turn_waiting" && turnId) follow(key, turnId, last.seq ?? 0);
-        update(key, (t) => (t.status === "running" ? { ...t, status: "failed", error: "the stream ended before the turn did (see the trace)" } : t));
+        update(key, (t) =>
+          t.status === "running"
+            ? { ...t, status: "failed", error: "the stream ended before the turn did (see the trace)" }
+            : t,
+        );
       } catch (e) {
         update(key, (t) => ({ ...t, status: "failed", error: `connection lost: ${(e as Error).message}` }));
       }

@@ -27,7 +27,13 @@ export function EgressVerdict({ url }: { url: string }) {
 
   // A fixed minimum height: the line appearing or changing never moves the form.
   return (
-    <p id="egress-verdict" data-testid="egress-verdict" data-verdict={verdict?.verdict ?? "pending"} aria-live="polite" className={`min-h-[1.25rem] text-xs ${TONE[verdict?.verdict ?? "none"]}`}>
+    <p
+      id="egress-verdict"
+      data-testid="egress-verdict"
+      data-verdict={verdict?.verdict ?? "pending"}
+      aria-live="polite"
+      className={`min-h-[1.25rem] text-xs ${TONE[verdict?.verdict ?? "none"]}`}
+    >
       {verdict && verdict.verdict !== "none" ? (
         <>
           <span className="font-medium">Egress: </span>

@@ -35,7 +35,10 @@ export function placeProblems(message: string): FormProblem[] {
 
 /** "a; b; c" -> ["a", "b", "c"] (the validator joins its problems with "; "). */
 function splitProblems(message: string): string[] {
-  return message.split("; ").map((s) => s.trim()).filter(Boolean);
+  return message
+    .split("; ")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Problems grouped by field. */

@@ -19,14 +19,41 @@ export function HaltFields({ form, errors, set }: Props) {
       </label>
       {form.halt ? (
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field id="tool-halt-path" label="JSON path" errors={errors("haltPath")} hint="Into the parsed response body, e.g. tool_result.status">
-            <input id="tool-halt-path" className={monoInputClass} value={form.haltPath} onChange={(e) => set("haltPath", e.target.value)} aria-invalid={errors("haltPath").length > 0} />
+          <Field
+            id="tool-halt-path"
+            label="JSON path"
+            errors={errors("haltPath")}
+            hint="Into the parsed response body, e.g. tool_result.status"
+          >
+            <input
+              id="tool-halt-path"
+              className={monoInputClass}
+              value={form.haltPath}
+              onChange={(e) => set("haltPath", e.target.value)}
+              aria-invalid={errors("haltPath").length > 0}
+            />
           </Field>
-          <Field id="tool-halt-equals" label="Equals (comma-separated)" errors={errors("haltEquals")} hint="Compared as strings; only a 2xx response can match.">
-            <input id="tool-halt-equals" className={monoInputClass} value={form.haltEquals} onChange={(e) => set("haltEquals", e.target.value)} aria-invalid={errors("haltEquals").length > 0} />
+          <Field
+            id="tool-halt-equals"
+            label="Equals (comma-separated)"
+            errors={errors("haltEquals")}
+            hint="Compared as strings; only a 2xx response can match."
+          >
+            <input
+              id="tool-halt-equals"
+              className={monoInputClass}
+              value={form.haltEquals}
+              onChange={(e) => set("haltEquals", e.target.value)}
+              aria-invalid={errors("haltEquals").length > 0}
+            />
           </Field>
           <Field id="tool-say-mode" label="Say (when the model wrote no lead-in)" errors={[]}>
-            <select id="tool-say-mode" className={inputClass} value={form.sayMode} onChange={(e) => set("sayMode", e.target.value as ToolForm["sayMode"])}>
+            <select
+              id="tool-say-mode"
+              className={inputClass}
+              value={form.sayMode}
+              onChange={(e) => set("sayMode", e.target.value as ToolForm["sayMode"])}
+            >
               <option value="none">Nothing (publish empty)</option>
               <option value="json_path">The backend&apos;s own sentence (a JSON path)</option>
               <option value="text">A literal the channel resolves</option>
@@ -34,7 +61,13 @@ export function HaltFields({ form, errors, set }: Props) {
           </Field>
           {form.sayMode !== "none" ? (
             <Field id="tool-say" label={form.sayMode === "text" ? "Say text" : "Say JSON path"} errors={errors("say")}>
-              <input id="tool-say" className={monoInputClass} value={form.say} onChange={(e) => set("say", e.target.value)} aria-invalid={errors("say").length > 0} />
+              <input
+                id="tool-say"
+                className={monoInputClass}
+                value={form.say}
+                onChange={(e) => set("say", e.target.value)}
+                aria-invalid={errors("say").length > 0}
+              />
             </Field>
           ) : null}
         </div>

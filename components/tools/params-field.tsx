@@ -14,7 +14,9 @@ interface Props {
 /** Why the JSON text cannot become flat sugar, or null when it can. */
 function flatBlocker(text: string): string | null {
   try {
-    return toFlatSugar(JSON.parse(text)) === null ? "this schema uses more than the flat form can say (nested objects, lists of objects, extra keywords)" : null;
+    return toFlatSugar(JSON.parse(text)) === null
+      ? "this schema uses more than the flat form can say (nested objects, lists of objects, extra keywords)"
+      : null;
   } catch {
     return "the JSON does not parse";
   }
@@ -48,10 +50,23 @@ export function ParamsField({ mode, text, errors, onChange }: Props) {
       }
     >
       <div role="group" aria-label="Parameters format" className="flex flex-wrap items-center gap-2 text-xs">
-        <button type="button" onClick={toFlat} disabled={mode === "flat" || blocker !== null} aria-pressed={mode === "flat"} title={blocker ?? undefined} className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white disabled:opacity-60 dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900">
+        <button
+          type="button"
+          onClick={toFlat}
+          disabled={mode === "flat" || blocker !== null}
+          aria-pressed={mode === "flat"}
+          title={blocker ?? undefined}
+          className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white disabled:opacity-60 dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900"
+        >
           Flat form
         </button>
-        <button type="button" onClick={toJson} disabled={mode === "json"} aria-pressed={mode === "json"} className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white disabled:opacity-60 dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900">
+        <button
+          type="button"
+          onClick={toJson}
+          disabled={mode === "json"}
+          aria-pressed={mode === "json"}
+          className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white disabled:opacity-60 dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900"
+        >
           JSON Schema
         </button>
         {mode === "json" && blocker ? <span className="text-zinc-500">Flat form unavailable: {blocker}</span> : null}
@@ -67,7 +82,13 @@ export function ParamsField({ mode, text, errors, onChange }: Props) {
           className={monoInputClass}
         />
       ) : (
-        <JsonEditor id="tool-parameters" ariaLabel="Parameters JSON Schema" value={text} invalid={errors.length > 0} onChange={(v) => onChange("json", v)} />
+        <JsonEditor
+          id="tool-parameters"
+          ariaLabel="Parameters JSON Schema"
+          value={text}
+          invalid={errors.length > 0}
+          onChange={(v) => onChange("json", v)}
+        />
       )}
     </Field>
   );

@@ -27,7 +27,9 @@ export function ToolEditor({ stored, reservedNames }: Props) {
     event.preventDefault();
     submit();
     if (problems.length > 0) {
-      requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-field-errors]")?.scrollIntoView({ block: "center" }));
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>("[data-field-errors]")?.scrollIntoView({ block: "center" }),
+      );
       return;
     }
     startTransition(async () => {
@@ -58,7 +60,11 @@ export function ToolEditor({ stored, reservedNames }: Props) {
       <RequestFields form={form} errors={errors} set={set} />
       <HaltFields form={form} errors={errors} set={set} />
       {general.length > 0 ? (
-        <ul role="alert" data-field-errors="general" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300">
+        <ul
+          role="alert"
+          data-field-errors="general"
+          className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300"
+        >
           {general.map((e) => (
             <li key={e}>{e}</li>
           ))}
@@ -68,7 +74,9 @@ export function ToolEditor({ stored, reservedNames }: Props) {
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : isNew ? "Create tool" : "Save"}
         </Button>
-        {problems.length > 0 ? <span className="text-sm text-zinc-500">{problems.length} problem(s) to fix before saving</span> : null}
+        {problems.length > 0 ? (
+          <span className="text-sm text-zinc-500">{problems.length} problem(s) to fix before saving</span>
+        ) : null}
       </div>
     </form>
   );

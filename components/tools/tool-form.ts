@@ -35,7 +35,10 @@ export type Stored = Record<string, unknown>;
 const obj = (v: unknown): Stored => (v && typeof v === "object" && !Array.isArray(v) ? (v as Stored) : {});
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 const list = (v: unknown) => (Array.isArray(v) ? v.map(str) : []);
-const lines = (map: Stored) => Object.entries(map).map(([k, v]) => `${k}: ${str(v)}`).join("\n");
+const lines = (map: Stored) =>
+  Object.entries(map)
+    .map(([k, v]) => `${k}: ${str(v)}`)
+    .join("\n");
 
 export const NEW_TOOL_PARAMS = "query | string | required | What to look for";
 
@@ -78,7 +81,11 @@ export interface FormProblem {
   message: string;
 }
 
-const csv = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
+const csv = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function parseLines(text: string, field: FieldKey, label: string, problems: FormProblem[]): Stored {
   const out: Stored = {};
@@ -87,7 +94,13 @@ function parseLines(text: string, field: FieldKey, label: string, problems: Form
     if (line === "") return;
     const at = line.indexOf(":");
     if (at <= 0) problems.push({ field, message: `${label} line ${i + 1}: expected 'name: value'` });
-    else Object.defineProperty(out, line.slice(0, at).trim(), { value: line.slice(at + 1).trim(), enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(out, line.slice(0, at).trim(), {
+        value: line.slice(at + 1).trim(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   });
   return out;
 }
@@ -117,7 +130,8 @@ export function fromForm(form: ToolForm, stored: Stored | null): { definition: S
     description: form.description,
     parameters: form.paramsText,
     request,
-    response: form.extract === "json_path" ? { extract: "json_path", path: form.path.trim() } : { extract: form.extract },
+    response:
+      form.extract === "json_path" ? { extract: "json_path", path: form.path.trim() } : { extract: form.extract },
     secret_headers: csv(form.secretHeaders),
     group: form.group.trim() === "" ? null : form.group.trim(),
     tags: csv(form.tags),

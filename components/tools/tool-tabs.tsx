@@ -12,7 +12,10 @@ export type ToolTab = (typeof TOOL_TABS)[number]["id"];
 /** The tool page's sections as links (deep-linkable, no client state). */
 export function ToolTabs({ name, current, tabs }: { name: string; current: ToolTab; tabs: ToolTab[] }) {
   return (
-    <nav aria-label="Tool sections" className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+    <nav
+      aria-label="Tool sections"
+      className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800"
+    >
       {TOOL_TABS.filter((t) => tabs.includes(t.id)).map((t) => (
         <Link
           key={t.id}

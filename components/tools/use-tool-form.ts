@@ -19,11 +19,16 @@ export function useToolForm(stored: Stored | null, reservedNames: string[]) {
   const { definition, problems } = useMemo(() => {
     const built = fromForm(form, stored);
     const checked = validateToolDefinition(built.definition, { writePath: "api", reservedNames: reserved });
-    return { definition: built.definition, problems: [...built.problems, ...(checked.ok ? [] : placeProblems(checked.error))] };
+    return {
+      definition: built.definition,
+      problems: [...built.problems, ...(checked.ok ? [] : placeProblems(checked.error))],
+    };
   }, [form, stored, reserved]);
 
   const shown = useMemo(() => {
-    const visible = problems.filter((p) => submitted || touched.has(p.field) || (p.field === "general" && touched.size > 0));
+    const visible = problems.filter(
+      (p) => submitted || touched.has(p.field) || (p.field === "general" && touched.size > 0),
+    );
     return byField([...visible, ...serverProblems]);
   }, [problems, serverProblems, submitted, touched]);
 

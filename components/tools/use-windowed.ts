@@ -26,5 +26,12 @@ export function useWindowed(count: number, rowHeight: number, overscan = 8) {
     return () => observer.disconnect();
   }, [measure]);
 
-  return { ref, onScroll: measure, start: range.start, end: Math.min(range.end, count), padTop: range.start * rowHeight, padBottom: Math.max(0, (count - Math.min(range.end, count)) * rowHeight) };
+  return {
+    ref,
+    onScroll: measure,
+    start: range.start,
+    end: Math.min(range.end, count),
+    padTop: range.start * rowHeight,
+    padBottom: Math.max(0, (count - Math.min(range.end, count)) * rowHeight),
+  };
 }

@@ -10,7 +10,8 @@ function Block({ title, children }: { title: string; children: React.ReactNode }
   );
 }
 
-const pre = "max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900";
+const pre =
+  "max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900";
 
 /** One tool call: verdict first (in words), then arguments, request, status, response, timings. */
 export function CallDetail({ record }: { record: CallRecord }) {
@@ -34,7 +35,15 @@ export function CallDetail({ record }: { record: CallRecord }) {
       <div className="flex flex-wrap gap-2 text-xs">
         <Badge>{record.tool}</Badge>
         {record.kind ? <Badge>{record.kind}</Badge> : null}
-        <Badge tone={typeof record.status === "number" && record.status < 400 ? "green" : typeof record.status === "number" ? "red" : "neutral"}>
+        <Badge
+          tone={
+            typeof record.status === "number" && record.status < 400
+              ? "green"
+              : typeof record.status === "number"
+                ? "red"
+                : "neutral"
+          }
+        >
           {typeof record.status === "number" ? `HTTP ${record.status}` : "no HTTP status: nothing was sent"}
         </Badge>
         <Badge>call {record.duration_ms ?? "?"} ms</Badge>

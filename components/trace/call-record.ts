@@ -38,7 +38,8 @@ const BLOCKED = "destination blocked: ";
 
 /** What happened to the call, in plain words. A blocked call is never reported as a success. */
 export function callVerdict(r: CallRecord): Verdict {
-  const blockedText = typeof r.error === "string" && r.error.startsWith(BLOCKED) ? r.error.slice(BLOCKED.length) : undefined;
+  const blockedText =
+    typeof r.error === "string" && r.error.startsWith(BLOCKED) ? r.error.slice(BLOCKED.length) : undefined;
   if (r.egress?.verdict === "blocked" || blockedText !== undefined) {
     return {
       kind: "blocked",
@@ -48,26 +49,52 @@ export function callVerdict(r: CallRecord): Verdict {
     };
   }
   if (r.outcome_unknown) {
-    return { kind: "failed", title: "Outcome unknown: the call was in flight when the server stopped; it was not sent again", detail: r.error };
+    return {
+      kind: "failed",
+      title: "Outcome unknown: the call was in flight when the server stopped; it was not sent again",
+      detail: r.error,
+    };
   }
   if (!r.ok) {
     const sent = typeof r.status === "number";
-    return { kind: "failed", title: sent ? `Failed: the backend answered HTTP ${r.status}` : "Failed before any request was sent", detail: r.error };
+    return {
+      kind: "failed",
+      title: sent ? `Failed: the backend answered HTTP ${r.status}` : "Failed before any request was sent",
+      detail: r.error,
+    };
   }
   if (r.halted) {
-    return { kind: "halted", title: "Halted the turn: the response matched halt_when, so the model was not asked again", detail: r.halt_reason };
+    return {
+      kind: "halted",
+      title: "Halted the turn: the response matched halt_when, so the model was not asked again",
+      detail: r.halt_reason,
+    };
   }
-  return { kind: "ok", title: typeof r.status === "number" ? `Succeeded: HTTP ${r.status}` : r.kind === "code" ? "Succeeded (code tool, run in-process)" : "Succeeded" };
+  return {
+    kind: "ok",
+    title:
+      typeof r.status === "number"
+        ? `Succeeded: HTTP ${r.status}`
+        : r.kind === "code"
+          ? "Succeeded (code tool, run in-process)"
+          : "Succeeded",
+  };
 }
 
 export const VERDICT_STYLE: Record<VerdictKind, string> = {
   blocked: "border-red-400 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200",
   failed: "border-red-300 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200",
-  halted: "border-violet-300 bg-violet-50 text-violet-900 dark:border-violet-800 dark:bg-violet-950 dark:text-violet-200",
+  halted:
+    "border-violet-300 bg-violet-50 text-violet-900 dark:border-violet-800 dark:bg-violet-950 dark:text-violet-200",
   ok: "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
 };
 
-export const VERDICT_LABEL: Record<VerdictKind, string> = { blocked: "BLOCKED", failed: "FAILED", halted: "HALTED", ok: "OK" };
+export const VERDICT_LABEL: Record<VerdictKind, string> = {
+  blocked: "BLOCKED",
+  failed: "FAILED",
+  halted: "HALTED",
+  ok: "OK",
+};
 
 /** The verdict word's colour in one-line rows (waterfall, call summary): only "ok" is green. */
 export const VERDICT_TEXT: Record<VerdictKind, string> = {
@@ -90,7 +117,15 @@ export interface CallSummary {
 
 export function summarizeCall(r: CallRecord): CallSummary {
   const v = callVerdict(r);
-  return { call_id: r.call_id, tool: r.tool, verdict: v.kind, title: v.title, started_at: r.started_at, queued_ms: r.queued_ms, duration_ms: r.duration_ms };
+  return {
+    call_id: r.call_id,
+    tool: r.tool,
+    verdict: v.kind,
+    title: v.title,
+    started_at: r.started_at,
+    queued_ms: r.queued_ms,
+    duration_ms: r.duration_ms,
+  };
 }
 
 /** Pretty JSON for display (strings that hold JSON are parsed first). */

@@ -55,22 +55,38 @@ export function TraceCall({ sessionId, turnId, call, record }: Props) {
 
   const link = `/sessions/${sessionId}?call=${encodeURIComponent(call.call_id)}#call-${call.call_id}`;
   return (
-    <details ref={ref} id={`call-${call.call_id}`} open={Boolean(record)} onToggle={onToggle} data-testid="trace-call" data-verdict={call.verdict} className="trace-call">
+    <details
+      ref={ref}
+      id={`call-${call.call_id}`}
+      open={Boolean(record)}
+      onToggle={onToggle}
+      data-testid="trace-call"
+      data-verdict={call.verdict}
+      className="trace-call"
+    >
       <summary className="trace-call-line">
-        <span className={`font-mono text-xs font-bold ${VERDICT_TEXT[call.verdict]}`}>{VERDICT_LABEL[call.verdict]}</span>
+        <span className={`font-mono text-xs font-bold ${VERDICT_TEXT[call.verdict]}`}>
+          {VERDICT_LABEL[call.verdict]}
+        </span>
         <span className="font-mono">{call.tool}</span>
         <span className="min-w-0 flex-1 truncate text-xs text-zinc-500">{call.title}</span>
         <span className="text-xs text-zinc-500">{call.duration_ms ?? "?"} ms</span>
-        <a className="text-xs underline" href={link}>link</a>
+        <a className="text-xs underline" href={link}>
+          link
+        </a>
       </summary>
       {open ? (
         <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
           {loaded && "record" in loaded ? (
             <CallDetail record={loaded.record} />
           ) : loaded ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">Could not load this call: {loaded.error}</p>
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              Could not load this call: {loaded.error}
+            </p>
           ) : (
-            <p className="text-sm text-zinc-500" aria-busy="true">Loading the call record…</p>
+            <p className="text-sm text-zinc-500" aria-busy="true">
+              Loading the call record…
+            </p>
           )}
         </div>
       ) : null}

@@ -39,7 +39,11 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
         <div className="relative h-4">
           {ticks.map((t) => (
             // On a phone the axis is narrow: the quarter ticks would run into each other.
-            <span key={t} className={`absolute whitespace-nowrap ${t === 0.25 || t === 0.75 ? "hidden sm:inline" : ""}`} style={{ left: `${t * 100}%`, transform: `translateX(${t === 0 ? 0 : t === 1 ? -100 : -50}%)` }}>
+            <span
+              key={t}
+              className={`absolute whitespace-nowrap ${t === 0.25 || t === 0.75 ? "hidden sm:inline" : ""}`}
+              style={{ left: `${t * 100}%`, transform: `translateX(${t === 0 ? 0 : t === 1 ? -100 : -50}%)` }}
+            >
               {Math.round(span * t)} ms
             </span>
           ))}
@@ -64,8 +68,18 @@ export function Waterfall({ sessionId, turnStart, turnEnd, calls, selected }: Pr
             <span className="truncate font-mono">{c.tool}</span>
           </span>
           <span className="wf-track" title={`queued ${c.queued_ms ?? 0} ms, call ${c.duration_ms ?? 0} ms`}>
-            {start > queueStart ? <span data-testid="waterfall-queue" className="wf-queue" style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }} /> : null}
-            <span data-testid="waterfall-call" className={`wf-call ${BAR[c.verdict]}`} style={{ left: pct(start, span), width: pct(end - start, span) }} />
+            {start > queueStart ? (
+              <span
+                data-testid="waterfall-queue"
+                className="wf-queue"
+                style={{ left: pct(queueStart, span), width: pct(start - queueStart, span) }}
+              />
+            ) : null}
+            <span
+              data-testid="waterfall-call"
+              className={`wf-call ${BAR[c.verdict]}`}
+              style={{ left: pct(start, span), width: pct(end - start, span) }}
+            />
           </span>
         </a>
       ))}

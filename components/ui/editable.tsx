@@ -14,7 +14,11 @@ export function Editable({ readOnly, children }: { readOnly: string | null; chil
   if (!readOnly) return <>{children}</>;
   return (
     <ReadOnly.Provider value>
-      <p role="note" data-testid="read-only-notice" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+      <p
+        role="note"
+        data-testid="read-only-notice"
+        className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+      >
         {readOnly}
       </p>
       <fieldset disabled data-read-only="true" className="m-0 min-w-0 border-0 p-0">

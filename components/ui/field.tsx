@@ -12,7 +12,14 @@ export const monoInputClass = `${inputClass} font-mono text-[13px]`;
  * A labelled form field: the label, the control, a hint, and the validator's
  * errors for this field (announced to screen readers as an alert region).
  */
-export function Field(props: { id: string; label: string; hint?: ReactNode; errors?: string[]; children: ReactNode; className?: string }) {
+export function Field(props: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  errors?: string[];
+  children: ReactNode;
+  className?: string;
+}) {
   const errors = props.errors ?? [];
   return (
     <div className={`flex flex-col gap-1 ${props.className ?? ""}`}>
@@ -22,7 +29,12 @@ export function Field(props: { id: string; label: string; hint?: ReactNode; erro
       {props.children}
       {props.hint ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{props.hint}</p> : null}
       {errors.length > 0 ? (
-        <ul id={`${props.id}-errors`} data-field-errors={props.id} role="alert" className="flex flex-col gap-0.5 text-xs text-red-700 dark:text-red-400">
+        <ul
+          id={`${props.id}-errors`}
+          data-field-errors={props.id}
+          role="alert"
+          className="flex flex-col gap-0.5 text-xs text-red-700 dark:text-red-400"
+        >
           {errors.map((e) => (
             <li key={e}>{e}</li>
           ))}

@@ -9,7 +9,10 @@ const HEIGHT = 260;
 const MonacoJson = dynamic(() => import("./monaco-json").then((m) => m.MonacoJson), {
   ssr: false,
   loading: () => (
-    <div style={{ height: HEIGHT }} className="flex items-center justify-center rounded border border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700">
+    <div
+      style={{ height: HEIGHT }}
+      className="flex items-center justify-center rounded border border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700"
+    >
       Loading the JSON editor…
     </div>
   ),

@@ -32,7 +32,12 @@ export function MonacoJson({ id, value, onChange, ariaLabel, invalid, height }: 
   const dark = usePrefersDark();
   const readOnly = useReadOnly();
   return (
-    <div id={id} data-testid={`${id}-monaco`} aria-invalid={invalid ? "true" : undefined} className="overflow-hidden rounded border border-zinc-300 aria-[invalid=true]:border-red-500 dark:border-zinc-700">
+    <div
+      id={id}
+      data-testid={`${id}-monaco`}
+      aria-invalid={invalid ? "true" : undefined}
+      className="overflow-hidden rounded border border-zinc-300 aria-[invalid=true]:border-red-500 dark:border-zinc-700"
+    >
       <Editor
         height={height}
         language="json"

@@ -8,7 +8,8 @@ export function NavLinks({ items }: { items: { href: string; label: string }[] }
   return (
     <nav aria-label="Main" className="-mx-1 flex gap-1 overflow-x-auto text-sm">
       {items.map((item) => {
-        const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const current =
+          item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
           <Link
             key={item.href}

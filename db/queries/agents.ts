@@ -19,12 +19,24 @@ export function listAgents(db: Db, options: { includeArchived?: boolean } = {}):
 
 /** One live agent, or undefined (an archived agent is not one: it starts nothing). */
 export function getAgent(db: Db, id: string): AgentRow | undefined {
-  return prepared(db, "agents.get", (d) => d.select().from(agents).where(and(eq(agents.id, param("id")), isNull(agents.archivedAt))).prepare()).get({ id });
+  return prepared(db, "agents.get", (d) =>
+    d
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, param("id")), isNull(agents.archivedAt)))
+      .prepare(),
+  ).get({ id });
 }
 
 /** One agent row, archived or not (for what its history needs: a resume must know which). */
 export function getAgentRecord(db: Db, id: string): AgentRow | undefined {
-  return prepared(db, "agents.getRecord", (d) => d.select().from(agents).where(eq(agents.id, param("id"))).prepare()).get({ id });
+  return prepared(db, "agents.getRecord", (d) =>
+    d
+      .select()
+      .from(agents)
+      .where(eq(agents.id, param("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 /**
@@ -34,7 +46,11 @@ export function getAgentRecord(db: Db, id: string): AgentRow | undefined {
  */
 export function upsertAgent(db: Db, values: AgentValues, now = Date.now()): { created: boolean; agent: AgentRow } {
   return db.transaction((tx) => {
-    const existing = tx.select({ id: agents.id, archivedAt: agents.archivedAt }).from(agents).where(eq(agents.id, values.id)).get();
+    const existing = tx
+      .select({ id: agents.id, archivedAt: agents.archivedAt })
+      .from(agents)
+      .where(eq(agents.id, values.id))
+      .get();
     const agent = tx
       .insert(agents)
       .values({ ...values, archivedAt: null, createdAt: now, updatedAt: now })
@@ -83,7 +99,13 @@ export function archiveAgent(db: Db, id: string, now = Date.now()): ArchivedAgen
         .where(and(inArray(approvals.turnId, waiting), eq(approvals.status, "pending")))
         .run();
       for (const turnId of waiting) {
-        const event = { turnId, seq: lastEventSeq(db, turnId) + 1, type: "turn_failed", data: { error: reason, code: "agent_deleted", fault: "configuration" }, at: now };
+        const event = {
+          turnId,
+          seq: lastEventSeq(db, turnId) + 1,
+          type: "turn_failed",
+          data: { error: reason, code: "agent_deleted", fault: "configuration" },
+          at: now,
+        };
         recordTurnEnd(db, { event, messages: [], turn: { id: turnId, status: "failed", error: reason }, now });
       }
     }

@@ -13,7 +13,13 @@ export function insertApiKey(db: Pick<Db, "insert">, values: ApiKeyValues): ApiK
 /** The key whose value hashes to `hash`, revoked or not; undefined when none. */
 export function getApiKeyByHash(db: Db, hash: string): ApiKeyRow | undefined {
   // Prepared: every authenticated request reads it (never cached, so a revocation holds on the next request).
-  return prepared(db, "apiKeys.byHash", (d) => d.select().from(apiKeys).where(eq(apiKeys.hash, param("hash"))).prepare()).get({ hash });
+  return prepared(db, "apiKeys.byHash", (d) =>
+    d
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, param("hash")))
+      .prepare(),
+  ).get({ hash });
 }
 
 export function getApiKey(db: Db, id: string): ApiKeyRow | undefined {
@@ -27,7 +33,12 @@ export function listApiKeys(db: Db): ApiKeyRow[] {
 
 /** Marks a key revoked; false when it was absent or already revoked. */
 export function revokeApiKey(db: Pick<Db, "update">, id: string, now = Date.now()): boolean {
-  const rows = db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id }).all();
+  const rows = db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id })
+    .all();
   return rows.length > 0;
 }
 
@@ -38,5 +49,11 @@ export function rehashApiKey(db: Pick<Db, "update">, id: string, hash: string, p
 
 /** Records a use; written at most once a minute per key so that reads stay reads. */
 export function touchApiKey(db: Db, id: string, now = Date.now()): void {
-  prepared(db, "apiKeys.touch", (d) => d.update(apiKeys).set({ lastUsedAt: param("now") as never }).where(eq(apiKeys.id, param("id"))).prepare()).run({ id, now });
+  prepared(db, "apiKeys.touch", (d) =>
+    d
+      .update(apiKeys)
+      .set({ lastUsedAt: param("now") as never })
+      .where(eq(apiKeys.id, param("id")))
+      .prepare(),
+  ).run({ id, now });
 }

@@ -11,7 +11,11 @@ export function insertApproval(db: Db, values: Omit<ApprovalRow, "status" | "not
       .where(and(eq(approvals.turnId, values.turnId), eq(approvals.identity, values.identity)))
       .get();
     if (existing) return existing;
-    return tx.insert(approvals).values({ ...values, status: "pending" }).returning().get();
+    return tx
+      .insert(approvals)
+      .values({ ...values, status: "pending" })
+      .returning()
+      .get();
   });
 }
 

@@ -1,6 +1,18 @@
 import { and, asc, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { approvals, callJournal, checkpoints, events, messages, toolCalls, turns, type CallJournalRow, type JournaledOutcome, type JournaledStart, type StoredCheckpoint } from "../schema";
+import {
+  approvals,
+  callJournal,
+  checkpoints,
+  events,
+  messages,
+  toolCalls,
+  turns,
+  type CallJournalRow,
+  type JournaledOutcome,
+  type JournaledStart,
+  type StoredCheckpoint,
+} from "../schema";
 import { param, prepared, rawParam, transaction } from "./prepared";
 import { insertMessages } from "./sessions";
 
@@ -15,10 +27,17 @@ export function getCheckpoint(db: Db, turnId: string) {
  * Writes a turn's checkpoint and appends the transcript messages it closed, in one
  * transaction: the transcript never holds a message its checkpoint does not.
  */
-export function saveCheckpoint(db: Db, params: { turnId: string; state: StoredCheckpoint; messages: NewMessage[]; now?: number }) {
+export function saveCheckpoint(
+  db: Db,
+  params: { turnId: string; state: StoredCheckpoint; messages: NewMessage[]; now?: number },
+) {
   const now = params.now ?? Date.now();
   const update = prepared(db, "checkpoints.save", (d) =>
-    d.update(checkpoints).set({ step: rawParam("step"), state: rawParam("state"), updatedAt: rawParam("now") }).where(eq(checkpoints.turnId, param("turnId"))).prepare(),
+    d
+      .update(checkpoints)
+      .set({ step: rawParam("step"), state: rawParam("state"), updatedAt: rawParam("now") })
+      .where(eq(checkpoints.turnId, param("turnId")))
+      .prepare(),
   );
   const write = transaction(db, "saveCheckpoint", (p: typeof params, now: number) => {
     update.run({ turnId: p.turnId, step: p.state.step, state: JSON.stringify(p.state), now });
@@ -47,8 +66,15 @@ export interface LeaseClaim {
  * there is no read-then-write window. False: the turn is not free (someone else holds it).
  */
 export function claimTurn(db: Db, params: LeaseClaim & { from: "waiting" | "running" }): boolean {
-  const lease = { instance: params.instance, pid: params.pid, now: params.now, until: params.now + params.leaseMs, turnId: params.turnId };
-  if (params.from === "running") return prepared(db, "checkpoints.claimRunning", claimRunningStatement).run(lease).changes === 1;
+  const lease = {
+    instance: params.instance,
+    pid: params.pid,
+    now: params.now,
+    until: params.now + params.leaseMs,
+    turnId: params.turnId,
+  };
+  if (params.from === "running")
+    return prepared(db, "checkpoints.claimRunning", claimRunningStatement).run(lease).changes === 1;
   return db.transaction((tx) => {
     const flipped = tx
       .update(turns)
@@ -74,7 +100,12 @@ function claimRunningStatement(d: Db) {
   const running = sql`exists (select 1 from ${turns} where ${turns.id} = ${checkpoints.turnId} and ${turns.status} = 'running')`;
   return d
     .update(checkpoints)
-    .set({ runnerInstance: rawParam("instance"), runnerPid: rawParam("pid"), leaseExpiresAt: rawParam("until"), updatedAt: rawParam("now") })
+    .set({
+      runnerInstance: rawParam("instance"),
+      runnerPid: rawParam("pid"),
+      leaseExpiresAt: rawParam("until"),
+      updatedAt: rawParam("now"),
+    })
     .where(and(eq(checkpoints.turnId, param("turnId")), free, running))
     .prepare();
 }
@@ -89,7 +120,12 @@ export function renewLeases(db: Db, params: { instance: string; turnIds: string[
     d
       .update(checkpoints)
       .set({ leaseExpiresAt: rawParam("until") })
-      .where(and(eq(checkpoints.runnerInstance, param("instance")), sql`${checkpoints.turnId} in (select value from json_each(${param("ids")}))`))
+      .where(
+        and(
+          eq(checkpoints.runnerInstance, param("instance")),
+          sql`${checkpoints.turnId} in (select value from json_each(${param("ids")}))`,
+        ),
+      )
       .prepare(),
   );
   return renew.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), until: params.until }).changes;
@@ -97,7 +133,13 @@ export function renewLeases(db: Db, params: { instance: string; turnIds: string[
 
 /** Whether `instance` still owns the turn (the fence every write of a run checks first). */
 export function holdsLease(db: Db, params: { turnId: string; instance: string }): boolean {
-  const owner = prepared(db, "checkpoints.owner", (d) => d.select({ instance: checkpoints.runnerInstance }).from(checkpoints).where(eq(checkpoints.turnId, param("turnId"))).prepare());
+  const owner = prepared(db, "checkpoints.owner", (d) =>
+    d
+      .select({ instance: checkpoints.runnerInstance })
+      .from(checkpoints)
+      .where(eq(checkpoints.turnId, param("turnId")))
+      .prepare(),
+  );
   return owner.get({ turnId: params.turnId })?.instance === params.instance;
 }
 
@@ -137,7 +179,10 @@ export function hasToolCallRecord(db: Db, params: { turnId: string; callId: stri
  */
 export function journalStarted(
   db: Db,
-  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { sent?: JournaledStart["sent"]; now?: number },
+  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & {
+    sent?: JournaledStart["sent"];
+    now?: number;
+  },
 ) {
   const insert = prepared(db, "call_journal.started", (d) =>
     d
@@ -157,13 +202,25 @@ export function journalStarted(
       .prepare(),
   );
   const outcome = row.sent ? JSON.stringify({ sent: row.sent } satisfies JournaledStart) : null;
-  insert.run({ turnId: row.turnId, identity: row.identity, step: row.step, position: row.position, tool: row.tool, callId: row.callId, outcome, now: row.now ?? Date.now() });
+  insert.run({
+    turnId: row.turnId,
+    identity: row.identity,
+    step: row.step,
+    position: row.position,
+    tool: row.tool,
+    callId: row.callId,
+    outcome,
+    now: row.now ?? Date.now(),
+  });
 }
 
 /** Journals a call's final outcome (creating the row when the call was never started: a refusal). */
 export function journalCompleted(
   db: Db,
-  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & { outcome: JournaledOutcome; now?: number },
+  row: Pick<CallJournalRow, "turnId" | "identity" | "step" | "position" | "tool" | "callId"> & {
+    outcome: JournaledOutcome;
+    now?: number;
+  },
 ) {
   const upsert = prepared(db, "call_journal.completed", (d) =>
     d
@@ -180,16 +237,33 @@ export function journalCompleted(
         startedAt: param("now"),
         completedAt: param("now"),
       })
-      .onConflictDoUpdate({ target: [callJournal.turnId, callJournal.identity], set: { status: "completed", outcome: rawParam("outcome"), completedAt: rawParam("now") } })
+      .onConflictDoUpdate({
+        target: [callJournal.turnId, callJournal.identity],
+        set: { status: "completed", outcome: rawParam("outcome"), completedAt: rawParam("now") },
+      })
       .prepare(),
   );
   const { turnId, identity, step, position, tool, callId } = row;
-  upsert.run({ turnId, identity, step, position, tool, callId, outcome: JSON.stringify(row.outcome), now: row.now ?? Date.now() });
+  upsert.run({
+    turnId,
+    identity,
+    step,
+    position,
+    tool,
+    callId,
+    outcome: JSON.stringify(row.outcome),
+    now: row.now ?? Date.now(),
+  });
 }
 
 /** Every journaled call of a turn, in order of (step, position). */
 export function listJournal(db: Db, turnId: string): CallJournalRow[] {
-  return db.select().from(callJournal).where(eq(callJournal.turnId, turnId)).orderBy(asc(callJournal.step), asc(callJournal.position)).all();
+  return db
+    .select()
+    .from(callJournal)
+    .where(eq(callJournal.turnId, turnId))
+    .orderBy(asc(callJournal.step), asc(callJournal.position))
+    .all();
 }
 
 /** How many transcript messages a turn has (the user message included). */
@@ -200,7 +274,12 @@ export function countTurnMessages(db: Db, turnId: string): number {
     d
       .select({ n: count() })
       .from(messages)
-      .where(and(eq(messages.sessionId, sql`(select ${turns.sessionId} from ${turns} where ${turns.id} = ${param("turnId")})`), eq(messages.turnId, param("turnId"))))
+      .where(
+        and(
+          eq(messages.sessionId, sql`(select ${turns.sessionId} from ${turns} where ${turns.id} = ${param("turnId")})`),
+          eq(messages.turnId, param("turnId")),
+        ),
+      )
       .prepare(),
   );
   return query.get({ turnId })?.n ?? 0;

@@ -22,7 +22,9 @@ function fileDb(): Db {
 
 describe("database info (doctor's queries)", () => {
   it("counts every migration of the journal as applied on a fresh database", () => {
-    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+      entries: unknown[];
+    };
     expect(countAppliedMigrations(fileDb())).toBe(journal.entries.length);
   });
 

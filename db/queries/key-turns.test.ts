@@ -7,8 +7,21 @@ import { getTurn, insertSession, insertTurn, RateLimitedError } from "./sessions
 function seeded() {
   const db = openDb(":memory:");
   upsertAgent(db, {
-    id: "a", name: "a", instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-    approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    id: "a",
+    name: "a",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: [],
+    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
   });
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   return db;
@@ -40,7 +53,8 @@ describe("the per-key turn limit", () => {
 
   it("when the count is over a lowered limit, frees a slot only when enough turns left", () => {
     const db = seeded();
-    for (const [i, at] of [1_000, 2_000, 3_000].entries()) insertTurn(db, { id: `t${i}`, sessionId: "s", userMessage: "x", keyId: "k", now: at });
+    for (const [i, at] of [1_000, 2_000, 3_000].entries())
+      insertTurn(db, { id: `t${i}`, sessionId: "s", userMessage: "x", keyId: "k", now: at });
     expect(keyTurnsSince(db, { keyId: "k", since: 0, max: 1 })).toEqual({ count: 3, freesAt: 3_000 });
     expect(keyTurnsSince(db, { keyId: "k", since: 0, max: 5 })).toEqual({ count: 3, freesAt: null });
   });

@@ -12,7 +12,10 @@ import { param, prepared } from "./prepared";
  * The key's turns started after `since`, and when the window frees a slot: the start of
  * the turn whose leaving brings the count under `max` (the oldest one when exactly at it).
  */
-export function keyTurnsSince(db: Db, params: { keyId: string; since: number; max: number }): { count: number; freesAt: number | null } {
+export function keyTurnsSince(
+  db: Db,
+  params: { keyId: string; since: number; max: number },
+): { count: number; freesAt: number | null } {
   const s = prepared(db, "keyTurns.since", (d) => ({
     count: d
       .select({ n: sql<number>`count(*)`.mapWith(Number) })

@@ -39,4 +39,5 @@ export const param = (name: string) => sql.placeholder(name);
  */
 export const rawParam = (name: string): SQL => sql`${sql.placeholder(name)}`;
 
-export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+export const jsonOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);

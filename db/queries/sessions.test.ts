@@ -1,14 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
-import { updateTurnStatus, insertEvent, insertSession, insertTurn, listMessages, listSessionSummaries, listTurnEvents, listTurns, SessionBusyError } from "./sessions";
+import {
+  updateTurnStatus,
+  insertEvent,
+  insertSession,
+  insertTurn,
+  listMessages,
+  listSessionSummaries,
+  listTurnEvents,
+  listTurns,
+  SessionBusyError,
+} from "./sessions";
 
 function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a1", "a2"]) {
     upsertAgent(db, {
-      id, name: id, instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-      approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+      id,
+      name: id,
+      instructions: "",
+      model: { provider: "demo", model: "demo" },
+      toolsAllow: null,
+      toolsDeny: [],
+      toolsAllowGroups: null,
+      toolsDeferred: [],
+      approvals: [],
+      limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
+      metadata: {},
+      skills: [],
+      subagents: [],
+      memory: false,
+      source: "api",
     });
   }
   return db;
@@ -61,11 +84,15 @@ describe("insertTurn", () => {
     const db = seeded();
     insertSession(db, { id: "s", agentId: "a1", tenant: null });
     expect(insertTurn(db, { id: "t1", sessionId: "s", userMessage: "one", exclusive: true }).seq).toBe(1);
-    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
+    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(
+      SessionBusyError,
+    );
     expect(listTurns(db, "s").map((t) => t.id)).toEqual(["t1"]);
     expect(listMessages(db, "s").map((m) => m.content)).toEqual(["one"]);
     updateTurnStatus(db, { id: "t1", status: "waiting" });
-    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(SessionBusyError);
+    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(
+      SessionBusyError,
+    );
     updateTurnStatus(db, { id: "t1", status: "completed", content: "done" });
     expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true }).seq).toBe(2);
     expect(insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" }).seq).toBe(3); // not exclusive: no check

@@ -11,13 +11,34 @@ type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 export function insertSession(db: Db, values: { id: string; agentId: string; tenant: string | null; now?: number }) {
   const now = values.now ?? Date.now();
   const insert = prepared(db, "sessions.insert", (d) =>
-    d.insert(sessions).values({ id: param("id"), agentId: param("agentId"), tenant: param("tenant"), createdAt: param("now"), updatedAt: param("now") }).returning().prepare(),
+    d
+      .insert(sessions)
+      .values({
+        id: param("id"),
+        agentId: param("agentId"),
+        tenant: param("tenant"),
+        createdAt: param("now"),
+        updatedAt: param("now"),
+      })
+      .returning()
+      .prepare(),
   );
-  return insert.get({ id: values.id, agentId: values.agentId, tenant: values.tenant, now }) as typeof sessions.$inferSelect;
+  return insert.get({
+    id: values.id,
+    agentId: values.agentId,
+    tenant: values.tenant,
+    now,
+  }) as typeof sessions.$inferSelect;
 }
 
 export function getSession(db: Db, id: string) {
-  return prepared(db, "sessions.get", (d) => d.select().from(sessions).where(eq(sessions.id, param("id"))).prepare()).get({ id });
+  return prepared(db, "sessions.get", (d) =>
+    d
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, param("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 /** Which sessions a list shows: one agent, a set of agents (a key's), one tenant (a pinned key's). */
@@ -53,7 +74,13 @@ export function listSessions(db: Db, params: SessionFilter & { limit?: number } 
  */
 export function listSessionSummaries(db: Db, params: SessionFilter & { limit?: number } = {}) {
   const recent = db
-    .select({ id: sessions.id, agentId: sessions.agentId, tenant: sessions.tenant, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
+    .select({
+      id: sessions.id,
+      agentId: sessions.agentId,
+      tenant: sessions.tenant,
+      createdAt: sessions.createdAt,
+      updatedAt: sessions.updatedAt,
+    })
     .from(sessions)
     .where(sessionWhere(params))
     .orderBy(desc(sessions.updatedAt), desc(sessions.id))
@@ -108,7 +135,17 @@ export class SessionBusyError extends Error {
  */
 export function insertTurn(
   db: Db,
-  values: { id: string; sessionId: string; userMessage: string; depth?: number; runner?: { instance: string; pid: number; leaseUntil: number }; exclusive?: boolean; keyId?: string | null; rateLimit?: { max: number; windowMs: number }; now?: number },
+  values: {
+    id: string;
+    sessionId: string;
+    userMessage: string;
+    depth?: number;
+    runner?: { instance: string; pid: number; leaseUntil: number };
+    exclusive?: boolean;
+    keyId?: string | null;
+    rateLimit?: { max: number; windowMs: number };
+    now?: number;
+  },
 ): TurnRow {
   const now = values.now ?? Date.now();
   const s = prepared(db, "turns.insert", turnStatements);
@@ -121,11 +158,28 @@ export function insertTurn(
       if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
     }
     const keyId = values.keyId ?? null;
-    const turn = s.insert.get({ id: values.id, sessionId: values.sessionId, seq: (session?.lastSeq ?? 0) + 1, userMessage: values.userMessage, startedAt: now, keyId });
-    insertMessages(db, [{ sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now }]);
+    const turn = s.insert.get({
+      id: values.id,
+      sessionId: values.sessionId,
+      seq: (session?.lastSeq ?? 0) + 1,
+      userMessage: values.userMessage,
+      startedAt: now,
+      keyId,
+    });
+    insertMessages(db, [
+      { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
+    ]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
     const runner = values.runner;
-    s.checkpoint.run({ turnId: values.id, state, depth: values.depth ?? 0, runnerPid: runner?.pid ?? null, runnerInstance: runner?.instance ?? null, leaseExpiresAt: runner?.leaseUntil ?? null, updatedAt: now });
+    s.checkpoint.run({
+      turnId: values.id,
+      state,
+      depth: values.depth ?? 0,
+      runnerPid: runner?.pid ?? null,
+      runnerInstance: runner?.instance ?? null,
+      leaseExpiresAt: runner?.leaseUntil ?? null,
+      updatedAt: now,
+    });
     s.touchSession.run({ id: values.sessionId, now });
     return turn as TurnRow;
   });
@@ -145,24 +199,58 @@ function turnStatements(db: Db) {
       .prepare(),
     insert: db
       .insert(turns)
-      .values({ id: param("id"), sessionId: param("sessionId"), seq: param("seq"), status: "running", userMessage: param("userMessage"), startedAt: param("startedAt"), keyId: param("keyId") })
+      .values({
+        id: param("id"),
+        sessionId: param("sessionId"),
+        seq: param("seq"),
+        status: "running",
+        userMessage: param("userMessage"),
+        startedAt: param("startedAt"),
+        keyId: param("keyId"),
+      })
       .returning()
       .prepare(),
     checkpoint: db
       .insert(checkpoints)
-      .values({ turnId: param("turnId"), step: -1, state: param("state"), depth: param("depth"), runnerPid: param("runnerPid"), runnerInstance: param("runnerInstance"), leaseExpiresAt: param("leaseExpiresAt"), updatedAt: param("updatedAt") })
+      .values({
+        turnId: param("turnId"),
+        step: -1,
+        state: param("state"),
+        depth: param("depth"),
+        runnerPid: param("runnerPid"),
+        runnerInstance: param("runnerInstance"),
+        leaseExpiresAt: param("leaseExpiresAt"),
+        updatedAt: param("updatedAt"),
+      })
       .prepare(),
-    touchSession: db.update(sessions).set({ updatedAt: rawParam("now") }).where(eq(sessions.id, param("id"))).prepare(),
+    touchSession: db
+      .update(sessions)
+      .set({ updatedAt: rawParam("now") })
+      .where(eq(sessions.id, param("id")))
+      .prepare(),
   };
 }
 
 export function getTurn(db: Db, id: string) {
-  return prepared(db, "turns.get", (d) => d.select().from(turns).where(eq(turns.id, param("id"))).prepare()).get({ id });
+  return prepared(db, "turns.get", (d) =>
+    d
+      .select()
+      .from(turns)
+      .where(eq(turns.id, param("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 /** Turns of a session in order. */
 export function listTurns(db: Db, sessionId: string) {
-  return prepared(db, "turns.list", (d) => d.select().from(turns).where(eq(turns.sessionId, param("sessionId"))).orderBy(asc(turns.seq)).prepare()).all({ sessionId });
+  return prepared(db, "turns.list", (d) =>
+    d
+      .select()
+      .from(turns)
+      .where(eq(turns.sessionId, param("sessionId")))
+      .orderBy(asc(turns.seq))
+      .prepare(),
+  ).all({ sessionId });
 }
 
 /** Turns in a status (e.g. "running" ones to resume at start). */
@@ -176,13 +264,26 @@ export function listTurnsByStatus(db: Db, statuses: TurnStatus[]) {
  */
 export function updateTurnStatus(
   db: Db,
-  params: { id: string; status: TurnStatus; content?: string | null; error?: string | null; usage?: TurnRow["usage"]; now?: number },
+  params: {
+    id: string;
+    status: TurnStatus;
+    content?: string | null;
+    error?: string | null;
+    usage?: TurnRow["usage"];
+    now?: number;
+  },
 ) {
   const done = params.status !== "running" && params.status !== "waiting";
   const update = prepared(db, "turns.updateStatus", (d) =>
     d
       .update(turns)
-      .set({ status: rawParam("status"), content: rawParam("content"), error: rawParam("error"), usage: rawParam("usage"), endedAt: rawParam("endedAt") })
+      .set({
+        status: rawParam("status"),
+        content: rawParam("content"),
+        error: rawParam("error"),
+        usage: rawParam("usage"),
+        endedAt: rawParam("endedAt"),
+      })
       .where(eq(turns.id, param("id")))
       .prepare(),
   );
@@ -202,7 +303,12 @@ export function updateTurnStatus(
  */
 export function recordTurnEnd(
   db: Db,
-  params: { event?: Parameters<typeof insertEvent>[1] | undefined; messages: NewMessage[]; turn: Parameters<typeof updateTurnStatus>[1]; now?: number },
+  params: {
+    event?: Parameters<typeof insertEvent>[1] | undefined;
+    messages: NewMessage[];
+    turn: Parameters<typeof updateTurnStatus>[1];
+    now?: number;
+  },
 ) {
   transaction(db, "recordTurnEnd", (p: typeof params) => {
     if (p.event) insertEvent(db, p.event);
@@ -217,11 +323,21 @@ export function insertMessages(db: Db, rows: NewMessage[]) {
   const insert = prepared(db, "messages.insert", (d) =>
     d
       .insert(messages)
-      .values({ sessionId: param("sessionId"), turnId: param("turnId"), role: param("role"), content: param("content"), toolCalls: rawParam("toolCalls"), callId: param("callId"), tool: param("tool"), createdAt: param("createdAt") })
+      .values({
+        sessionId: param("sessionId"),
+        turnId: param("turnId"),
+        role: param("role"),
+        content: param("content"),
+        toolCalls: rawParam("toolCalls"),
+        callId: param("callId"),
+        tool: param("tool"),
+        createdAt: param("createdAt"),
+      })
       .prepare(),
   );
   const run = () => {
-    for (const r of rows) insert.run({ ...r, toolCalls: jsonOrNull(r.toolCalls), callId: r.callId ?? null, tool: r.tool ?? null });
+    for (const r of rows)
+      insert.run({ ...r, toolCalls: jsonOrNull(r.toolCalls), callId: r.callId ?? null, tool: r.tool ?? null });
   };
   if (rows.length === 1 || db.$client.inTransaction) run();
   else transaction(db, "insertMessages", (run: () => void) => run())(run);
@@ -229,19 +345,35 @@ export function insertMessages(db: Db, rows: NewMessage[]) {
 
 /** The transcript of a session in recorded order. */
 export function listMessages(db: Db, sessionId: string) {
-  return prepared(db, "messages.list", (d) => d.select().from(messages).where(eq(messages.sessionId, param("sessionId"))).orderBy(asc(messages.id)).prepare()).all({ sessionId });
+  return prepared(db, "messages.list", (d) =>
+    d
+      .select()
+      .from(messages)
+      .where(eq(messages.sessionId, param("sessionId")))
+      .orderBy(asc(messages.id))
+      .prepare(),
+  ).all({ sessionId });
 }
 
 /** Appends one engine event. */
-export function insertEvent(db: Db, values: { turnId: string; seq: number; type: string; data: Record<string, unknown>; at: number }) {
+export function insertEvent(
+  db: Db,
+  values: { turnId: string; seq: number; type: string; data: Record<string, unknown>; at: number },
+) {
   const insert = prepared(db, "events.insert", (d) =>
-    d.insert(events).values({ turnId: param("turnId"), seq: param("seq"), type: param("type"), data: param("data"), at: param("at") }).prepare(),
+    d
+      .insert(events)
+      .values({ turnId: param("turnId"), seq: param("seq"), type: param("type"), data: param("data"), at: param("at") })
+      .prepare(),
   );
   insert.run(values);
 }
 
 /** A tool result's event and, when given, its call record, committed together. */
-export function insertToolResult(db: Db, params: { call?: Parameters<typeof insertToolCall>[1]; event: Parameters<typeof insertEvent>[1] }) {
+export function insertToolResult(
+  db: Db,
+  params: { call?: Parameters<typeof insertToolCall>[1]; event: Parameters<typeof insertEvent>[1] },
+) {
   transaction(db, "insertToolResult", (p: typeof params) => {
     if (p.call) insertToolCall(db, p.call);
     insertEvent(db, p.event);
@@ -253,7 +385,16 @@ export function insertToolCall(db: Db, values: Omit<typeof toolCalls.$inferInser
   const insert = prepared(db, "tool_calls.insert", (d) =>
     d
       .insert(toolCalls)
-      .values({ turnId: param("turnId"), callId: param("callId"), tool: param("tool"), ok: param("ok"), startedAt: param("startedAt"), durationMs: param("durationMs"), queuedMs: param("queuedMs"), record: param("record") })
+      .values({
+        turnId: param("turnId"),
+        callId: param("callId"),
+        tool: param("tool"),
+        ok: param("ok"),
+        startedAt: param("startedAt"),
+        durationMs: param("durationMs"),
+        queuedMs: param("queuedMs"),
+        record: param("record"),
+      })
       .prepare(),
   );
   insert.run(values);
@@ -263,7 +404,12 @@ export function insertToolCall(db: Db, values: Omit<typeof toolCalls.$inferInser
 export function listTrace(db: Db, turnIds: string[]) {
   if (turnIds.length === 0) return { events: [], calls: [] };
   return {
-    events: db.select().from(events).where(inArray(events.turnId, turnIds)).orderBy(asc(events.turnId), asc(events.seq)).all(),
+    events: db
+      .select()
+      .from(events)
+      .where(inArray(events.turnId, turnIds))
+      .orderBy(asc(events.turnId), asc(events.seq))
+      .all(),
     calls: db.select().from(toolCalls).where(inArray(toolCalls.turnId, turnIds)).orderBy(asc(toolCalls.id)).all(),
   };
 }
@@ -279,7 +425,13 @@ export function getSessionToolCall(db: Db, params: { sessionId: string; callId: 
       .select({ call: toolCalls })
       .from(toolCalls)
       .innerJoin(turns, eq(turns.id, toolCalls.turnId))
-      .where(and(eq(turns.sessionId, param("sessionId")), eq(toolCalls.callId, param("callId")), sql`(${param("turnId")} is null or ${toolCalls.turnId} = ${param("turnId")})`))
+      .where(
+        and(
+          eq(turns.sessionId, param("sessionId")),
+          eq(toolCalls.callId, param("callId")),
+          sql`(${param("turnId")} is null or ${toolCalls.turnId} = ${param("turnId")})`,
+        ),
+      )
       .orderBy(asc(turns.seq), asc(toolCalls.id))
       .limit(1)
       .prepare(),
@@ -300,5 +452,13 @@ export function listTurnEvents(db: Db, params: { turnId: string; afterSeq?: numb
 
 /** The last event seq of a turn (to continue numbering after a resume). */
 export function lastEventSeq(db: Db, turnId: string): number {
-  return prepared(db, "events.lastSeq", (d) => d.select({ seq: max(events.seq) }).from(events).where(eq(events.turnId, param("turnId"))).prepare()).get({ turnId })?.seq ?? 0;
+  return (
+    prepared(db, "events.lastSeq", (d) =>
+      d
+        .select({ seq: max(events.seq) })
+        .from(events)
+        .where(eq(events.turnId, param("turnId")))
+        .prepare(),
+    ).get({ turnId })?.seq ?? 0
+  );
 }

@@ -11,7 +11,13 @@ export const API_TOKEN_HASH_KEY = "api_token_hash";
 /** A setting's value, or undefined. */
 export function getSetting(db: DbOrTx, key: string): string | undefined {
   // Prepared: the catalog version is read before every turn (DESIGN D10).
-  const query = prepared(db, "settings.get", (d) => d.select({ value: settings.value }).from(settings).where(eq(settings.key, param("key"))).prepare());
+  const query = prepared(db, "settings.get", (d) =>
+    d
+      .select({ value: settings.value })
+      .from(settings)
+      .where(eq(settings.key, param("key")))
+      .prepare(),
+  );
   return query.get({ key })?.value;
 }
 

@@ -9,7 +9,10 @@ export function upsertSkill(db: Db, values: Pick<SkillRow, "name" | "description
     const skill = tx
       .insert(skills)
       .values({ ...values, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: skills.name, set: { description: values.description, body: values.body, updatedAt: now } })
+      .onConflictDoUpdate({
+        target: skills.name,
+        set: { description: values.description, body: values.body, updatedAt: now },
+      })
       .returning()
       .get();
     return { created: !existing, skill };

@@ -10,7 +10,12 @@ const PREFIX = "studio_session_revoked:";
 export function revokeStudioSession(db: Db, sessionId: string, expiresAt: number, now = Date.now()): void {
   db.transaction((tx) => {
     tx.delete(settings)
-      .where(and(sql`substr(${settings.key}, 1, ${PREFIX.length}) = ${PREFIX}`, lt(sql`CAST(${settings.value} AS INTEGER)`, now)))
+      .where(
+        and(
+          sql`substr(${settings.key}, 1, ${PREFIX.length}) = ${PREFIX}`,
+          lt(sql`CAST(${settings.value} AS INTEGER)`, now),
+        ),
+      )
       .run();
     tx.insert(settings)
       .values({ key: `${PREFIX}${sessionId}`, value: String(expiresAt), updatedAt: now })
@@ -21,5 +26,11 @@ export function revokeStudioSession(db: Db, sessionId: string, expiresAt: number
 
 /** True when the session id was revoked (signed out). */
 export function isStudioSessionRevoked(db: Db, sessionId: string): boolean {
-  return db.select({ key: settings.key }).from(settings).where(eq(settings.key, `${PREFIX}${sessionId}`)).get() !== undefined;
+  return (
+    db
+      .select({ key: settings.key })
+      .from(settings)
+      .where(eq(settings.key, `${PREFIX}${sessionId}`))
+      .get() !== undefined
+  );
 }

@@ -21,10 +21,22 @@ describe("tool queries", () => {
   it("creates, updates and skips unchanged writes, bumping the catalog version once per write", () => {
     const db = openDb(":memory:");
     expect(getCatalogVersion(db)).toBe(0);
-    const first = writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, { definition: def("b"), kind: "data" }], source: "api" });
+    const first = writeTools(db, {
+      writes: [
+        { definition: def("a"), kind: "data" },
+        { definition: def("b"), kind: "data" },
+      ],
+      source: "api",
+    });
     expect(first).toMatchObject({ created: ["a", "b"], updated: [], unchanged: [] });
     expect(getCatalogVersion(db)).toBe(1);
-    const second = writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, { definition: def("b", "new"), kind: "data" }], source: "api" });
+    const second = writeTools(db, {
+      writes: [
+        { definition: def("a"), kind: "data" },
+        { definition: def("b", "new"), kind: "data" },
+      ],
+      source: "api",
+    });
     expect(second).toMatchObject({ created: [], updated: ["b"], unchanged: ["a"] });
     expect(getCatalogVersion(db)).toBe(2);
     writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
@@ -47,7 +59,8 @@ describe("tool queries", () => {
 
   it(`keeps the last ${KEPT_VERSIONS} versions of a tool`, () => {
     const db = openDb(":memory:");
-    for (let i = 0; i < KEPT_VERSIONS + 5; i++) writeTools(db, { writes: [{ definition: def("a", `v${i}`), kind: "data" }], source: "api" });
+    for (let i = 0; i < KEPT_VERSIONS + 5; i++)
+      writeTools(db, { writes: [{ definition: def("a", `v${i}`), kind: "data" }], source: "api" });
     const versions = listToolVersions(db, "a");
     expect(versions).toHaveLength(KEPT_VERSIONS);
     expect(versions[0]?.version).toBe(KEPT_VERSIONS + 5);

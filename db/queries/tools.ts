@@ -31,21 +31,37 @@ export function listTools(db: Db): ToolRow[] {
  * Every stored data tool, by name, with its definition as stored (JSON text, not
  * parsed): the catalog compares the text and parses only the tools that changed.
  */
-export function listToolSources(db: Db): { name: string; kind: ToolKind; group: string | null; version: number; definition: string }[] {
+export function listToolSources(
+  db: Db,
+): { name: string; kind: ToolKind; group: string | null; version: number; definition: string }[] {
   const query = prepared(db, "tools.sources", (d) =>
     d
-      .select({ name: tools.name, kind: tools.kind, group: tools.group, version: tools.version, definition: sql<string>`${tools.definition}` })
+      .select({
+        name: tools.name,
+        kind: tools.kind,
+        group: tools.group,
+        version: tools.version,
+        definition: sql<string>`${tools.definition}`,
+      })
       .from(tools)
       .orderBy(asc(tools.name))
       .prepare(),
   );
   // Arrays, not Drizzle's mapped rows: at 10,000 tools the per-field mapping costs more than the read.
-  return (query.values() as [string, ToolKind, string | null, number, string][]).map(([name, kind, group, version, definition]) => ({ name, kind, group, version, definition }));
+  return (query.values() as [string, ToolKind, string | null, number, string][]).map(
+    ([name, kind, group, version, definition]) => ({ name, kind, group, version, definition }),
+  );
 }
 
 /** One stored data tool, or undefined. */
 export function getTool(db: Db, name: string): ToolRow | undefined {
-  return prepared(db, "tools.get", (d) => d.select().from(tools).where(eq(tools.name, param("name"))).prepare()).get({ name });
+  return prepared(db, "tools.get", (d) =>
+    d
+      .select()
+      .from(tools)
+      .where(eq(tools.name, param("name")))
+      .prepare(),
+  ).get({ name });
 }
 
 /** The stored tools of one group (MCP instances use `mcp:<name>`). */
@@ -68,11 +84,24 @@ export function writeTools(
   const insert = prepared(db, "tools.insert", (d) =>
     d
       .insert(tools)
-      .values({ name: param("name"), kind: param("kind"), definition: param("definition"), group: param("group"), version: param("version"), createdAt: param("now"), updatedAt: param("now") })
+      .values({
+        name: param("name"),
+        kind: param("kind"),
+        definition: param("definition"),
+        group: param("group"),
+        version: param("version"),
+        createdAt: param("now"),
+        updatedAt: param("now"),
+      })
       .prepare(),
   );
   return db.transaction((tx) => {
-    const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[], removed: [] as string[] };
+    const out = {
+      created: [] as string[],
+      updated: [] as string[],
+      unchanged: [] as string[],
+      removed: [] as string[],
+    };
     for (const { definition, kind } of params.writes) {
       const name = definition.name;
       const existing = getTool(db, name);
@@ -84,14 +113,30 @@ export function writeTools(
       const row = { kind, definition, group: definition.group, version, updatedAt: now };
       if (existing) tx.update(tools).set(row).where(eq(tools.name, name)).run();
       else insert.run({ name, kind, definition, group: definition.group, version, now });
-      recordVersion(db, { name, version, change: existing ? "update" : "create", source: params.source, actor: params.actor, definition, now });
+      recordVersion(db, {
+        name,
+        version,
+        change: existing ? "update" : "create",
+        source: params.source,
+        actor: params.actor,
+        definition,
+        now,
+      });
       (existing ? out.updated : out.created).push(name);
     }
     for (const name of params.remove ?? []) {
       const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
       if (!existing) continue;
       tx.delete(tools).where(eq(tools.name, name)).run();
-      recordVersion(db, { name, version: existing.version + 1, change: "delete", source: params.source, actor: params.actor, definition: null, now });
+      recordVersion(db, {
+        name,
+        version: existing.version + 1,
+        change: "delete",
+        source: params.source,
+        actor: params.actor,
+        definition: null,
+        now,
+      });
       out.removed.push(name);
     }
     const changed = out.created.length + out.updated.length + out.removed.length > 0;
@@ -101,8 +146,14 @@ export function writeTools(
 }
 
 /** Deletes one tool (recording the delete in its history); false when absent. */
-export function deleteTool(db: Db, params: { name: string; source: string; actor?: VersionActor; now?: number }): boolean {
-  return writeTools(db, { writes: [], remove: [params.name], source: params.source, actor: params.actor, now: params.now }).removed.length === 1;
+export function deleteTool(
+  db: Db,
+  params: { name: string; source: string; actor?: VersionActor; now?: number },
+): boolean {
+  return (
+    writeTools(db, { writes: [], remove: [params.name], source: params.source, actor: params.actor, now: params.now })
+      .removed.length === 1
+  );
 }
 
 /** The history of a tool, newest first. */
@@ -121,7 +172,13 @@ export function getToolVersion(db: Db, name: string, version: number): ToolVersi
 
 function nextVersion(db: Db, name: string): number {
   const last = prepared(db, "tool_versions.last", (d) =>
-    d.select({ version: toolVersions.version }).from(toolVersions).where(eq(toolVersions.name, param("name"))).orderBy(desc(toolVersions.version)).limit(1).prepare(),
+    d
+      .select({ version: toolVersions.version })
+      .from(toolVersions)
+      .where(eq(toolVersions.name, param("name")))
+      .orderBy(desc(toolVersions.version))
+      .limit(1)
+      .prepare(),
   ).get({ name });
   return (last?.version ?? 0) + 1;
 }
@@ -134,7 +191,15 @@ export interface VersionActor {
 
 function recordVersion(
   db: Db,
-  v: { name: string; version: number; change: ToolVersionRow["change"]; source: string; actor?: VersionActor | undefined; definition: DataToolDefinition | null; now: number },
+  v: {
+    name: string;
+    version: number;
+    change: ToolVersionRow["change"];
+    source: string;
+    actor?: VersionActor | undefined;
+    definition: DataToolDefinition | null;
+    now: number;
+  },
 ): void {
   const insert = prepared(db, "tool_versions.insert", (d) =>
     d
@@ -152,9 +217,20 @@ function recordVersion(
       .prepare(),
   );
   const { actor, ...rest } = v;
-  insert.run({ ...rest, definition: jsonOrNull(v.definition), actorKeyId: actor?.keyId ?? null, actorName: actor?.name ?? null });
+  insert.run({
+    ...rest,
+    definition: jsonOrNull(v.definition),
+    actorKeyId: actor?.keyId ?? null,
+    actorName: actor?.name ?? null,
+  });
   const newest = prepared(db, "tool_versions.newest", (d) =>
-    d.select({ id: toolVersions.id }).from(toolVersions).where(eq(toolVersions.name, param("name"))).orderBy(desc(toolVersions.version)).limit(KEPT_VERSIONS).prepare(),
+    d
+      .select({ id: toolVersions.id })
+      .from(toolVersions)
+      .where(eq(toolVersions.name, param("name")))
+      .orderBy(desc(toolVersions.version))
+      .limit(KEPT_VERSIONS)
+      .prepare(),
   );
   const keep = newest.all({ name: v.name }).map((r) => r.id);
   const oldest = keep.at(-1);

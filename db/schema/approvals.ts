@@ -30,7 +30,10 @@ export const approvals = sqliteTable(
     decidedAt: integer("decided_at"),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [uniqueIndex("approvals_turn_identity").on(t.turnId, t.identity), index("approvals_status_expires").on(t.status, t.expiresAt)],
+  (t) => [
+    uniqueIndex("approvals_turn_identity").on(t.turnId, t.identity),
+    index("approvals_status_expires").on(t.status, t.expiresAt),
+  ],
 );
 
 export type ApprovalRow = typeof approvals.$inferSelect;

@@ -18,7 +18,11 @@ export const auditLog = sqliteTable(
     target: text("target").notNull(),
     summary: json<unknown>("summary"),
   },
-  (t) => [index("audit_log_at").on(t.at), index("audit_log_target").on(t.target, t.at), index("audit_log_actor").on(t.actorKeyId, t.at)],
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_target").on(t.target, t.at),
+    index("audit_log_actor").on(t.actorKeyId, t.at),
+  ],
 );
 
 export type AuditRow = typeof auditLog.$inferSelect;

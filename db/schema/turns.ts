@@ -24,7 +24,11 @@ export const turns = sqliteTable(
     /** The API key that started the turn (null: started before keys existed, or by a subagent's parent). */
     keyId: text("key_id"),
   },
-  (t) => [index("turns_session_seq").on(t.sessionId, t.seq), index("turns_status").on(t.status), index("turns_key_started").on(t.keyId, t.startedAt)],
+  (t) => [
+    index("turns_session_seq").on(t.sessionId, t.seq),
+    index("turns_status").on(t.status),
+    index("turns_key_started").on(t.keyId, t.startedAt),
+  ],
 );
 
 export type TurnRow = typeof turns.$inferSelect;

@@ -28,7 +28,9 @@ export async function screenVariants(page: Page, name: string) {
   await screen(page, `dark-${name}`);
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, `${name} overflows horizontally on a phone`).toBeLessThanOrEqual(1);
   await screen(page, `phone-${name}`);
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -22,7 +22,8 @@ const SLOT = /^[a-z]{3}-\d{2}:\d{2}$/;
  * Authorization value is never kept, only whether it matched).
  */
 export function startCallbackBackend({ secret, port = 0 }) {
-  if (typeof secret !== "string" || secret === "") throw new Error("startCallbackBackend: a non-empty secret is required");
+  if (typeof secret !== "string" || secret === "")
+    throw new Error("startCallbackBackend: a non-empty secret is required");
   const expected = crypto.createHash("sha256").update(`Bearer ${secret}`).digest();
   const booked = new Map(); // slot -> booking id
   const requests = [];
@@ -37,7 +38,10 @@ export function startCallbackBackend({ secret, port = 0 }) {
     if (req.method !== "POST") return reply(405, { error: "use POST" });
 
     // Compare digests, not strings, so the check takes the same time whatever was sent.
-    const sent = crypto.createHash("sha256").update(req.headers.authorization ?? "").digest();
+    const sent = crypto
+      .createHash("sha256")
+      .update(req.headers.authorization ?? "")
+      .digest();
     const authorized = crypto.timingSafeEqual(sent, expected);
     const chatId = req.headers["x-chat-id"];
     requests.push({ authorized, chat_id: typeof chatId === "string" ? chatId : null });
@@ -61,7 +65,11 @@ export function startCallbackBackend({ secret, port = 0 }) {
       }
       const id = `cb_${booked.size + 1}`;
       booked.set(slot, id);
-      reply(200, { status: "BOOKED", booking_id: id, message: `You're booked for a callback at ${slot}. We've texted you a confirmation.` });
+      reply(200, {
+        status: "BOOKED",
+        booking_id: id,
+        message: `You're booked for a callback at ${slot}. We've texted you a confirmation.`,
+      });
     });
   });
 

@@ -30,7 +30,10 @@ const USAGE = `usage: node examples/data-tool/run.mjs [--url URL --token TOKEN] 
 
 const cleanups = [];
 async function cleanUp() {
-  while (cleanups.length > 0) await cleanups.pop()().catch((e) => console.error(`cleanup: ${e.message}`));
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()()
+      .catch((e) => console.error(`cleanup: ${e.message}`));
 }
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => cleanUp().then(() => process.exit(130)));
 
@@ -46,10 +49,15 @@ try {
 async function main(options) {
   // The secret exists only in memory and in environments: the backend's check and Insika's
   // INSIKA_SECRET_CALLBACKS_API_KEY. The stored tool keeps the {{secret.callbacks_api_key}} reference.
-  const secret = options.url ? process.env[SECRET_ENV] : (process.env[SECRET_ENV] ?? crypto.randomBytes(24).toString("base64url"));
+  const secret = options.url
+    ? process.env[SECRET_ENV]
+    : (process.env[SECRET_ENV] ?? crypto.randomBytes(24).toString("base64url"));
   if (!secret) throw usageError(`with --url, set ${SECRET_ENV} to the secret the running Insika was started with`);
 
-  const backend = await startCallbackBackend({ secret, port: options.backendPort ?? (options.url ? DEFAULT_URL_MODE_BACKEND_PORT : 0) });
+  const backend = await startCallbackBackend({
+    secret,
+    port: options.backendPort ?? (options.url ? DEFAULT_URL_MODE_BACKEND_PORT : 0),
+  });
   cleanups.push(() => backend.close());
   console.log(`backend   ${backend.url}/callbacks (checks Authorization and X-Chat-Id)`);
 
@@ -73,7 +81,8 @@ async function main(options) {
   });
   const tools = (await api("GET", `/v1/agents/${AGENT_ID}/tools`)).body;
   console.log(`agent     ${AGENT_ID} (demo model), offered: [${tools.offered.join(", ")}]`);
-  if (!tools.offered.includes("book_callback")) throw new Error("book_callback is not offered to the agent: see GET /v1/tools for a dropped tool");
+  if (!tools.offered.includes("book_callback"))
+    throw new Error("book_callback is not offered to the agent: see GET /v1/tools for a dropped tool");
 
   const session = (await api("POST", "/v1/sessions", { agent_id: AGENT_ID })).body;
   console.log(`session   ${session.id}`);
@@ -97,12 +106,20 @@ async function main(options) {
       customerGot: (content) => content.includes("SLOT_TAKEN"),
       customerGotMeans: "the model's answer, which reads the SLOT_TAKEN result",
     }),
-    check("the backend saw the right API key on every call", backend.requests.length === 2 && backend.requests.every((r) => r.authorized)),
-    check("{{ctx.chat_id}} carried the session id", backend.requests.every((r) => r.chat_id === session.id)),
+    check(
+      "the backend saw the right API key on every call",
+      backend.requests.length === 2 && backend.requests.every((r) => r.authorized),
+    ),
+    check(
+      "{{ctx.chat_id}} carried the session id",
+      backend.requests.every((r) => r.chat_id === session.id),
+    ),
     check("the trace never shows the secret", !JSON.stringify(trace).includes(secret)),
   ];
   const failed = checks.filter((c) => !c.ok);
-  console.log(failed.length === 0 ? "\nOK: every verdict is the expected one." : `\nFAILED: ${failed.length} check(s) above.`);
+  console.log(
+    failed.length === 0 ? "\nOK: every verdict is the expected one." : `\nFAILED: ${failed.length} check(s) above.`,
+  );
   return failed.length === 0 ? 0 : 1;
 }
 
@@ -136,17 +153,33 @@ function callOf(trace, turnId) {
 /** Prints one turn's call as the trace records it, and checks it against what is expected. */
 function verdict(n, turn, call, expected) {
   console.log(`\nturn ${n}    you: ${JSON.stringify(turn.message)}`);
-  if (!call) return [check(`turn ${n} called book_callback`, false, `status ${turn.status}, content ${JSON.stringify(turn.content)}`)];
-  const headers = Object.entries(call.request?.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join(", ");
+  if (!call)
+    return [
+      check(`turn ${n} called book_callback`, false, `status ${turn.status}, content ${JSON.stringify(turn.content)}`),
+    ];
+  const headers = Object.entries(call.request?.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
   console.log(`  call    ${call.tool} ${JSON.stringify(call.arguments)}`);
   console.log(`  sent    ${call.request ? `${call.request.method} ${call.request.url}  (${headers})` : "nothing"}`);
-  if (call.egress) console.log(`  egress  ${call.egress.verdict} (${call.egress.rule})${call.egress.hint ? `: ${call.egress.hint}` : ""}`);
-  console.log(`  verdict status ${call.status}, ok ${call.ok}, halted ${call.halted ?? false}${call.halt_reason ? ` (${call.halt_reason})` : ""}${call.error ? `, error: ${call.error}` : ""}`);
+  if (call.egress)
+    console.log(
+      `  egress  ${call.egress.verdict} (${call.egress.rule})${call.egress.hint ? `: ${call.egress.hint}` : ""}`,
+    );
+  console.log(
+    `  verdict status ${call.status}, ok ${call.ok}, halted ${call.halted ?? false}${call.halt_reason ? ` (${call.halt_reason})` : ""}${call.error ? `, error: ${call.error}` : ""}`,
+  );
   console.log(`  turn    ${turn.status}; the customer got: ${JSON.stringify(turn.content)}`);
   return [
     check(`turn ${n}: the call reached the backend (status 200, ok)`, call.status === 200 && call.ok === true),
-    check(`turn ${n}: halted ${expected.halted}`, (call.halted ?? false) === expected.halted && turn.status === expected.turnStatus),
-    check(`turn ${n}: the customer got ${expected.customerGotMeans}`, typeof turn.content === "string" && expected.customerGot(turn.content)),
+    check(
+      `turn ${n}: halted ${expected.halted}`,
+      (call.halted ?? false) === expected.halted && turn.status === expected.turnStatus,
+    ),
+    check(
+      `turn ${n}: the customer got ${expected.customerGotMeans}`,
+      typeof turn.content === "string" && expected.customerGot(turn.content),
+    ),
     check(`turn ${n}: the trace masks the Authorization header`, call.request?.headers?.Authorization === "[secret]"),
   ];
 }
@@ -161,7 +194,10 @@ function apiClient(base, token) {
   return async (method, pathname, body) => {
     const res = await fetch(`${base}${pathname}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     }).catch((e) => {
       throw new Error(`${method} ${pathname}: cannot reach Insika at ${base} (${e.cause?.code ?? e.message})`);
@@ -175,7 +211,9 @@ function apiClient(base, token) {
     }
     if (!res.ok) {
       const e = parsed?.error;
-      throw new Error(`${method} ${pathname}: HTTP ${res.status}${e ? ` ${e.code}: ${e.message}` : ` ${text.slice(0, 200)}`}`);
+      throw new Error(
+        `${method} ${pathname}: HTTP ${res.status}${e ? ` ${e.code}: ${e.message}` : ` ${text.slice(0, 200)}`}`,
+      );
     }
     if (parsed === undefined) throw new Error(`${method} ${pathname}: the answer is not JSON: ${text.slice(0, 200)}`);
     return { status: res.status, body: parsed };
@@ -195,7 +233,12 @@ function readOptions() {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { url: { type: "string" }, token: { type: "string" }, "backend-port": { type: "string" }, help: { type: "boolean" } },
+      options: {
+        url: { type: "string" },
+        token: { type: "string" },
+        "backend-port": { type: "string" },
+        help: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -224,7 +267,8 @@ function readOptions() {
   }
   if (values["backend-port"] !== undefined) {
     const port = Number(values["backend-port"]);
-    if (!/^\d+$/.test(values["backend-port"]) || port < 1 || port > 65535) throw usageError(`--backend-port must be 1-65535, got ${values["backend-port"]}`);
+    if (!/^\d+$/.test(values["backend-port"]) || port < 1 || port > 65535)
+      throw usageError(`--backend-port must be 1-65535, got ${values["backend-port"]}`);
     options.backendPort = port;
   }
   return options;

@@ -40,11 +40,22 @@ export function maySeeSession(principal: Principal, session: { agentId: string; 
 
 /** The principal of the operator's own tools (CLI, config file): an admin with no key. */
 export function operatorPrincipal(source: ActorSource): Principal {
-  return { keyId: "operator", keyName: source, scopes: ["admin"], agents: null, tenant: null, turnsPerMinute: null, source };
+  return {
+    keyId: "operator",
+    keyName: source,
+    scopes: ["admin"],
+    agents: null,
+    tenant: null,
+    turnsPerMinute: null,
+    source,
+  };
 }
 
 /** Throws `forbidden` naming what needs which scope unless the principal holds one of `scopes`. */
 export function assertScope(principal: Principal, scopes: readonly Scope[], what: string): void {
   if (hasAnyScope(principal, scopes)) return;
-  throw new DomainError("forbidden", `${what} needs scope ${scopes.join(" or ")} (this key has ${principal.scopes.join(", ") || "no scope"})`);
+  throw new DomainError(
+    "forbidden",
+    `${what} needs scope ${scopes.join(" or ")} (this key has ${principal.scopes.join(", ") || "no scope"})`,
+  );
 }

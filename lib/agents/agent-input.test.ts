@@ -8,18 +8,28 @@ const problems = (limits: Record<string, unknown>) => {
 };
 
 describe("agent limits", () => {
-  it.each(Object.entries(LIMIT_MAXIMA))("%s is refused above its maximum, naming the field and the maximum", (name, max) => {
-    expect(problems({ [name]: max })).toEqual([]);
-    expect(problems({ [name]: max + 1 })).toEqual([`limits.${name}: ${name} must be at most ${max}`]);
-  });
+  it.each(Object.entries(LIMIT_MAXIMA))(
+    "%s is refused above its maximum, naming the field and the maximum",
+    (name, max) => {
+      expect(problems({ [name]: max })).toEqual([]);
+      expect(problems({ [name]: max + 1 })).toEqual([`limits.${name}: ${name} must be at most ${max}`]);
+    },
+  );
 
   it("caps the whole set sanely", () => {
-    expect(LIMIT_MAXIMA).toEqual({ tool_concurrency: 64, max_tool_calls: 1000, turn_timeout: 3600, tool_timeout: 600, max_subagent_turns: 200 });
+    expect(LIMIT_MAXIMA).toEqual({
+      tool_concurrency: 64,
+      max_tool_calls: 1000,
+      turn_timeout: 3600,
+      tool_timeout: 600,
+      max_subagent_turns: 200,
+    });
   });
 
   it("max_subagent_turns: 0 (no child turn) is allowed; negative, fractional and non-numbers are not", () => {
     expect(problems({ max_subagent_turns: 0 })).toEqual([]);
-    for (const bad of [-1, 1.5, "5", null, Number.POSITIVE_INFINITY]) expect(problems({ max_subagent_turns: bad })).toHaveLength(1);
+    for (const bad of [-1, 1.5, "5", null, Number.POSITIVE_INFINITY])
+      expect(problems({ max_subagent_turns: bad })).toHaveLength(1);
   });
 
   it("refuses an unknown limit by name", () => {
@@ -33,7 +43,13 @@ function problem(base_url: unknown): string | null {
 
 describe("agent model.base_url", () => {
   it("saves http(s) endpoints, private and loopback ones included (the call decides those)", () => {
-    for (const url of ["https://api.openai.com/v1", "http://127.0.0.1:11434/v1", "http://localhost:8000/v1", "https://[::1]:8443/v1", "http://10.0.0.5/v1"]) {
+    for (const url of [
+      "https://api.openai.com/v1",
+      "http://127.0.0.1:11434/v1",
+      "http://localhost:8000/v1",
+      "https://[::1]:8443/v1",
+      "http://10.0.0.5/v1",
+    ]) {
       expect(problem(url), url).toBeNull();
     }
   });

@@ -24,14 +24,26 @@ const baseUrl = z.string().superRefine((value, ctx) => {
 
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
 
-export const DEFAULT_LIMITS = { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60, max_subagent_turns: 20 };
+export const DEFAULT_LIMITS = {
+  tool_concurrency: 1,
+  max_tool_calls: 50,
+  turn_timeout: 300,
+  tool_timeout: 60,
+  max_subagent_turns: 20,
+};
 
 /**
  * The largest value each limit may take (docs/api.md, "Agents"). A bigger number is a
  * configuration that only ever hides a runaway: a turn that loops for a day, or a fan-out
  * of subagents whose cost nobody meant to pay.
  */
-export const LIMIT_MAXIMA = { tool_concurrency: 64, max_tool_calls: 1_000, turn_timeout: 3_600, tool_timeout: 600, max_subagent_turns: 200 } as const;
+export const LIMIT_MAXIMA = {
+  tool_concurrency: 64,
+  max_tool_calls: 1_000,
+  turn_timeout: 3_600,
+  tool_timeout: 600,
+  max_subagent_turns: 200,
+} as const;
 
 const atMost = (name: keyof typeof LIMIT_MAXIMA) => ({ message: `${name} must be at most ${LIMIT_MAXIMA[name]}` });
 
@@ -68,7 +80,10 @@ export const agentInput = z
       .strict()
       .partial()
       .optional(),
-    metadata: z.object({ store_id: z.string().max(200).optional() }).catchall(z.string().max(2000)).optional(),
+    metadata: z
+      .object({ store_id: z.string().max(200).optional() })
+      .catchall(z.string().max(2000))
+      .optional(),
     skills: z.array(z.string().min(1)).optional(),
     subagents: z.array(z.string().min(1)).optional(),
     memory: z.boolean().optional(),

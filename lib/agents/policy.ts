@@ -18,8 +18,7 @@ export interface AgentPolicy {
 }
 
 export type Exposure =
-  | { status: "offered" | "deferred"; reason: string }
-  | { status: "denied" | "not_allowed"; reason: string };
+  { status: "offered" | "deferred"; reason: string } | { status: "denied" | "not_allowed"; reason: string };
 
 export interface PolicyResult {
   offered: string[];

@@ -15,7 +15,8 @@ const setup = () => {
   return { db: openDb(":memory:"), dataDir, config: { dataDir } };
 };
 const admin = operatorPrincipal("cli");
-const valid = (db: ReturnType<typeof openDb>, dataDir: string, cookie: string, now = Date.now()) => sessionPrincipal(db, dataDir, cookie, now) !== undefined;
+const valid = (db: ReturnType<typeof openDb>, dataDir: string, cookie: string, now = Date.now()) =>
+  sessionPrincipal(db, dataDir, cookie, now) !== undefined;
 
 describe("the bootstrap key", () => {
   it("is generated once, stored as a hash only, written 0600, and is an admin key", () => {
@@ -49,7 +50,9 @@ describe("the bootstrap key", () => {
   it("adopts the hash of a token generated before keys existed", () => {
     const { db, config } = setup();
     const legacy = "insk_legacy-token-value";
-    db.$client.prepare("insert into settings (key, value, updated_at) values ('api_token_hash', ?, 0)").run(crypto.createHash("sha256").update(legacy).digest("hex"));
+    db.$client
+      .prepare("insert into settings (key, value, updated_at) values ('api_token_hash', ?, 0)")
+      .run(crypto.createHash("sha256").update(legacy).digest("hex"));
     expect(ensureBootstrapKey(db, config)).toBeNull();
     expect(authenticateKey(db, legacy, "api").ok).toBe(true);
   });
@@ -81,7 +84,11 @@ describe("Studio session cookies", () => {
     ensureBootstrapKey(db, config);
     const cookie = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
     expect(valid(db, dataDir, cookie, 2_000)).toBe(true);
-    expect(sessionPrincipal(db, dataDir, cookie, 2_000)).toMatchObject({ keyId: BOOTSTRAP_KEY_ID, scopes: ["admin"], source: "studio" });
+    expect(sessionPrincipal(db, dataDir, cookie, 2_000)).toMatchObject({
+      keyId: BOOTSTRAP_KEY_ID,
+      scopes: ["admin"],
+      source: "studio",
+    });
     expect(valid(db, dataDir, cookie, 1_000 + 13 * 3600_000)).toBe(false);
     const [expires, sid, key, mac] = cookie.split(".");
     expect(valid(db, dataDir, `${Number(expires) + 1}.${sid}.${key}.${mac}`, 2_000)).toBe(false);
@@ -104,10 +111,15 @@ describe("Studio session cookies", () => {
     const cookie = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
     expect(fs.statSync(sessionKeyFile(dataDir)).mode & 0o777).toBe(0o600);
     const secret = fs.readFileSync(sessionKeyFile(dataDir), "utf8").trim();
-    const stored = JSON.stringify([db.$client.prepare("select * from settings").all(), db.$client.prepare("select * from api_keys").all()]);
+    const stored = JSON.stringify([
+      db.$client.prepare("select * from settings").all(),
+      db.$client.prepare("select * from api_keys").all(),
+    ]);
     expect(stored).not.toContain(secret);
     // What a copy of the database gives an attacker: the key's hash. An HMAC keyed by it does not verify.
-    const hash = (db.$client.prepare("select hash from api_keys where id = ?").get(BOOTSTRAP_KEY_ID) as { hash: string }).hash;
+    const hash = (
+      db.$client.prepare("select hash from api_keys where id = ?").get(BOOTSTRAP_KEY_ID) as { hash: string }
+    ).hash;
     const [expires, sid, key] = cookie.split(".");
     const forged = crypto.createHmac("sha256", hash).update(`insika-studio:${expires}.${sid}.${key}`).digest("hex");
     expect(valid(db, dataDir, `${expires}.${sid}.${key}.${forged}`, 2_000)).toBe(false);
@@ -143,7 +155,12 @@ describe("Studio session cookies", () => {
     ensureBootstrapKey(db, config);
     const old = issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, 1_000);
     revokeSessionCookie(db, dataDir, old, 2_000);
-    const count = () => (db.$client.prepare("select count(*) as n from settings where key like 'studio_session_revoked:%'").get() as { n: number }).n;
+    const count = () =>
+      (
+        db.$client.prepare("select count(*) as n from settings where key like 'studio_session_revoked:%'").get() as {
+          n: number;
+        }
+      ).n;
     expect(count()).toBe(1);
     const later = Date.now();
     revokeSessionCookie(db, dataDir, issueSessionCookie(db, dataDir, BOOTSTRAP_KEY_ID, later), later);
@@ -153,7 +170,14 @@ describe("Studio session cookies", () => {
   it("refuses malformed cookies without throwing", () => {
     const { db, dataDir, config } = setup();
     ensureBootstrapKey(db, config);
-    for (const bad of ["", "1.2", `${"9".repeat(16)}.${"a".repeat(32)}.k.${"b".repeat(64)}`, `1.${"A".repeat(32)}.${BOOTSTRAP_KEY_ID}.${"0".repeat(64)}`, "\u0000", `1.${"a".repeat(32)}.${"k".repeat(200)}.${"0".repeat(64)}`]) {
+    for (const bad of [
+      "",
+      "1.2",
+      `${"9".repeat(16)}.${"a".repeat(32)}.k.${"b".repeat(64)}`,
+      `1.${"A".repeat(32)}.${BOOTSTRAP_KEY_ID}.${"0".repeat(64)}`,
+      "\u0000",
+      `1.${"a".repeat(32)}.${"k".repeat(200)}.${"0".repeat(64)}`,
+    ]) {
       expect(valid(db, dataDir, bad)).toBe(false);
     }
   });

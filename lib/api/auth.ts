@@ -49,7 +49,12 @@ function readSessionCookie(db: Db, dataDir: string, cookie: string | undefined, 
 }
 
 /** The principal of a valid, unexpired, not signed-out Studio session; undefined otherwise. */
-export function sessionPrincipal(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): Principal | undefined {
+export function sessionPrincipal(
+  db: Db,
+  dataDir: string,
+  cookie: string | undefined,
+  now = Date.now(),
+): Principal | undefined {
   const session = readSessionCookie(db, dataDir, cookie, now);
   if (!session || isStudioSessionRevoked(db, session.sessionId)) return undefined;
   return principalOf(session.key, "studio");

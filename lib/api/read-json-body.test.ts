@@ -22,7 +22,10 @@ function streamingRequest(chunks: Uint8Array[], headers: Record<string, string> 
 }
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -62,8 +65,12 @@ describe("readJsonBody", () => {
   });
 
   it("refuses empty bodies and bad JSON with 400 bad_json", async () => {
-    expect((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: "  " }), 1024))).code).toBe("bad_json");
-    expect((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: "{nope" }), 1024))).code).toBe("bad_json");
+    expect((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: "  " }), 1024))).code).toBe(
+      "bad_json",
+    );
+    expect((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: "{nope" }), 1024))).code).toBe(
+      "bad_json",
+    );
     expect((await failure(readJsonBody(new Request("http://x/", { method: "POST" }), 1024))).code).toBe("bad_json");
   });
 
@@ -73,8 +80,14 @@ describe("readJsonBody", () => {
     expect(statusOf(error.code)).toBe(400);
     expect(error.message).toMatch(/nested more than 64/);
     // 63 arrays inside the object: 64 levels, the limit itself.
-    await expect(readJsonBody(new Request("http://x/", { method: "POST", body: deep(63) }), 1 << 20)).resolves.toBeTypeOf("object");
-    expect(statusOf((await failure(readJsonBody(new Request("http://x/", { method: "POST", body: deep(64) }), 1 << 20))).code)).toBe(400);
+    await expect(
+      readJsonBody(new Request("http://x/", { method: "POST", body: deep(63) }), 1 << 20),
+    ).resolves.toBeTypeOf("object");
+    expect(
+      statusOf(
+        (await failure(readJsonBody(new Request("http://x/", { method: "POST", body: deep(64) }), 1 << 20))).code,
+      ),
+    ).toBe(400);
   });
 
   it("turns a body the client stopped sending into a 400, not an unknown error", async () => {

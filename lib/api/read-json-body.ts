@@ -67,7 +67,9 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
     throw new DomainError("bad_json", `request body is not valid JSON: ${(error as Error).message}`);
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
-    throw new DomainError("bad_json", `request body is nested more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
+    throw new DomainError("bad_json", `request body is nested more than ${MAX_JSON_DEPTH} levels deep`, {
+      max_depth: MAX_JSON_DEPTH,
+    });
   }
   return value;
 }

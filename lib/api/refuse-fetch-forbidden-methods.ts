@@ -22,9 +22,15 @@ export function refuseFetchForbiddenMethods(): void {
         // The OpenAI-compatible routes answer in OpenAI's error shape.
         const openAI = /^\/v1\/(chat\/completions|responses)(\?|\/|$)/.test(req.url ?? "");
         const body = JSON.stringify(
-          openAI ? { error: { message, type: "invalid_request_error", param: null, code: "method_not_allowed" } } : errorBody("method_not_allowed", message),
+          openAI
+            ? { error: { message, type: "invalid_request_error", param: null, code: "method_not_allowed" } }
+            : errorBody("method_not_allowed", message),
         );
-        res.writeHead(405, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
+        res.writeHead(405, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          connection: "close",
+        });
         res.end(body);
         // Discard any body; a client that hangs up mid-way must not become an uncaught error.
         req.on("error", () => undefined);

@@ -24,7 +24,12 @@ describe("isSameOrigin", () => {
     expect(isSameOrigin(h({ host: "127.0.0.1:3000", origin: "null" }), true)).toBe(false);
     expect(isSameOrigin(h({ host: "127.0.0.1:3000", origin: "file://127.0.0.1:3000" }), true)).toBe(false);
     expect(isSameOrigin(h({ origin: "http://127.0.0.1:3000" }), true)).toBe(false);
-    expect(isSameOrigin(h({ "x-forwarded-host": "studio.example", host: "10.0.0.5:3000", origin: "https://studio.example" }), false)).toBe(true);
+    expect(
+      isSameOrigin(
+        h({ "x-forwarded-host": "studio.example", host: "10.0.0.5:3000", origin: "https://studio.example" }),
+        false,
+      ),
+    ).toBe(true);
   });
 
   it("treats a missing Origin as allowed only when asked to (reads)", () => {

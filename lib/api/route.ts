@@ -37,7 +37,15 @@ export interface RouteOptions {
   onError?: (error: unknown) => Response;
 }
 
-const ANONYMOUS: Principal = { keyId: "anonymous", keyName: "anonymous", scopes: [], agents: [], tenant: null, turnsPerMinute: null, source: "api" };
+const ANONYMOUS: Principal = {
+  keyId: "anonymous",
+  keyName: "anonymous",
+  scopes: [],
+  agents: [],
+  tenant: null,
+  turnsPerMinute: null,
+  source: "api",
+};
 
 const UNAUTHORIZED = {
   missing: "missing bearer key: send Authorization: Bearer <key>",
@@ -60,7 +68,10 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
     try {
       const env = getEnv();
       const db = getDb(env.dataDir);
-      const principal = options.scopes === "public" ? ANONYMOUS : authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
+      const principal =
+        options.scopes === "public"
+          ? ANONYMOUS
+          : authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
       return await handler(req, { params: await next.params, db, env, principal });
     } catch (error) {
       return (options.onError ?? errorResponse)(error);
@@ -76,10 +87,23 @@ type RouteHandler = (req: NextRequest) => Promise<Response>;
  * methods a route file does not serve; the file exports the ones it lacks:
  * `export const { POST, PATCH } = refuseMethods(["GET", "PUT", "DELETE"])`.
  */
-export function refuseMethods(served: readonly Method[], onError?: (error: unknown) => Response): Record<Method, RouteHandler> {
-  const refuse = (method: Method): RouteHandler => async () =>
-    (onError ?? errorResponse)(new DomainError("method_not_allowed", `method ${method} is not allowed here (allowed: ${served.join(", ")})`));
-  return { GET: refuse("GET"), POST: refuse("POST"), PUT: refuse("PUT"), PATCH: refuse("PATCH"), DELETE: refuse("DELETE") };
+export function refuseMethods(
+  served: readonly Method[],
+  onError?: (error: unknown) => Response,
+): Record<Method, RouteHandler> {
+  const refuse =
+    (method: Method): RouteHandler =>
+    async () =>
+      (onError ?? errorResponse)(
+        new DomainError("method_not_allowed", `method ${method} is not allowed here (allowed: ${served.join(", ")})`),
+      );
+  return {
+    GET: refuse("GET"),
+    POST: refuse("POST"),
+    PUT: refuse("PUT"),
+    PATCH: refuse("PATCH"),
+    DELETE: refuse("DELETE"),
+  };
 }
 
 /** Turns any thrown value into the error envelope; unknown errors are 500 with the cause logged. */
@@ -88,7 +112,10 @@ export function errorResponse(error: unknown): Response {
     const headers: Record<string, string> = {};
     const retry = (error.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
     if (error.code === "rate_limited" && typeof retry === "number") headers["retry-after"] = String(retry);
-    return NextResponse.json(errorBody(error.code, error.message, error.details), { status: statusOf(error.code), headers });
+    return NextResponse.json(errorBody(error.code, error.message, error.details), {
+      status: statusOf(error.code),
+      headers,
+    });
   }
   log.error("unhandled error in route", describeError(error));
   return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
@@ -103,7 +130,11 @@ export async function readJson(req: Request, maxBytes: number = BODY_LIMITS.defa
 }
 
 /** Reads and validates a JSON body with a zod schema; 422 naming each problem. */
-export async function readBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number = BODY_LIMITS.default): Promise<z.infer<S>> {
+export async function readBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  maxBytes: number = BODY_LIMITS.default,
+): Promise<z.infer<S>> {
   return parseWith(schema, await readJson(req, maxBytes));
 }
 
@@ -111,7 +142,9 @@ export async function readBody<S extends z.ZodType>(req: Request, schema: S, max
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
+  const problems = result.error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
   throw new DomainError("validation_failed", problems.join("; "), { issues: result.error.issues });
 }
 

@@ -37,7 +37,8 @@ function readKey(file: string): Buffer | undefined {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} is not a session key (64 hex characters): delete it to make a new one`);
+  if (!/^[0-9a-f]{64}$/.test(text))
+    throw new Error(`${file} is not a session key (64 hex characters): delete it to make a new one`);
   if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
   return Buffer.from(text, "hex");
 }

@@ -70,7 +70,11 @@ export interface SseChannel {
 /** One `event:`/`data:` pair per engine event; the caller closes after a terminal event. */
 export function sseChannel(headers: Record<string, string> = {}): SseChannel {
   const stream = sseStream();
-  return { send: (event, data) => stream.event(event, data), close: () => stream.close(), response: stream.response(headers) };
+  return {
+    send: (event, data) => stream.event(event, data),
+    close: () => stream.close(),
+    response: stream.response(headers),
+  };
 }
 
 export { isTerminalEvent };

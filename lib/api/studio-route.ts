@@ -41,7 +41,8 @@ export function studioRoute<P = Record<string, never>>(handler: Handler<P>, opti
   return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
     try {
       const write = !READ_METHODS.has(req.method);
-      if (!isSameOrigin(req.headers, !write)) throw new DomainError("forbidden", "cross-origin request refused: Origin must be this host");
+      if (!isSameOrigin(req.headers, !write))
+        throw new DomainError("forbidden", "cross-origin request refused: Origin must be this host");
       const principal = await studioPrincipal();
       if (!principal) throw new DomainError("unauthorized", "sign in to the Studio first");
       assertScope(principal, options.scopes, `${req.method} ${req.nextUrl.pathname}`);

@@ -5,6 +5,9 @@ import type { RunTurnResult } from "@/lib/engine/run-turn";
  * /v1/turns/:id/resume): a failed one carries its `error` with its `code` and `fault`.
  */
 export function turnResultJson(turnId: string, result: RunTurnResult) {
-  const failure = result.error === undefined ? {} : { error: result.error, ...(result.code ? { code: result.code, fault: result.fault } : {}) };
+  const failure =
+    result.error === undefined
+      ? {}
+      : { error: result.error, ...(result.code ? { code: result.code, fault: result.fault } : {}) };
   return { turn_id: turnId, status: result.status, content: result.content, ...failure };
 }

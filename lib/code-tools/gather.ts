@@ -23,7 +23,8 @@ export async function gather<T, R>(
   options: GatherOptions = {},
 ): Promise<R[]> {
   const concurrency = options.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`gather: concurrency must be an integer >= 1, got ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`gather: concurrency must be an integer >= 1, got ${concurrency}`);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   signal.throwIfAborted();

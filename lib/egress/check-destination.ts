@@ -111,7 +111,11 @@ async function lookupAddresses(
     answers = await abortable(resolver(p.hostname), signal);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    return { verdict: "unresolved", hostname: p.host.name, reason: `could not resolve ${p.host.name}${code ? ` (${code})` : ""}` };
+    return {
+      verdict: "unresolved",
+      hostname: p.host.name,
+      reason: `could not resolve ${p.host.name}${code ? ` (${code})` : ""}`,
+    };
   }
   if (answers.length === 0) {
     return { verdict: "unresolved", hostname: p.host.name, reason: `${p.host.name} has no addresses` };
@@ -177,7 +181,9 @@ export function decideDestination(
   if (p.host.loopback) return vetAddresses(p, posture, match, LOOPBACK_PIN);
   const named = p as ParsedEgressUrl & { host: { kind: "name" } };
   return lookupAddresses(named, resolver, options.signal).then((addresses) =>
-    Array.isArray(addresses) ? vetAddresses(p, posture, match, addresses) : (addresses as EgressUnresolved | EgressBlock),
+    Array.isArray(addresses)
+      ? vetAddresses(p, posture, match, addresses)
+      : (addresses as EgressUnresolved | EgressBlock),
   );
 }
 
@@ -218,10 +224,18 @@ function listedAlsoRule(p: ParsedEgressUrl, posture: EgressPosture, match: Allow
   if (match.listed) return null;
   const host = hostForHint(p);
   if (p.url.protocol === "http:" && !posture.allowHttp) {
-    return egressBlock("plain-http", "plain http is not allowed (https only)", `list ${host} in ${hostsVar(posture)} or use https`);
+    return egressBlock(
+      "plain-http",
+      "plain http is not allowed (https only)",
+      `list ${host} in ${hostsVar(posture)} or use https`,
+    );
   }
   if (p.port !== 443) {
-    return egressBlock("port", `port ${p.port} is not allowed (443 only)`, `list ${host}:${p.port} in ${hostsVar(posture)}`);
+    return egressBlock(
+      "port",
+      `port ${p.port} is not allowed (443 only)`,
+      `list ${host}:${p.port} in ${hostsVar(posture)}`,
+    );
   }
   return null;
 }
@@ -245,7 +259,11 @@ function vetAddresses(
         : `list ${host} in ${hostsVar(posture)} or set ${EGRESS_ENV.allowPrivate}=1 (dev only)`;
     if (classes.some((c) => c.class === "public")) {
       // Connecting to the public half would still be a gamble on which answer a retry gets.
-      return egressBlock("mixed-dns-answer", `${host} resolves to both public and non-public addresses (${phrase(priv)})`, hint);
+      return egressBlock(
+        "mixed-dns-answer",
+        `${host} resolves to both public and non-public addresses (${phrase(priv)})`,
+        hint,
+      );
     }
     return egressBlock("private-address", addressReason(p, priv), hint);
   }

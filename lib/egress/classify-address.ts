@@ -18,13 +18,7 @@ export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 export type PrivateKind = "loopback" | "rfc1918" | "cgnat" | "ula" | "special";
 
 /** Ranges that no posture can open. */
-export type BlockedKind =
-  | "unspecified"
-  | "multicast"
-  | "broadcast"
-  | "link-local"
-  | "ipv4-compatible"
-  | "metadata";
+export type BlockedKind = "unspecified" | "multicast" | "broadcast" | "link-local" | "ipv4-compatible" | "metadata";
 
 interface Base {
   /** Canonical text form (dotted quad, or RFC 5952 for IPv6). */

@@ -7,7 +7,10 @@ import { UnsupportedEncodingError, decodeBody, readCapped } from "./decode-body"
 // answers the async iterator used to give in every state a body can be in.
 describe("readCapped", () => {
   it("reads a whole body under the cap, and an empty one", async () => {
-    expect(await readCapped(Readable.from([Buffer.from("abc")]), 3)).toEqual({ body: Buffer.from("abc"), truncated: false });
+    expect(await readCapped(Readable.from([Buffer.from("abc")]), 3)).toEqual({
+      body: Buffer.from("abc"),
+      truncated: false,
+    });
     expect(await readCapped(Readable.from([]), 10)).toEqual({ body: Buffer.alloc(0), truncated: false });
   });
 
@@ -71,4 +74,3 @@ describe("decodeBody", () => {
     expect(() => decodeBody(Readable.from([]), "zstd")).toThrow(UnsupportedEncodingError);
   });
 });
-

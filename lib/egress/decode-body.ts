@@ -76,7 +76,11 @@ export interface CappedBody {
  * read so far is the result, not truncated: for streams that never end by
  * themselves, such as an SSE stream whose reader has what it came for.
  */
-export function readCapped(stream: Readable, maxBytes: number, stopWhen?: (chunk: Buffer) => boolean): Promise<CappedBody> {
+export function readCapped(
+  stream: Readable,
+  maxBytes: number,
+  stopWhen?: (chunk: Buffer) => boolean,
+): Promise<CappedBody> {
   return new Promise<CappedBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

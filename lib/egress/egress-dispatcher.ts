@@ -65,7 +65,10 @@ function noPin(hostname: string): NodeJS.ErrnoException {
  * pin and re-checks pinned addresses against the always-blocked table (cheap
  * defense in depth against a caller pinning something it did not vet).
  */
-export function createEgressDispatcher(posture: EgressPosture, options: EgressDispatcherOptions = {}): EgressDispatcher {
+export function createEgressDispatcher(
+  posture: EgressPosture,
+  options: EgressDispatcherOptions = {},
+): EgressDispatcher {
   const pins = new Map<string, { addresses: readonly ResolvedAddress[]; refs: number }>();
   const stats = { connects: 0 };
   // A released pin is kept (bounded, oldest evicted first): undici sometimes reconnects

@@ -74,7 +74,12 @@ const ROWS: [string, string, Expect, Expect, boolean?][] = [
   ["NAT64 metadata", "https://[64:ff9b::169.254.169.254]/", ...same("always-blocked")],
   ["6to4 loopback", "https://[2002:7f00:1::]/", PRIVATE, { allow: ["2002:7f00:1::"] }],
   ["6to4 metadata", "https://[2002:a9fe:a9fe::1]/", ...same("always-blocked")],
-  ["Teredo client loopback", "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", PRIVATE, { allow: ["2001:0:4136:e378:8000:63bf:80ff:fffe"] }],
+  [
+    "Teredo client loopback",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+    PRIVATE,
+    { allow: ["2001:0:4136:e378:8000:63bf:80ff:fffe"] },
+  ],
   ["Teredo client metadata", "https://[2001:0:4136:e378:8000:63bf:5601:5601]/", ...same("always-blocked")],
   ["IPv4-compatible loopback", "https://[::127.0.0.1]/", ...same("always-blocked")],
   ["AWS IPv6 metadata", "https://[fd00:ec2::254]/", ...same("always-blocked")],
@@ -94,7 +99,13 @@ const ROWS: [string, string, Expect, Expect, boolean?][] = [
   ["AWS instance-data name", "https://instance-data/latest/", ...same("metadata-host")],
   // Names whose DNS answers decide.
   ["name -> private", "https://internal.example/", PRIVATE, { allow: ["10.1.2.3"] }, true],
-  ["name -> mixed public+private", "https://mixed.example/", { block: "mixed-dns-answer" }, { allow: ["93.184.216.34", "10.0.0.1"] }, true],
+  [
+    "name -> mixed public+private",
+    "https://mixed.example/",
+    { block: "mixed-dns-answer" },
+    { allow: ["93.184.216.34", "10.0.0.1"] },
+    true,
+  ],
   ["name -> metadata", "https://meta.example/", ...same("always-blocked"), true],
   ["name -> public+metadata", "https://mixed-meta.example/", ...same("always-blocked"), true],
   ["name -> IPv4-mapped loopback", "https://mapped.example/", PRIVATE, { allow: ["::ffff:7f00:1"] }, true],
@@ -104,7 +115,13 @@ const ROWS: [string, string, Expect, Expect, boolean?][] = [
   ["name -> ULA", "https://ula.example/", PRIVATE, { allow: ["fd12:3456::1"] }, true],
   ["name -> non-IP answer", "https://weird.example/", ...same("bad-dns-answer"), true],
   ["name -> public", "https://public.example/", { allow: ["93.184.216.34"] }, { allow: ["93.184.216.34"] }, true],
-  ["name -> dual-stack public", "https://dual.example/x", { allow: ["2606:2800:220:1:248:1893:25c8:1946", "93.184.216.34"] }, { allow: ["2606:2800:220:1:248:1893:25c8:1946", "93.184.216.34"] }, true],
+  [
+    "name -> dual-stack public",
+    "https://dual.example/x",
+    { allow: ["2606:2800:220:1:248:1893:25c8:1946", "93.184.216.34"] },
+    { allow: ["2606:2800:220:1:248:1893:25c8:1946", "93.184.216.34"] },
+    true,
+  ],
   ["unresolvable name", "https://nowhere.example/", { unresolved: true }, { unresolved: true }, true],
   // Userinfo, backslash and whitespace tricks.
   ["userinfo", "https://user:pass@public.example/", ...same("userinfo")],
@@ -205,7 +222,11 @@ describe("decideDestination (the send loop's synchronous path)", () => {
     const literal = decideDestination("https://93.184.216.34/x", STRICT, resolver);
     expect(literal).toMatchObject({ verdict: "allowed", rule: "public", address: "93.184.216.34" });
     const local = decideDestination("https://localhost/", PRIV, resolver);
-    expect(local).toMatchObject({ verdict: "allowed", rule: "allow-private", addresses: [{ address: "127.0.0.1" }, { address: "::1" }] });
+    expect(local).toMatchObject({
+      verdict: "allowed",
+      rule: "allow-private",
+      addresses: [{ address: "127.0.0.1" }, { address: "::1" }],
+    });
     expect(calls).toEqual([]);
   });
 });
@@ -217,7 +238,12 @@ describe("block hints name the setting that widens them", () => {
     ["https://mixed.example/", STRICT, "mixed-dns-answer", /INSIKA_EGRESS_HOSTS/],
     ["http://public.example/", STRICT, "plain-http", /INSIKA_EGRESS_ALLOW_HTTP=1/],
     ["https://public.example:8443/", STRICT, "port", /public\.example:8443 in INSIKA_EGRESS_HOSTS/],
-    ["https://other.example/", parsePosture({ INSIKA_EGRESS_HOSTS: "api.example" }), "not-allowlisted", /add other\.example to INSIKA_EGRESS_HOSTS/],
+    [
+      "https://other.example/",
+      parsePosture({ INSIKA_EGRESS_HOSTS: "api.example" }),
+      "not-allowlisted",
+      /add other\.example to INSIKA_EGRESS_HOSTS/,
+    ],
     ["https://169.254.169.254/", PRIV, "always-blocked", /^none:/],
   ] as const)("%s", async (url, posture, rule, hint) => {
     const d = await checkDestination(url, posture, resolver);

@@ -39,7 +39,13 @@ describe("guardedFetch", () => {
   it("behaves like fetch for JSON POSTs", async () => {
     const s = await server((seen, res) => {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ got: JSON.parse(seen.body), ct: seen.headers["content-type"], auth: seen.headers.authorization }));
+      res.end(
+        JSON.stringify({
+          got: JSON.parse(seen.body),
+          ct: seen.headers["content-type"],
+          auth: seen.headers.authorization,
+        }),
+      );
     });
     const f = fetcher(DEV);
     const res = await f(`${s.origin}/mcp`, {
@@ -79,7 +85,9 @@ describe("guardedFetch", () => {
   });
 
   it("decodes compressed bodies", async () => {
-    const s = await server((_req, res) => res.writeHead(200, { "content-encoding": "br" }).end(zlib.brotliCompressSync("hello br")));
+    const s = await server((_req, res) =>
+      res.writeHead(200, { "content-encoding": "br" }).end(zlib.brotliCompressSync("hello br")),
+    );
     expect(await (await fetcher(DEV)(s.origin)).text()).toBe("hello br");
   });
 
@@ -87,7 +95,12 @@ describe("guardedFetch", () => {
     const { connector, attempts } = recordingConnector({ loopback: false });
     const hops: EgressHop[][] = [];
     const f = fetcher(parsePosture({}), { connector, onHops: (h) => hops.push([...h]) });
-    for (const url of ["https://10.0.0.1/mcp", "http://127.0.0.1:3001/mcp", "https://[::ffff:169.254.169.254]/", "https://metadata.google.internal/"]) {
+    for (const url of [
+      "https://10.0.0.1/mcp",
+      "http://127.0.0.1:3001/mcp",
+      "https://[::ffff:169.254.169.254]/",
+      "https://metadata.google.internal/",
+    ]) {
       const err = await f(url).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(EgressBlockedError);
       expect((err as Error).message).toMatch(/^destination blocked: \S/);
@@ -150,7 +163,10 @@ describe("guardedFetch with the MCP SDK", () => {
   it("lists and calls tools on server-everything through the guard", async () => {
     const port = await freePort();
     const entry = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    const child = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
+    const child = spawn(process.execPath, [entry, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: "ignore",
+    });
     cleanups.push(() => void child.kill());
     await waitForPort(port, Date.now() + 20_000);
 
@@ -172,7 +188,9 @@ describe("guardedFetch with the MCP SDK", () => {
 
     // The same server under the strict posture: refused before any byte is sent.
     const strict = new Client({ name: "insika-egress-test", version: "0.0.0" });
-    const refused = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { fetch: fetcher(parsePosture({})) });
+    const refused = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      fetch: fetcher(parsePosture({})),
+    });
     await expect(strict.connect(refused)).rejects.toThrow(/destination blocked: plain http is not allowed/);
   }, 60_000);
 });

@@ -135,7 +135,8 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
  */
 export function guardedFetch(posture: EgressPosture, options: GuardedFetchOptions = {}): FetchLike {
   const dispatcher = options.dispatcher ?? egressDispatcherFor(posture);
-  if (dispatcher.posture !== posture) throw new TypeError("guardedFetch: the dispatcher was created for another posture");
+  if (dispatcher.posture !== posture)
+    throw new TypeError("guardedFetch: the dispatcher was created for another posture");
 
   return async (input, init = {}) => {
     const req = input instanceof Request ? input : null;

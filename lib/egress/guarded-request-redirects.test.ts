@@ -21,13 +21,19 @@ describe("DNS pinning", () => {
     const { connector, attempts } = recordingConnector({ loopback: true });
     const posture = parsePosture({});
     const d = dispatcher(posture, { connector });
-    const first = await guardedRequest({ method: "GET", url: "https://rebind.example/", timeoutMs: 5_000 }, { posture, resolver, dispatcher: d });
+    const first = await guardedRequest(
+      { method: "GET", url: "https://rebind.example/", timeoutMs: 5_000 },
+      { posture, resolver, dispatcher: d },
+    );
     expect(first).toMatchObject({ ok: false, kind: "network" });
     expect(calls).toEqual(["rebind.example"]);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ hostname: "rebind.example", vetted: ["93.184.216.34"] });
     // The next request asks DNS again, gets the loopback answer, and is refused before any connect.
-    const second = await guardedRequest({ method: "GET", url: "https://rebind.example/", timeoutMs: 5_000 }, { posture, resolver, dispatcher: d });
+    const second = await guardedRequest(
+      { method: "GET", url: "https://rebind.example/", timeoutMs: 5_000 },
+      { posture, resolver, dispatcher: d },
+    );
     expect(second).toMatchObject({ ok: false, kind: "blocked", egress: { rule: "private-address" } });
     expect(calls).toHaveLength(2);
     expect(attempts).toHaveLength(1);
@@ -50,7 +56,9 @@ describe("DNS pinning", () => {
     );
     expect(s.requests.map((q) => q.url)).toEqual(["/start"]);
     expect(calls).toEqual(["rebind.example", "rebind.example"]);
-    expect(attempts).toEqual([{ hostname: "rebind.example", port: String(s.port), protocol: "http:", vetted: ["127.0.0.1"] }]);
+    expect(attempts).toEqual([
+      { hostname: "rebind.example", port: String(s.port), protocol: "http:", vetted: ["127.0.0.1"] },
+    ]);
   });
 
   it("the default connector's lookup returns the pinned address (http and https)", async () => {
@@ -106,9 +114,14 @@ describe("redirects", () => {
   it("keeps secrets dropped when the chain comes back to the first origin", async () => {
     let aOrigin = "";
     const b = await server((_req, res) => res.writeHead(302, { location: `${aOrigin}/back` }).end());
-    const a = await server((req, res) => (req.url === "/back" ? res.end("back") : res.writeHead(302, { location: b.origin }).end()));
+    const a = await server((req, res) =>
+      req.url === "/back" ? res.end("back") : res.writeHead(302, { location: b.origin }).end(),
+    );
     aOrigin = a.origin;
-    const r = await send({ url: `${a.origin}/go`, headers: { "x-api-key": "k" }, secretHeaderNames: ["X-API-KEY"] }, DEV);
+    const r = await send(
+      { url: `${a.origin}/go`, headers: { "x-api-key": "k" }, secretHeaderNames: ["X-API-KEY"] },
+      DEV,
+    );
     expect(r.ok).toBe(true);
     expect(a.requests.map((q) => q.headers["x-api-key"])).toEqual(["k", undefined]);
   });
@@ -122,8 +135,13 @@ describe("redirects", () => {
     [303, "PUT", "GET", ""],
     [302, "PUT", "PUT", '{"x":1}'],
   ])("%i after %s continues as %s", async (status, method, nextMethod, nextBody) => {
-    const s = await server((req, res) => (req.url === "/from" ? res.writeHead(status, { location: "/to" }).end() : res.end()));
-    const r = await send({ url: `${s.origin}/from`, method, body: '{"x":1}', headers: { "content-type": "application/json" } }, DEV);
+    const s = await server((req, res) =>
+      req.url === "/from" ? res.writeHead(status, { location: "/to" }).end() : res.end(),
+    );
+    const r = await send(
+      { url: `${s.origin}/from`, method, body: '{"x":1}', headers: { "content-type": "application/json" } },
+      DEV,
+    );
     expect(r.ok).toBe(true);
     const to = s.requests[1]!;
     expect([to.method, to.body]).toEqual([nextMethod, nextBody]);
@@ -169,4 +187,3 @@ describe("redirects", () => {
     expect(b.connections()).toBe(0);
   });
 });
-

@@ -21,7 +21,12 @@ describe("sending to loopback", () => {
     });
     const posture = parsePosture({ INSIKA_EGRESS_HOSTS: `127.0.0.1:${s.port}`, INSIKA_EGRESS_ALLOW_HTTP: "1" });
     const r = await send(
-      { method: "post", url: `${s.origin}/things?q=1`, headers: { "X-Trace": "t1", Host: "evil.example", "content-type": "application/json" }, body: '{"a":1}' },
+      {
+        method: "post",
+        url: `${s.origin}/things?q=1`,
+        headers: { "X-Trace": "t1", Host: "evil.example", "content-type": "application/json" },
+        body: '{"a":1}',
+      },
       posture,
     );
     expect(r.ok).toBe(true);
@@ -33,7 +38,14 @@ describe("sending to loopback", () => {
     expect(r.truncated).toBe(false);
     expect(r.finalUrl).toBe(`${s.origin}/things?q=1`);
     expect(r.hops).toEqual([
-      { url: `${s.origin}/things?q=1`, method: "POST", verdict: "allowed", rule: "allowlisted", address: "127.0.0.1", status: 200 },
+      {
+        url: `${s.origin}/things?q=1`,
+        method: "POST",
+        verdict: "allowed",
+        rule: "allowlisted",
+        address: "127.0.0.1",
+        status: 200,
+      },
     ]);
   });
 
@@ -75,7 +87,9 @@ describe("sending to loopback", () => {
     // undici opens one more; from then on the two alternate. Never one per call.
     expect(s.connections()).toBeLessThanOrEqual(2);
     times.sort((a, b) => a - b);
-    console.log(`keep-alive: ${n} back-to-back requests over ${s.connections()} connection(s), median ${times[n >> 1]!.toFixed(3)} ms`);
+    console.log(
+      `keep-alive: ${n} back-to-back requests over ${s.connections()} connection(s), median ${times[n >> 1]!.toFixed(3)} ms`,
+    );
   });
 
   it("reports a refused connection as a network error", async () => {
@@ -136,7 +150,9 @@ describe("response bodies", () => {
     ["deflate, gzip", (b: Buffer) => zlib.gzipSync(zlib.deflateSync(b))],
   ])("decodes %s", async (encoding, encode) => {
     const text = JSON.stringify({ hello: "world".repeat(100) });
-    const s = await server((_req, res) => res.writeHead(200, { "content-encoding": encoding }).end(encode(Buffer.from(text))));
+    const s = await server((_req, res) =>
+      res.writeHead(200, { "content-encoding": encoding }).end(encode(Buffer.from(text))),
+    );
     const r = await send({ url: s.origin }, DEV);
     expect(r.ok && r.body.toString()).toBe(text);
     expect(r.ok && r.truncated).toBe(false);
@@ -155,7 +171,11 @@ describe("response bodies", () => {
       res.writeHead(200, { "content-encoding": req.url === "/zstd" ? "zstd" : "gzip" }).end("definitely not gzip"),
     );
     expect(await send({ url: s.origin }, DEV)).toMatchObject({ ok: false, kind: "decode" });
-    expect(await send({ url: `${s.origin}/zstd` }, DEV)).toMatchObject({ ok: false, kind: "decode", error: "unsupported content-encoding: zstd" });
+    expect(await send({ url: `${s.origin}/zstd` }, DEV)).toMatchObject({
+      ok: false,
+      kind: "decode",
+      error: "unsupported content-encoding: zstd",
+    });
   });
 });
 

@@ -55,13 +55,7 @@ export interface GuardedRequestDeps {
  * caller still sees the status and can decide.
  */
 export type GuardedFailureKind =
-  | "blocked"
-  | "timeout"
-  | "aborted"
-  | "network"
-  | "too-many-redirects"
-  | "invalid-request"
-  | "decode";
+  "blocked" | "timeout" | "aborted" | "network" | "too-many-redirects" | "invalid-request" | "decode";
 
 /** A response was received (any HTTP status: a 404 is a success at this layer). */
 export interface GuardedSuccess {
@@ -140,7 +134,13 @@ function failure(
   return { ok: false, kind, error, status, ...extra, hops, durationMs: Math.round(performance.now() - started) };
 }
 
-function failureFromError(err: unknown, input: GuardedRequestInput, deadline: CallDeadline, hops: EgressHop[], started: number): GuardedFailure {
+function failureFromError(
+  err: unknown,
+  input: GuardedRequestInput,
+  deadline: CallDeadline,
+  hops: EgressHop[],
+  started: number,
+): GuardedFailure {
   // Which signal fired decides the kind: our deadline, or the caller giving up.
   if (deadline.timedOut) return failure(hops, started, "timeout", `request timed out after ${input.timeoutMs} ms`);
   if (input.signal?.aborted) return failure(hops, started, "aborted", "request aborted");
@@ -207,7 +207,11 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
         throw err;
       }
       const stop = input.stopReading;
-      ({ body, truncated } = await readCapped(decoded, input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, stop && ((chunk) => stop(chunk, headers))));
+      ({ body, truncated } = await readCapped(
+        decoded,
+        input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        stop && ((chunk) => stop(chunk, headers)),
+      ));
     }
     return {
       ok: true,

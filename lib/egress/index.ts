@@ -54,5 +54,10 @@ export {
   parsePosture,
   parseProviderPosture,
 } from "./posture";
-export type { EgressHop, SendWithRedirectsDeps, SendWithRedirectsInput, SendWithRedirectsOutcome } from "./send-with-redirects";
+export type {
+  EgressHop,
+  SendWithRedirectsDeps,
+  SendWithRedirectsInput,
+  SendWithRedirectsOutcome,
+} from "./send-with-redirects";
 export { sendWithRedirects } from "./send-with-redirects";

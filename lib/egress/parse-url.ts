@@ -47,7 +47,11 @@ export function parseEgressUrl(
   if (!("ok" in form)) return form;
   const { url } = form;
   if (url.protocol === "http:" && !posture.allowHttp && posture.listing !== "also") {
-    return egressBlock("plain-http", "plain http is not allowed (https only)", `set ${EGRESS_ENV.allowHttp}=1 (dev only) or use https`);
+    return egressBlock(
+      "plain-http",
+      "plain http is not allowed (https only)",
+      `set ${EGRESS_ENV.allowHttp}=1 (dev only) or use https`,
+    );
   }
 
   const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;

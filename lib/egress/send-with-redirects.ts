@@ -59,8 +59,16 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 // Hop-by-hop or framing headers: undici owns them; a caller-set Host would also change TLS SNI.
 const DROPPED_HEADERS = new Set([
-  "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding",
-  "upgrade", "te", "trailer", "content-length", "expect",
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "trailer",
+  "content-length",
+  "expect",
 ]);
 const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "content-location"];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -76,8 +84,16 @@ function cleanHeaders(headers: Record<string, string>): Record<string, string> {
 }
 
 // Authorization, Cookie, Proxy-Authorization and the caller's secret headers, for a cross-origin hop.
-function withoutSecrets(headers: Record<string, string>, secretHeaderNames: readonly string[] | undefined): Record<string, string> {
-  const secret = new Set(["authorization", "cookie", "proxy-authorization", ...(secretHeaderNames ?? []).map((h) => h.toLowerCase())]);
+function withoutSecrets(
+  headers: Record<string, string>,
+  secretHeaderNames: readonly string[] | undefined,
+): Record<string, string> {
+  const secret = new Set([
+    "authorization",
+    "cookie",
+    "proxy-authorization",
+    ...(secretHeaderNames ?? []).map((h) => h.toLowerCase()),
+  ]);
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !secret.has(name)));
 }
 
@@ -102,7 +118,11 @@ function hopUrl(raw: string | URL, base: URL | undefined): string {
  * headers are dropped for the rest of the chain. Appends to `hops` as it goes.
  * Throws undici/abort errors; the callers map them to their own error shapes.
  */
-export async function sendWithRedirects(input: SendWithRedirectsInput, deps: SendWithRedirectsDeps, hops: EgressHop[]): Promise<SendWithRedirectsOutcome> {
+export async function sendWithRedirects(
+  input: SendWithRedirectsInput,
+  deps: SendWithRedirectsDeps,
+  hops: EgressHop[],
+): Promise<SendWithRedirectsOutcome> {
   let method = input.method.toUpperCase();
   if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) {
     return { ok: false, kind: "invalid-request", error: `method ${JSON.stringify(input.method)} is not allowed` };
@@ -131,7 +151,13 @@ export async function sendWithRedirects(input: SendWithRedirectsInput, deps: Sen
     }
 
     // Recorded before sending so a hop that fails in transit still shows in the trace.
-    const hop: EgressHop = { url: decision.url.href, method, verdict: "allowed", rule: decision.rule, address: decision.address };
+    const hop: EgressHop = {
+      url: decision.url.href,
+      method,
+      verdict: "allowed",
+      rule: decision.rule,
+      address: decision.address,
+    };
     hops.push(hop);
     const release = deps.dispatcher.pin(decision.hostname, decision.addresses);
     let response: Dispatcher.ResponseData;

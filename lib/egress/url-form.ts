@@ -44,7 +44,8 @@ function screenRaw(raw: string): EgressBlock | null {
   if (raw.includes("@") && AUTHORITY_WITH_AT.test(raw)) {
     return egressBlock("userinfo", "URL contains credentials (user@host)", "none: send credentials in a header");
   }
-  if (raw.includes("[") && ZONE_ID.test(raw)) return egressBlock("zone-id", "IPv6 zone ids are not allowed", NO_WIDENING);
+  if (raw.includes("[") && ZONE_ID.test(raw))
+    return egressBlock("zone-id", "IPv6 zone ids are not allowed", NO_WIDENING);
   return null;
 }
 
@@ -130,6 +131,7 @@ export function checkUrlForm(url: string): EgressBlock | null {
   const form = parseUrlForm(url);
   if (!("ok" in form)) return form;
   const name = normalizeHostname(form.url.hostname);
-  if (classifyHostname(name) === "metadata") return egressBlock("metadata-host", `${name} is a cloud metadata host`, NO_WIDENING);
+  if (classifyHostname(name) === "metadata")
+    return egressBlock("metadata-host", `${name} is a cloud metadata host`, NO_WIDENING);
   return null;
 }

@@ -8,7 +8,17 @@ import type { TurnContext } from "@/lib/tools/types";
 import type { CallBudget } from "./call-budget";
 import type { EventLog } from "./event-log";
 import type { Limiter } from "./limiter";
-import type { CheckpointStore, Clock, CompletedCall, HaltVerdict, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate, TurnCheckpoint } from "./ports";
+import type {
+  CheckpointStore,
+  Clock,
+  CompletedCall,
+  HaltVerdict,
+  ModelMessage,
+  ModelToolSpec,
+  ToolExecutor,
+  ToolGate,
+  TurnCheckpoint,
+} from "./ports";
 import type { ResumeLedger } from "./resume-ledger";
 import type { TurnFailure } from "./turn-failure";
 import type { TurnLimits } from "./turn-limits";

@@ -5,7 +5,9 @@ const base = { turnId: "t1", step: 0, position: 0, tool: "lookup", arguments: { 
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and keeps array order", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it("is the same text whatever the key order", () => {
@@ -15,7 +17,9 @@ describe("canonicalJson", () => {
   });
 
   it("follows JSON.stringify for undefined, non-finite numbers and escapes", () => {
-    expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN], c: "é\n\"" })).toBe('{"b":[null,null],"c":"é\\n\\""}');
+    expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN], c: 'é\n"' })).toBe(
+      '{"b":[null,null],"c":"é\\n\\""}',
+    );
     expect(canonicalJson(undefined)).toBe("null");
     expect(canonicalJson(-0)).toBe("0");
   });
@@ -40,7 +44,9 @@ describe("canonicalJson", () => {
 
 describe("callIdentity", () => {
   it("ignores argument key order", () => {
-    expect(callIdentity({ ...base, arguments: { a: 1, b: 2 } })).toBe(callIdentity({ ...base, arguments: { b: 2, a: 1 } }));
+    expect(callIdentity({ ...base, arguments: { a: 1, b: 2 } })).toBe(
+      callIdentity({ ...base, arguments: { b: 2, a: 1 } }),
+    );
   });
 
   it("differs when any part differs", () => {

@@ -24,6 +24,9 @@ describe("parseToolArguments", () => {
     ['"text"', "a string"],
     ["true", "a boolean"],
   ])("refuses %s (not an object)", (raw, kind) => {
-    expect(parseToolArguments(raw)).toEqual({ ok: false, error: `arguments are not valid JSON: expected an object, got ${kind}` });
+    expect(parseToolArguments(raw)).toEqual({
+      ok: false,
+      error: `arguments are not valid JSON: expected an object, got ${kind}`,
+    });
   });
 });

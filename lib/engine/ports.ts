@@ -138,7 +138,12 @@ export type EngineEvent =
   /** `error` is the text shown; `code` and `fault` say why (turn-failure.ts). */
   | { type: "turn_failed"; error: string; code: TurnFailureCode; fault: TurnFault };
 
-const TERMINAL_EVENTS: ReadonlySet<string> = new Set<EngineEvent["type"]>(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set<EngineEvent["type"]>([
+  "turn_completed",
+  "turn_halted",
+  "turn_waiting",
+  "turn_failed",
+]);
 
 /** Whether an event type ends a run of a turn (exactly one does, always last). */
 export const isTerminalEvent = (type: string): boolean => TERMINAL_EVENTS.has(type);

@@ -23,7 +23,8 @@ export interface RestoredTurn {
  */
 export function restoreTurn(checkpoint: TurnCheckpoint): RestoredTurn {
   const messages = [...checkpoint.messages];
-  if (messages[0]?.role !== "user") throw new TurnFailure("resume_failed", "resume failed: the checkpoint has no user message");
+  if (messages[0]?.role !== "user")
+    throw new TurnFailure("resume_failed", "resume failed: the checkpoint has no user message");
   const restored: RestoredTurn = {
     messages,
     nextStep: checkpoint.step + 1,

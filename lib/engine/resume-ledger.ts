@@ -19,7 +19,10 @@ export class ResumeLedger {
   readonly #sideEffect: (tool: string) => boolean;
 
   /** `sideEffect` answers for a tool name; it should default to true when unsure. */
-  constructor(resume: Pick<ResumeState, "completed" | "inFlight" | "unknownRecords">, sideEffect: (tool: string) => boolean) {
+  constructor(
+    resume: Pick<ResumeState, "completed" | "inFlight" | "unknownRecords">,
+    sideEffect: (tool: string) => boolean,
+  ) {
     for (const call of resume.completed) this.#completed.set(call.identity, call);
     this.#inFlight = new Set(resume.inFlight);
     this.#records = resume.unknownRecords ?? new Map();

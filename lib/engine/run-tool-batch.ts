@@ -5,7 +5,18 @@ import { isSystemTool } from "./is-system-tool";
 import type { Release } from "./limiter";
 import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
 import type { BatchContext, BatchResult } from "./batch-context";
-import type { CheckpointStore, CompletedCall, EngineEvent, HaltVerdict, ModelMessage, ModelToolCall, ModelToolSpec, ToolGate, ToolOutcome, TurnCheckpoint } from "./ports";
+import type {
+  CheckpointStore,
+  CompletedCall,
+  EngineEvent,
+  HaltVerdict,
+  ModelMessage,
+  ModelToolCall,
+  ModelToolSpec,
+  ToolGate,
+  ToolOutcome,
+  TurnCheckpoint,
+} from "./ports";
 import { OUTCOME_UNKNOWN, type PriorCall } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
 import { errorMessage, ownFailureCode, PERSISTENCE_CODES, TurnFailure } from "./turn-failure";
@@ -106,7 +117,13 @@ class BatchRun {
       position,
       call,
       args,
-      identity: callIdentity({ turnId: this.scope.turnId, step: this.#step, position, tool: call.name, arguments: args }),
+      identity: callIdentity({
+        turnId: this.scope.turnId,
+        step: this.#step,
+        position,
+        tool: call.name,
+        arguments: args,
+      }),
     };
     const enveloped = !isSystemTool(call.name);
     const prior = this.scope.ledger?.lookup(planned.identity, call.name);
@@ -142,7 +159,14 @@ class BatchRun {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
-      const started = { identity: planned.identity, step: this.#step, position, callId: call.id, tool: call.name, arguments: args };
+      const started = {
+        identity: planned.identity,
+        step: this.#step,
+        position,
+        callId: call.id,
+        tool: call.name,
+        arguments: args,
+      };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
       this.scope.events.post(callEvent(planned));
@@ -182,7 +206,15 @@ class BatchRun {
   /** Asks the approval gate: undefined = run, "wait" = stop here, else a refusal message. */
   async #askGate(gate: ToolGate, planned: PlannedCall): Promise<string | undefined> {
     const { call, position, identity, args } = planned;
-    const request = { turnId: this.scope.turnId, step: this.#step, position, identity, callId: call.id, tool: call.name, arguments: args };
+    const request = {
+      turnId: this.scope.turnId,
+      step: this.#step,
+      position,
+      identity,
+      callId: call.id,
+      tool: call.name,
+      arguments: args,
+    };
     const verdict = await askGate(gate, request, this.scope.events);
     if (verdict.action === "run") return undefined;
     if (verdict.action === "refuse") return verdict.error;
@@ -195,7 +227,8 @@ class BatchRun {
   async #replay(planned: PlannedCall, prior: PriorCall): Promise<void> {
     this.scope.budget.take(); // counted when it was first asked for; keep the tally
     await this.scope.events.record(callEvent(planned, true));
-    if (prior.kind === "reuse") return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
+    if (prior.kind === "reuse")
+      return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
     // Its trace record (what it sent, from the journal) is kept like any failed call's.
     const unknown = errorOutcome(OUTCOME_UNKNOWN);
     if (prior.record !== undefined) unknown.record = prior.record;
@@ -203,7 +236,10 @@ class BatchRun {
   }
 
   /** Writes one journal entry; false (and the batch stops, the turn fails) when it cannot. */
-  async #journal<K extends "callStarted" | "callCompleted">(kind: K, entry: Parameters<NonNullable<CheckpointStore[K]>>[0]): Promise<boolean> {
+  async #journal<K extends "callStarted" | "callCompleted">(
+    kind: K,
+    entry: Parameters<NonNullable<CheckpointStore[K]>>[0],
+  ): Promise<boolean> {
     const journal = this.scope.journal;
     const write = journal?.[kind] as ((entry: unknown) => void | Promise<void>) | undefined;
     if (!journal || !write) return true;
@@ -211,7 +247,10 @@ class BatchRun {
       await write.call(journal, entry);
       return true;
     } catch (error) {
-      const failure = new TurnFailure(ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed", `checkpoint failed: ${errorMessage(error)}`);
+      const failure = new TurnFailure(
+        ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed",
+        `checkpoint failed: ${errorMessage(error)}`,
+      );
       this.#journalFailure ??= failure;
       this.#stop.abort(failure);
       return false;
@@ -219,14 +258,23 @@ class BatchRun {
   }
 
   /** Records a finished call: tool message now (completion order), then its journal entry and tool_result. */
-  async #settle(planned: PlannedCall, end: CallEnd, queuedMs: number, durationMs: number, replayed = false): Promise<void> {
+  async #settle(
+    planned: PlannedCall,
+    end: CallEnd,
+    queuedMs: number,
+    durationMs: number,
+    replayed = false,
+  ): Promise<void> {
     const { call, position, identity } = planned;
     this.#settled.add(position);
     const outcome: ToolOutcome = end.kind === "outcome" ? end.outcome : errorOutcome(`aborted: ${end.reason}`);
     this.#messages.push({ role: "tool", callId: call.id, tool: call.name, content: outcome.content });
     // An interrupted call's outcome is unknown: it is not "completed", so resume will not
     // treat its placeholder result as what the tool did.
-    const completed = end.kind === "outcome" ? completedCall({ identity, step: this.#step, position, callId: call.id, tool: call.name }, outcome) : undefined;
+    const completed =
+      end.kind === "outcome"
+        ? completedCall({ identity, step: this.#step, position, callId: call.id, tool: call.name }, outcome)
+        : undefined;
     if (completed) this.#completed.push(completed);
     // Before any await: a halt must stop dispatch in the same tick the halting call ends.
     const halted = outcome.ok && outcome.halt !== undefined;
@@ -236,7 +284,10 @@ class BatchRun {
     }
     if (outcome.ok && outcome.promote) this.#promoted.push(...outcome.promote);
     // The journal entry and the event do not depend on each other: written side by side.
-    const journaled = completed && !replayed && this.scope.journal?.callCompleted ? this.#journal("callCompleted", completed) : undefined;
+    const journaled =
+      completed && !replayed && this.scope.journal?.callCompleted
+        ? this.#journal("callCompleted", completed)
+        : undefined;
     const announced = this.scope.events.record({
       type: "tool_result",
       call_id: call.id,
@@ -265,7 +316,13 @@ class BatchRun {
 
 /** The `tool_call` event announcing a call (again, `replayed`, on resume). */
 function callEvent({ call, args }: PlannedCall, replayed = false): EngineEvent {
-  return { type: "tool_call", call_id: call.id, tool: call.name, arguments: args, ...(replayed ? { replayed: true as const } : {}) };
+  return {
+    type: "tool_call",
+    call_id: call.id,
+    tool: call.name,
+    arguments: args,
+    ...(replayed ? { replayed: true as const } : {}),
+  };
 }
 
 function parseJson(text: string): unknown {

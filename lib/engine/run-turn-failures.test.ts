@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, streamError, text, toolCall } from "@/lib/providers/scripted";
 import type { Model, TurnCheckpoint } from "./ports";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  sleep,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 import { faultOf, TURN_FAILURE_CODES, type TurnFailureCode, type TurnFault } from "./turn-failure";
 
 /** A model whose first request fails with `error`. */
@@ -16,7 +24,12 @@ function failingModel(error: unknown): Model {
 const coded = (message: string, failureCode: unknown) => Object.assign(new Error(message), { failureCode });
 
 /** Runs a turn and checks that its result and its turn_failed event say the same failure. */
-async function expectFailure(overrides: TurnInputOverrides, code: TurnFailureCode, fault: TurnFault, error?: string | RegExp) {
+async function expectFailure(
+  overrides: TurnInputOverrides,
+  code: TurnFailureCode,
+  fault: TurnFault,
+  error?: string | RegExp,
+) {
   const sink = recordingSink();
   const result = await runTurn(turnInput({ sink, ...overrides }));
   expect(result).toMatchObject({ status: "failed", code, fault });
@@ -47,7 +60,12 @@ describe("turn failures carry a code and a fault", () => {
   });
 
   it("model_error: the provider failed", async () => {
-    await expectFailure({ model: scriptedModel([[streamError("upstream 503")]]) }, "model_error", "model", "model error: upstream 503");
+    await expectFailure(
+      { model: scriptedModel([[streamError("upstream 503")]]) },
+      "model_error",
+      "model",
+      "model error: upstream 503",
+    );
   });
 
   it("a model error naming a configuration code keeps it, and the text is unchanged", async () => {
@@ -57,24 +75,52 @@ describe("turn failures carry a code and a fault", () => {
   });
 
   it("a model error naming any other code (hostile or unknown) stays model_error", async () => {
-    for (const failureCode of ["cancelled", "lease_lost", "internal_error", "nonsense", 42, null, { toString: () => "provider_blocked" }]) {
-      await expectFailure({ model: failingModel(coded("odd", failureCode)) }, "model_error", "model", "model error: odd");
+    for (const failureCode of [
+      "cancelled",
+      "lease_lost",
+      "internal_error",
+      "nonsense",
+      42,
+      null,
+      { toString: () => "provider_blocked" },
+    ]) {
+      await expectFailure(
+        { model: failingModel(coded("odd", failureCode)) },
+        "model_error",
+        "model",
+        "model error: odd",
+      );
     }
     await expectFailure({ model: failingModel("a string") }, "model_error", "model", "model error: a string");
   });
 
   it("invalid_limits", async () => {
-    await expectFailure({ model: scriptedModel([]), limits: { max_tool_calls: -1 } }, "invalid_limits", "configuration", /^invalid limits: /);
+    await expectFailure(
+      { model: scriptedModel([]), limits: { max_tool_calls: -1 } },
+      "invalid_limits",
+      "configuration",
+      /^invalid limits: /,
+    );
   });
 
   it("tool_call_limit", async () => {
     const model = scriptedModel([[toolCall("lookup", {}), toolCall("lookup", {})]]);
-    await expectFailure({ model, limits: { max_tool_calls: 1 } }, "tool_call_limit", "limit", "tool call limit exceeded (1)");
+    await expectFailure(
+      { model, limits: { max_tool_calls: 1 } },
+      "tool_call_limit",
+      "limit",
+      "tool call limit exceeded (1)",
+    );
   });
 
   it("turn_timeout", async () => {
     const model = scriptedModel([[text("slow", 2_000)]]);
-    await expectFailure({ model, limits: { turn_timeout: 0.05 } }, "turn_timeout", "limit", "turn timed out after 0.05s");
+    await expectFailure(
+      { model, limits: { turn_timeout: 0.05 } },
+      "turn_timeout",
+      "limit",
+      "turn timed out after 0.05s",
+    );
   });
 
   it("cancelled", async () => {
@@ -91,10 +137,20 @@ describe("turn failures carry a code and a fault", () => {
   it("checkpoint_failed: a save, or the call journal", async () => {
     const model = () => scriptedModel([[toolCall("lookup", {})], [text("done")]]);
     const failSave = { save: () => Promise.reject(new Error("disk full")) };
-    await expectFailure({ model: model(), checkpoints: failSave }, "checkpoint_failed", "system", "checkpoint failed: disk full");
+    await expectFailure(
+      { model: model(), checkpoints: failSave },
+      "checkpoint_failed",
+      "system",
+      "checkpoint failed: disk full",
+    );
     const failJournal = { save: () => undefined, callStarted: () => Promise.reject(new Error("journal full")) };
     const executor = fakeExecutor();
-    await expectFailure({ model: model(), checkpoints: failJournal, executor }, "checkpoint_failed", "system", "checkpoint failed: journal full");
+    await expectFailure(
+      { model: model(), checkpoints: failJournal, executor },
+      "checkpoint_failed",
+      "system",
+      "checkpoint failed: journal full",
+    );
     expect(executor.calls).toHaveLength(0); // no journal row, no call
   });
 
@@ -107,15 +163,35 @@ describe("turn failures carry a code and a fault", () => {
       },
     });
     const model = () => scriptedModel([[text("hi")]]);
-    await expectFailure({ model: model(), sink: sink(new Error("disk full")) }, "event_sink_failed", "system", "event sink failed: disk full");
-    await expectFailure({ model: model(), sink: sink(coded("taken over", "lease_lost")) }, "lease_lost", "system", "event sink failed: taken over");
+    await expectFailure(
+      { model: model(), sink: sink(new Error("disk full")) },
+      "event_sink_failed",
+      "system",
+      "event sink failed: disk full",
+    );
+    await expectFailure(
+      { model: model(), sink: sink(coded("taken over", "lease_lost")) },
+      "lease_lost",
+      "system",
+      "event sink failed: taken over",
+    );
     await expectFailure({ model: model(), sink: sink(coded("odd", "model_error")) }, "event_sink_failed", "system");
     expect(events.at(-1)).toBe("turn_failed");
   });
 
   it("resume_failed: a checkpoint that cannot be continued", async () => {
-    const checkpoint: TurnCheckpoint = { turnId: "turn-1", step: 0, messages: [{ role: "assistant", content: "?" }], completedCalls: [] };
-    await expectFailure({ model: scriptedModel([]), resume: { checkpoint, completed: [], inFlight: [] } }, "resume_failed", "system", /^resume failed: /);
+    const checkpoint: TurnCheckpoint = {
+      turnId: "turn-1",
+      step: 0,
+      messages: [{ role: "assistant", content: "?" }],
+      completedCalls: [],
+    };
+    await expectFailure(
+      { model: scriptedModel([]), resume: { checkpoint, completed: [], inFlight: [] } },
+      "resume_failed",
+      "system",
+      /^resume failed: /,
+    );
   });
 
   it("internal_error: anything else that breaks the loop", async () => {
@@ -128,7 +204,12 @@ describe("turn failures carry a code and a fault", () => {
       },
     };
     const model = scriptedModel([[toolCall("lookup", {})], [text("done")]]);
-    await expectFailure({ model, clock, tools: [toolSpec("lookup")] }, "internal_error", "system", "internal error: clock broke");
+    await expectFailure(
+      { model, clock, tools: [toolSpec("lookup")] },
+      "internal_error",
+      "system",
+      "internal error: clock broke",
+    );
   });
 
   it("a completed turn carries no code", async () => {

@@ -3,19 +3,35 @@ import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import type { ToolOutcome } from "./ports";
 import { haltContent } from "./halt-content";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, failedOutcome, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  failedOutcome,
+  okOutcome,
+  recordingSink,
+  sleep,
+  terminalEvents,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
 const TOOLS = [toolSpec("subscribe"), toolSpec("lookup")];
 
 const input = (overrides: TurnInputOverrides) => turnInput({ userMessage: "sign me up", tools: TOOLS, ...overrides });
 
 const halting = (say: string | null): ToolOutcome =>
-  okOutcome({ status: "SUBSCRIBED", message: "You're in!" }, { halt: { say, reason: 'tool_result.status = "SUBSCRIBED"' } });
+  okOutcome(
+    { status: "SUBSCRIBED", message: "You're in!" },
+    { halt: { say, reason: 'tool_result.status = "SUBSCRIBED"' } },
+  );
 
 describe("halt_when", () => {
   it("keeps the lead-in, publishes nothing after the call and asks the model nothing more", async () => {
     const sink = recordingSink();
-    const model = scriptedModel([[text("One moment, "), text("subscribing you."), toolCall("subscribe")], [text("never")]]);
+    const model = scriptedModel([
+      [text("One moment, "), text("subscribing you."), toolCall("subscribe")],
+      [text("never")],
+    ]);
     const result = await runTurn(input({ model, sink, executor: fakeExecutor(() => halting("You're in!")) }));
     expect(result).toMatchObject({ status: "halted", content: "One moment, subscribing you." });
     expect(model.requests).toHaveLength(1);
@@ -23,7 +39,10 @@ describe("halt_when", () => {
     expect(sink.ofType("tool_result")[0]).toMatchObject({ ok: true, halted: true });
     expect(terminalEvents(sink)).toHaveLength(1);
     // The halting result is recorded; nothing follows it.
-    expect(result.messages.at(-1)).toMatchObject({ role: "tool", content: '{"status":"SUBSCRIBED","message":"You\'re in!"}' });
+    expect(result.messages.at(-1)).toMatchObject({
+      role: "tool",
+      content: '{"status":"SUBSCRIBED","message":"You\'re in!"}',
+    });
   });
 
   it("publishes `say` when the model wrote no lead-in", async () => {
@@ -47,7 +66,9 @@ describe("halt_when", () => {
   });
 
   it("uses the halting step's lead-in, not text from earlier steps of the turn", async () => {
-    const executor = fakeExecutor((request) => (request.tool === "subscribe" ? halting("You're in!") : okOutcome({ plan: "pro" })));
+    const executor = fakeExecutor((request) =>
+      request.tool === "subscribe" ? halting("You're in!") : okOutcome({ plan: "pro" }),
+    );
     const model = scriptedModel([[text("Checking your plan."), toolCall("lookup")], [toolCall("subscribe")]]);
     const result = await runTurn(input({ model, executor }));
     expect(result).toMatchObject({ status: "halted", content: "You're in!" });
@@ -70,7 +91,12 @@ describe("halt_when", () => {
     const result = await runTurn(input({ model, executor }));
     expect(result.status).toBe("halted");
     expect(executor.calls.map((call) => call.tool)).toEqual(["subscribe"]);
-    expect(result.messages.at(-1)).toEqual({ role: "tool", callId: "l", tool: "lookup", content: '{"error":"not run: the turn halted"}' });
+    expect(result.messages.at(-1)).toEqual({
+      role: "tool",
+      callId: "l",
+      tool: "lookup",
+      content: '{"error":"not run: the turn halted"}',
+    });
   });
 
   it("parallel: running siblings finish, queued ones never start, then the turn halts", async () => {
@@ -81,7 +107,11 @@ describe("halt_when", () => {
     });
     const sink = recordingSink();
     const model = scriptedModel([
-      [toolCall("subscribe", {}, { id: "s" }), toolCall("lookup", {}, { id: "a" }), toolCall("lookup", {}, { id: "q" })],
+      [
+        toolCall("subscribe", {}, { id: "s" }),
+        toolCall("lookup", {}, { id: "a" }),
+        toolCall("lookup", {}, { id: "q" }),
+      ],
       [text("never")],
     ]);
     const result = await runTurn(input({ model, executor, sink, limits: { tool_concurrency: 2 } }));
@@ -101,7 +131,9 @@ describe("halt_when", () => {
       await sleep(request.callId === "first" ? 50 : 5);
       return halting(request.callId === "first" ? "from first" : "from second");
     });
-    const model = scriptedModel([[toolCall("subscribe", {}, { id: "first" }), toolCall("subscribe", {}, { id: "second" })]]);
+    const model = scriptedModel([
+      [toolCall("subscribe", {}, { id: "first" }), toolCall("subscribe", {}, { id: "second" })],
+    ]);
     const result = await runTurn(input({ model, executor, limits: { tool_concurrency: 2 } }));
     expect(result.content).toBe("from first");
   });

@@ -2,9 +2,19 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall, type ScriptedPart } from "@/lib/providers/scripted";
 import type { ModelMessage } from "./ports";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  sleep,
+  terminalEvents,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
-const input = (overrides: TurnInputOverrides) => turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
+const input = (overrides: TurnInputOverrides) =>
+  turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
 
 const calls = (n: number, prefix = "c"): ScriptedPart[] =>
   Array.from({ length: n }, (_, i) => toolCall("lookup", { i }, { id: `${prefix}${i}` }));
@@ -20,15 +30,23 @@ describe("max_tool_calls, serial", () => {
     const result = await runTurn(input({ model, executor, sink, limits: { max_tool_calls: 3 } }));
     expect(executor.calls.map((call) => call.callId)).toEqual(["a0", "a1", "b0"]);
     expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (3)" });
-    expect(sink.ofType("tool_result").at(-1)).toMatchObject({ call_id: "b1", ok: false, error: "tool call limit exceeded (3)" });
+    expect(sink.ofType("tool_result").at(-1)).toMatchObject({
+      call_id: "b1",
+      ok: false,
+      error: "tool call limit exceeded (3)",
+    });
     expect(model.requests).toHaveLength(2);
-    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "tool call limit exceeded (3)", code: "tool_call_limit", fault: "limit" }]);
+    expect(terminalEvents(sink)).toEqual([
+      { type: "turn_failed", error: "tool call limit exceeded (3)", code: "tool_call_limit", fault: "limit" },
+    ]);
   });
 
   it("stops the batch at the tripping call and closes out the rest as not run", async () => {
     const executor = fakeExecutor();
     const sink = recordingSink();
-    const result = await runTurn(input({ model: scriptedModel([calls(5)]), executor, sink, limits: { max_tool_calls: 2 } }));
+    const result = await runTurn(
+      input({ model: scriptedModel([calls(5)]), executor, sink, limits: { max_tool_calls: 2 } }),
+    );
     expect(executor.calls).toHaveLength(2);
     expect(sink.ofType("tool_call").map((event) => event.call_id)).toEqual(["c0", "c1", "c2"]);
     expect(toolContents(result.messages).slice(2)).toEqual([
@@ -57,7 +75,9 @@ describe("max_tool_calls, serial", () => {
     const executor = fakeExecutor();
     const spawn = (i: number) => [toolCall("spawn_subagent", { agent: "x", message: String(i) }, { id: `s${i}` })];
     const model = scriptedModel([spawn(0), spawn(1), spawn(2), [text("never")]]);
-    const result = await runTurn(input({ model, executor, tools: [toolSpec("spawn_subagent")], limits: { max_tool_calls: 2 } }));
+    const result = await runTurn(
+      input({ model, executor, tools: [toolSpec("spawn_subagent")], limits: { max_tool_calls: 2 } }),
+    );
     expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (2)" });
     expect(executor.calls).toHaveLength(2);
   });
@@ -82,7 +102,12 @@ describe("max_tool_calls, parallel (approximate boundary: the batch finishes, th
     // Every call of the batch got a result; the three over the cap got the limit error.
     const results = sink.ofType("tool_result");
     expect(results).toHaveLength(7);
-    expect(results.filter((event) => !event.ok).map((event) => event.call_id).sort()).toEqual(["c4", "c5", "c6"]);
+    expect(
+      results
+        .filter((event) => !event.ok)
+        .map((event) => event.call_id)
+        .sort(),
+    ).toEqual(["c4", "c5", "c6"]);
     // The tripping calls were refused before the siblings finished, which still finished.
     const trippedAt = results.findIndex((event) => !event.ok);
     expect(results.slice(trippedAt).some((event) => event.ok)).toBe(true);
@@ -192,7 +217,9 @@ describe("turn_timeout", () => {
     expect(executor.calls.map((call) => call.callId)).toEqual(["c0", "c1"]);
     expect(toolContents(result.messages)[2]).toBe('c2={"error":"not run: turn timed out after 0.1s"}');
     expect(model.requests).toHaveLength(1);
-    expect(terminalEvents(sink)).toEqual([{ type: "turn_failed", error: "turn timed out after 0.1s", code: "turn_timeout", fault: "limit" }]);
+    expect(terminalEvents(sink)).toEqual([
+      { type: "turn_failed", error: "turn timed out after 0.1s", code: "turn_timeout", fault: "limit" },
+    ]);
   });
 
   it("stops a model that is still streaming", async () => {

@@ -2,9 +2,18 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall, type ScriptedPart } from "@/lib/providers/scripted";
 import type { Clock } from "./ports";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  sleep,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
-const input = (overrides: TurnInputOverrides) => turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
+const input = (overrides: TurnInputOverrides) =>
+  turnInput({ tools: [toolSpec("lookup"), toolSpec("tool_search")], ...overrides });
 
 const batch = (ids: string[]): ScriptedPart[] => ids.map((id) => toolCall("lookup", { id }, { id }));
 const delayed = (delays: Record<string, number>) =>
@@ -52,7 +61,11 @@ describe("tool_concurrency", () => {
     expect(model.requests[1]?.messages.flatMap((m) => (m.role === "tool" ? [m.callId] : []))).toEqual(["b", "c", "a"]);
     // The assistant message keeps call order; providers match results by call id.
     const assistant = result.messages[1];
-    expect(assistant?.role === "assistant" ? assistant.toolCalls?.map((call) => call.id) : undefined).toEqual(["a", "b", "c"]);
+    expect(assistant?.role === "assistant" ? assistant.toolCalls?.map((call) => call.id) : undefined).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
   });
 
   it("measures queue time and call time separately (exact, with a manual clock)", async () => {

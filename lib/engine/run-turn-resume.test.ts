@@ -1,14 +1,36 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import { callIdentity } from "./call-identity";
-import type { CheckpointStore, CompletedCall, ModelMessage, ResumeState, StartedCall, ToolCallRequest, TurnCheckpoint } from "./ports";
+import type {
+  CheckpointStore,
+  CompletedCall,
+  ModelMessage,
+  ResumeState,
+  StartedCall,
+  ToolCallRequest,
+  TurnCheckpoint,
+} from "./ports";
 import { OUTCOME_UNKNOWN } from "./resume-ledger";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  terminalEvents,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
 const TURN = "turn-r";
 
-const input = (overrides: TurnInputOverrides) => turnInput({ turnId: TURN, tools: [toolSpec("lookup"), toolSpec("charge"), toolSpec("tool_search")], executor: fakeExecutor((request) => okOutcome(`${request.tool}:${request.callId}`)), ...overrides });
+const input = (overrides: TurnInputOverrides) =>
+  turnInput({
+    turnId: TURN,
+    tools: [toolSpec("lookup"), toolSpec("charge"), toolSpec("tool_search")],
+    executor: fakeExecutor((request) => okOutcome(`${request.tool}:${request.callId}`)),
+    ...overrides,
+  });
 
 /** A store that keeps everything, in the order it was told. */
 function memoryStore() {
@@ -18,7 +40,8 @@ function memoryStore() {
   const completed: CompletedCall[] = [];
   const store: Required<CheckpointStore> = {
     // An open batch is the save that says so (batchOpen without an end or a wait).
-    save: (checkpoint) => void (saved.push(checkpoint), log.push(`${isOpenBatch(checkpoint) ? "open" : "save"} ${checkpoint.step}`)),
+    save: (checkpoint) =>
+      void (saved.push(checkpoint), log.push(`${isOpenBatch(checkpoint) ? "open" : "save"} ${checkpoint.step}`)),
     callStarted: (call) => void (started.push(call), log.push(`started ${call.callId}`)),
     callCompleted: (call) => void (completed.push(call), log.push(`completed ${call.callId}`)),
   };
@@ -51,10 +74,21 @@ describe("checkpoints and the call journal", () => {
   it("save the step's calls before any runs, journal each call around the executor", async () => {
     const memory = memoryStore();
     const executor = fakeExecutor((request) => (memory.log.push(`execute ${request.callId}`), okOutcome(1)));
-    const sink = recordingSink((event) => (event.type === "tool_call" || event.type === "tool_result" ? (memory.log.push(event.type), 0) : 0));
+    const sink = recordingSink((event) =>
+      event.type === "tool_call" || event.type === "tool_result" ? (memory.log.push(event.type), 0) : 0,
+    );
     const model = scriptedModel([[text("On it."), toolCall("charge", { n: 1 }, { id: "a" })], [text("done")]]);
     await runTurn(input({ model, executor, sink, checkpoints: memory.store }));
-    expect(memory.log).toEqual(["open 0", "started a", "tool_call", "execute a", "completed a", "tool_result", "save 0", "save 1"]);
+    expect(memory.log).toEqual([
+      "open 0",
+      "started a",
+      "tool_call",
+      "execute a",
+      "completed a",
+      "tool_result",
+      "save 0",
+      "save 1",
+    ]);
     expect(memory.saved[0]).toMatchObject({ step: 0, batchOpen: true });
     expect(memory.saved[0]?.messages.at(-1)).toMatchObject({ role: "assistant", toolCalls: [{ id: "a" }] });
     expect(memory.started[0]).toMatchObject({ identity: id(0, 0, "charge", { n: 1 }), arguments: { n: 1 } });
@@ -81,14 +115,28 @@ describe("resume (DESIGN D9)", () => {
     const resume: ResumeState = {
       checkpoint: openBatch(),
       // Matched by identity: the journal's provider id differs and does not matter.
-      completed: [{ identity: id(0, 0, "charge", { n: 1 }), step: 0, position: 0, callId: "other-id", tool: "charge", ok: true, content: '"charged once"' }],
+      completed: [
+        {
+          identity: id(0, 0, "charge", { n: 1 }),
+          step: 0,
+          position: 0,
+          callId: "other-id",
+          tool: "charge",
+          ok: true,
+          content: '"charged once"',
+        },
+      ],
       inFlight: [id(0, 1, "charge", { n: 2 }), id(0, 2, "lookup")],
       // The store's record of what b sent: it rides on b's "outcome unknown" result, untouched.
       unknownRecords: new Map([[id(0, 1, "charge", { n: 2 }), { sent: "b's request" }]]),
     };
     const model = scriptedModel([[text("All done.")]]);
     const result = await runTurn(input({ model, executor, sink, resume }));
-    expect(sink.ofType("tool_result").find((e) => e.call_id === "b")).toMatchObject({ ok: false, error: OUTCOME_UNKNOWN, record: { sent: "b's request" } });
+    expect(sink.ofType("tool_result").find((e) => e.call_id === "b")).toMatchObject({
+      ok: false,
+      error: OUTCOME_UNKNOWN,
+      record: { sent: "b's request" },
+    });
 
     expect(result).toMatchObject({ status: "completed", content: "All done." });
     expect(executor.calls.map((call) => call.callId)).toEqual(["c"]); // only the harmless one ran again
@@ -119,7 +167,17 @@ describe("resume (DESIGN D9)", () => {
     const executor = fakeExecutor(() => okOutcome("ran"));
     const resume: ResumeState = {
       checkpoint: openBatch(),
-      completed: [{ identity: id(0, 0, "charge", { n: 99 }), step: 0, position: 0, callId: "a", tool: "charge", ok: true, content: '"stale"' }],
+      completed: [
+        {
+          identity: id(0, 0, "charge", { n: 99 }),
+          step: 0,
+          position: 0,
+          callId: "a",
+          tool: "charge",
+          ok: true,
+          content: '"stale"',
+        },
+      ],
       inFlight: [],
     };
     const result = await runTurn(input({ model: scriptedModel([[text("ok")]]), executor, resume }));
@@ -149,7 +207,9 @@ describe("resume (DESIGN D9)", () => {
     };
     const model = scriptedModel([[text("Here it is.")]]);
     const memory = memoryStore();
-    const result = await runTurn(input({ model, resume: { checkpoint, completed: [], inFlight: [] }, checkpoints: memory.store }));
+    const result = await runTurn(
+      input({ model, resume: { checkpoint, completed: [], inFlight: [] }, checkpoints: memory.store }),
+    );
     expect(result.status).toBe("completed");
     expect(result.messages).toEqual([...checkpoint.messages, { role: "assistant", content: "Here it is." }]);
     expect(model.requests[0]?.messages).toEqual(checkpoint.messages);
@@ -161,7 +221,10 @@ describe("resume (DESIGN D9)", () => {
     const checkpoint: TurnCheckpoint = {
       turnId: TURN,
       step: 1,
-      messages: [{ role: "user", content: "go" }, { role: "assistant", content: "bye" }],
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: "bye" },
+      ],
       completedCalls: [],
       end: { status: "completed", content: "bye" },
     };
@@ -176,8 +239,23 @@ describe("resume (DESIGN D9)", () => {
   it("a reused halting call still halts: no model request after it", async () => {
     const halt = { say: "Subscribed!", reason: "status = SUBSCRIBED" };
     const checkpoint = openBatch();
-    checkpoint.messages[1] = { role: "assistant", content: "", toolCalls: [{ id: "a", name: "charge", arguments: '{"n":1}' }] };
-    const completed: CompletedCall[] = [{ identity: id(0, 0, "charge", { n: 1 }), step: 0, position: 0, callId: "a", tool: "charge", ok: true, content: "{}", halt }];
+    checkpoint.messages[1] = {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "a", name: "charge", arguments: '{"n":1}' }],
+    };
+    const completed: CompletedCall[] = [
+      {
+        identity: id(0, 0, "charge", { n: 1 }),
+        step: 0,
+        position: 0,
+        callId: "a",
+        tool: "charge",
+        ok: true,
+        content: "{}",
+        halt,
+      },
+    ];
     const model = scriptedModel([[text("SHOULD NOT BE SAID")]]);
     const result = await runTurn(input({ model, resume: { checkpoint, completed, inFlight: [] } }));
     expect(result).toMatchObject({ status: "halted", content: "Subscribed!" });
@@ -197,11 +275,26 @@ describe("resume (DESIGN D9)", () => {
       promoted: [toolSpec("earlier")],
     };
     const completed: CompletedCall[] = [
-      { identity: id(0, 0, "tool_search", { query: "w" }), step: 0, position: 0, callId: "s", tool: "tool_search", ok: true, content: "[]", promote: [toolSpec("weather")] },
+      {
+        identity: id(0, 0, "tool_search", { query: "w" }),
+        step: 0,
+        position: 0,
+        callId: "s",
+        tool: "tool_search",
+        ok: true,
+        content: "[]",
+        promote: [toolSpec("weather")],
+      },
     ];
     const model = scriptedModel([[text("ok")]]);
     await runTurn(input({ model, resume: { checkpoint, completed, inFlight: [] } }));
-    expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(["lookup", "charge", "tool_search", "earlier", "weather"]);
+    expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual([
+      "lookup",
+      "charge",
+      "tool_search",
+      "earlier",
+      "weather",
+    ]);
   });
 
   it("keeps counting max_tool_calls across the restart", async () => {
@@ -210,21 +303,41 @@ describe("resume (DESIGN D9)", () => {
       step: 0,
       messages: [
         { role: "user", content: "go" },
-        { role: "assistant", content: "", toolCalls: [{ id: "a", name: "lookup", arguments: "{}" }, { id: "b", name: "lookup", arguments: "{}" }] },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [
+            { id: "a", name: "lookup", arguments: "{}" },
+            { id: "b", name: "lookup", arguments: "{}" },
+          ],
+        },
         { role: "tool", callId: "a", tool: "lookup", content: "1" },
         { role: "tool", callId: "b", tool: "lookup", content: "1" },
       ],
       completedCalls: [],
     };
     const model = scriptedModel([[toolCall("lookup")]]);
-    const result = await runTurn(input({ model, limits: { max_tool_calls: 2 }, resume: { checkpoint, completed: [], inFlight: [] } }));
+    const result = await runTurn(
+      input({ model, limits: { max_tool_calls: 2 }, resume: { checkpoint, completed: [], inFlight: [] } }),
+    );
     expect(result).toMatchObject({ status: "failed", error: "tool call limit exceeded (2)" });
   });
 
   it("fails clearly on a checkpoint whose open batch has no calls", async () => {
-    const checkpoint: TurnCheckpoint = { turnId: TURN, step: 0, messages: [{ role: "user", content: "go" }], completedCalls: [], batchOpen: true };
-    const result = await runTurn(input({ model: scriptedModel([]), resume: { checkpoint, completed: [], inFlight: [] } }));
-    expect(result).toMatchObject({ status: "failed", error: "resume failed: the checkpoint's open batch has no tool calls" });
+    const checkpoint: TurnCheckpoint = {
+      turnId: TURN,
+      step: 0,
+      messages: [{ role: "user", content: "go" }],
+      completedCalls: [],
+      batchOpen: true,
+    };
+    const result = await runTurn(
+      input({ model: scriptedModel([]), resume: { checkpoint, completed: [], inFlight: [] } }),
+    );
+    expect(result).toMatchObject({
+      status: "failed",
+      error: "resume failed: the checkpoint's open batch has no tool calls",
+    });
   });
 });
 
@@ -240,27 +353,65 @@ describe("approvals across a wait and a resume", () => {
           return { action: "wait" as const, approval: { id: `apr-${decisions.size}`, state: "requested" as const } };
         }
         if (state === "pending") return { action: "wait" as const, approval: { id: "apr", state: "pending" as const } };
-        return { action: "run" as const, approval: { id: `apr-${[...decisions.keys()].indexOf(request.identity) + 1}`, state: "approved" as const } };
+        return {
+          action: "run" as const,
+          approval: { id: `apr-${[...decisions.keys()].indexOf(request.identity) + 1}`, state: "approved" as const },
+        };
       },
     };
     const executed: ToolCallRequest[] = [];
     const executor = fakeExecutor((request) => (executed.push(request), okOutcome(request.callId)));
     const memory = memoryStore();
-    const steps = [[toolCall("lookup", {}, { id: "l" }), toolCall("charge", { n: 1 }, { id: "c1" }), toolCall("charge", { n: 2 }, { id: "c2" })], [text("paid twice")]];
+    const steps = [
+      [
+        toolCall("lookup", {}, { id: "l" }),
+        toolCall("charge", { n: 1 }, { id: "c1" }),
+        toolCall("charge", { n: 2 }, { id: "c2" }),
+      ],
+      [text("paid twice")],
+    ];
     const first = recordingSink();
-    const waiting = await runTurn(input({ model: scriptedModel(steps), executor, sink: first, gate, checkpoints: memory.store }));
+    const waiting = await runTurn(
+      input({ model: scriptedModel(steps), executor, sink: first, gate, checkpoints: memory.store }),
+    );
     expect(waiting.status).toBe("waiting");
-    expect(first.ofType("approval_requested")).toEqual([{ type: "approval_requested", approval_id: "apr-1", call_id: "c1", tool: "charge", arguments: { n: 1 } }]);
+    expect(first.ofType("approval_requested")).toEqual([
+      { type: "approval_requested", approval_id: "apr-1", call_id: "c1", tool: "charge", arguments: { n: 1 } },
+    ]);
 
-    const resumeFrom = (): ResumeState => ({ checkpoint: memory.saved.at(-1)!, completed: [...memory.completed], inFlight: [] });
+    const resumeFrom = (): ResumeState => ({
+      checkpoint: memory.saved.at(-1)!,
+      completed: [...memory.completed],
+      inFlight: [],
+    });
     decisions.set(id(0, 1, "charge", { n: 1 }), "approved");
     const second = recordingSink();
-    const again = await runTurn(input({ model: scriptedModel(steps.slice(1)), executor, sink: second, gate, checkpoints: memory.store, resume: resumeFrom() }));
+    const again = await runTurn(
+      input({
+        model: scriptedModel(steps.slice(1)),
+        executor,
+        sink: second,
+        gate,
+        checkpoints: memory.store,
+        resume: resumeFrom(),
+      }),
+    );
     expect(again.status).toBe("waiting"); // the second charge needs its own decision
-    expect(second.types()).toEqual(["turn_resumed", "tool_call", "tool_result", "approval_resolved", "tool_call", "tool_result", "approval_requested", "turn_waiting"]);
+    expect(second.types()).toEqual([
+      "turn_resumed",
+      "tool_call",
+      "tool_result",
+      "approval_resolved",
+      "tool_call",
+      "tool_result",
+      "approval_requested",
+      "turn_waiting",
+    ]);
 
     decisions.set(id(0, 2, "charge", { n: 2 }), "approved");
-    const third = await runTurn(input({ model: scriptedModel(steps.slice(1)), executor, gate, checkpoints: memory.store, resume: resumeFrom() }));
+    const third = await runTurn(
+      input({ model: scriptedModel(steps.slice(1)), executor, gate, checkpoints: memory.store, resume: resumeFrom() }),
+    );
     expect(third).toMatchObject({ status: "completed", content: "paid twice" });
     expect(executed.map((request) => request.callId)).toEqual(["l", "c1", "c2"]);
     expect(third.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "assistant"]);
@@ -271,9 +422,16 @@ describe("approvals across a wait and a resume", () => {
     const states = ["rejected", "expired"] as const;
     let asked = 0;
     const gate = {
-      check: () => ({ action: "refuse" as const, error: "rejected by operator", approval: { id: `apr-${asked}`, state: states[asked++]! } }),
+      check: () => ({
+        action: "refuse" as const,
+        error: "rejected by operator",
+        approval: { id: `apr-${asked}`, state: states[asked++]! },
+      }),
     };
-    const model = scriptedModel([[toolCall("charge", {}, { id: "x" }), toolCall("charge", { n: 2 }, { id: "y" })], [text("ok")]]);
+    const model = scriptedModel([
+      [toolCall("charge", {}, { id: "x" }), toolCall("charge", { n: 2 }, { id: "y" })],
+      [text("ok")],
+    ]);
     const result = await runTurn(input({ model, sink, gate }));
     expect(sink.ofType("approval_resolved")).toEqual([
       { type: "approval_resolved", approval_id: "apr-0", call_id: "x", decision: "rejected" },

@@ -3,9 +3,23 @@ import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
 import { callIdentity } from "./call-identity";
 import type { GateDecision, GateRequest, TurnCheckpoint } from "./ports";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, terminalEvents, toolSpec, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  terminalEvents,
+  toolSpec,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
-const input = (overrides: TurnInputOverrides) => turnInput({ turnId: "turn-7", tools: [toolSpec("lookup"), toolSpec("refund"), toolSpec("tool_search")], executor: fakeExecutor(() => okOutcome("ok")), ...overrides });
+const input = (overrides: TurnInputOverrides) =>
+  turnInput({
+    turnId: "turn-7",
+    tools: [toolSpec("lookup"), toolSpec("refund"), toolSpec("tool_search")],
+    executor: fakeExecutor(() => okOutcome("ok")),
+    ...overrides,
+  });
 
 describe("checkpoints (resume seam)", () => {
   it("are saved after every step with the messages so far and completed call identities", async () => {
@@ -58,9 +72,21 @@ describe("gate (approvals seam)", () => {
     const saved: TurnCheckpoint[] = [];
     const executor = fakeExecutor(() => okOutcome("ok"));
     const approvals = gate((request) => (request.tool === "refund" ? { action: "wait" } : { action: "run" }));
-    const model = scriptedModel([[toolCall("lookup", {}, { id: "l" }), toolCall("refund", { amount: 5 }, { id: "r" }), toolCall("lookup", {}, { id: "l2" })]]);
+    const model = scriptedModel([
+      [
+        toolCall("lookup", {}, { id: "l" }),
+        toolCall("refund", { amount: 5 }, { id: "r" }),
+        toolCall("lookup", {}, { id: "l2" }),
+      ],
+    ]);
     const result = await runTurn(
-      input({ model, sink, executor, gate: approvals, checkpoints: { save: (checkpoint) => void saved.push(checkpoint) } }),
+      input({
+        model,
+        sink,
+        executor,
+        gate: approvals,
+        checkpoints: { save: (checkpoint) => void saved.push(checkpoint) },
+      }),
     );
     expect(result).toMatchObject({ status: "waiting", content: "" });
     expect(executor.calls.map((call) => call.callId)).toEqual(["l"]);
@@ -80,7 +106,9 @@ describe("gate (approvals seam)", () => {
   it("`refuse` gives the model the error and the turn goes on", async () => {
     const executor = fakeExecutor(() => okOutcome("ok"));
     const model = scriptedModel([[toolCall("refund")], [text("Not allowed, sorry.")]]);
-    const result = await runTurn(input({ model, executor, gate: gate(() => ({ action: "refuse", error: "rejected by operator" })) }));
+    const result = await runTurn(
+      input({ model, executor, gate: gate(() => ({ action: "refuse", error: "rejected by operator" })) }),
+    );
     expect(executor.calls).toHaveLength(0);
     expect(result.messages[2]).toMatchObject({ role: "tool", content: '{"error":"rejected by operator"}' });
     expect(result.status).toBe("completed");
@@ -94,7 +122,9 @@ describe("gate (approvals seam)", () => {
     await runTurn(input({ model, sink, executor, gate: approvals, limits: { tool_concurrency: 4 } }));
     expect(approvals.asked.map((request) => request.tool)).toEqual(["lookup", "lookup"]);
     expect(executor.maxInFlight).toBe(1);
-    expect(sink.ofType("warning")).toEqual([{ type: "warning", message: "approvals force serial execution; tool_concurrency 4 is ignored for this turn" }]);
+    expect(sink.ofType("warning")).toEqual([
+      { type: "warning", message: "approvals force serial execution; tool_concurrency 4 is ignored for this turn" },
+    ]);
     expect(sink.types()[1]).toBe("warning");
   });
 
@@ -103,20 +133,38 @@ describe("gate (approvals seam)", () => {
     const approvals = { ...gate(() => ({ action: "wait" })), tools: ["refund", "charge"] };
     const model = scriptedModel([[toolCall("refund"), toolCall("lookup")], [text("ok")]]);
     const saved: TurnCheckpoint[] = [];
-    const first = await runTurn(input({ model, sink, gate: approvals, limits: { tool_concurrency: 4 }, checkpoints: { save: (c) => void saved.push(c) } }));
+    const first = await runTurn(
+      input({
+        model,
+        sink,
+        gate: approvals,
+        limits: { tool_concurrency: 4 },
+        checkpoints: { save: (c) => void saved.push(c) },
+      }),
+    );
     expect(first.status).toBe("waiting");
-    expect(sink.ofType("warning")).toEqual([{ type: "warning", message: "approvals on refund, charge force serial execution; tool_concurrency 4 is ignored for this turn" }]);
+    expect(sink.ofType("warning")).toEqual([
+      {
+        type: "warning",
+        message: "approvals on refund, charge force serial execution; tool_concurrency 4 is ignored for this turn",
+      },
+    ]);
 
     const again = recordingSink();
     const resume = { checkpoint: saved.at(-1)!, completed: [], inFlight: [] };
     const run = { ...approvals, check: () => ({ action: "run" as const }) };
-    const second = await runTurn(input({ model: scriptedModel([[text("ok")]]), sink: again, gate: run, limits: { tool_concurrency: 4 }, resume }));
+    const second = await runTurn(
+      input({ model: scriptedModel([[text("ok")]]), sink: again, gate: run, limits: { tool_concurrency: 4 }, resume }),
+    );
     expect(second.status).toBe("completed");
     expect(again.ofType("warning")).toEqual([]);
   });
 
   it("no warning when the turn would have been serial anyway, or has no gate", async () => {
-    for (const extra of [{ gate: gate(() => ({ action: "run" })), limits: { tool_concurrency: 1 } }, { limits: { tool_concurrency: 4 } }]) {
+    for (const extra of [
+      { gate: gate(() => ({ action: "run" })), limits: { tool_concurrency: 1 } },
+      { limits: { tool_concurrency: 4 } },
+    ]) {
       const sink = recordingSink();
       await runTurn(input({ model: scriptedModel([[toolCall("lookup")], [text("ok")]]), sink, ...extra }));
       expect(sink.ofType("warning")).toEqual([]);

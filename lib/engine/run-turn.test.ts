@@ -2,9 +2,20 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, streamError, text, toolCall, usage } from "@/lib/providers/scripted";
 import type { ModelMessage, ToolOutcome } from "./ports";
 import { runTurn } from "./run-turn";
-import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, toolSpec, type RecordingSink, turnInput, type TurnInputOverrides } from "./test-support";
+import {
+  fakeExecutor,
+  okOutcome,
+  recordingSink,
+  sleep,
+  terminalEvents,
+  toolSpec,
+  type RecordingSink,
+  turnInput,
+  type TurnInputOverrides,
+} from "./test-support";
 
-const input = (overrides: TurnInputOverrides) => turnInput({ userMessage: "hello", ctx: { chat_id: "chat-9" }, ...overrides });
+const input = (overrides: TurnInputOverrides) =>
+  turnInput({ userMessage: "hello", ctx: { chat_id: "chat-9" }, ...overrides });
 
 function expectSingleTerminal(sink: RecordingSink, type: string) {
   const terminals = terminalEvents(sink);
@@ -38,7 +49,11 @@ describe("runTurn: streaming and the tool loop", () => {
     ];
     const model = scriptedModel([[text("ok")]]);
     await runTurn(input({ model, history, instructions: "Be brief.", userMessage: "now" }));
-    expect(model.requests[0]?.messages).toEqual([{ role: "system", content: "Be brief." }, ...history, { role: "user", content: "now" }]);
+    expect(model.requests[0]?.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      ...history,
+      { role: "user", content: "now" },
+    ]);
     expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(["lookup"]);
   });
 
@@ -52,13 +67,39 @@ describe("runTurn: streaming and the tool loop", () => {
     const result = await runTurn(input({ model, sink, executor }));
 
     expect(executor.calls).toHaveLength(1);
-    expect(executor.calls[0]).toMatchObject({ callId: "c1", tool: "lookup", arguments: { q: "shoes" }, ctx: { chat_id: "chat-9" } });
-    expect(sink.types()).toEqual(["turn_started", "text_delta", "tool_call", "tool_result", "text_delta", "turn_completed"]);
-    expect(sink.ofType("tool_call")[0]).toEqual({ type: "tool_call", call_id: "c1", tool: "lookup", arguments: { q: "shoes" } });
-    expect(sink.ofType("tool_result")[0]).toMatchObject({ call_id: "c1", tool: "lookup", ok: true, result: { found: 3 } });
+    expect(executor.calls[0]).toMatchObject({
+      callId: "c1",
+      tool: "lookup",
+      arguments: { q: "shoes" },
+      ctx: { chat_id: "chat-9" },
+    });
+    expect(sink.types()).toEqual([
+      "turn_started",
+      "text_delta",
+      "tool_call",
+      "tool_result",
+      "text_delta",
+      "turn_completed",
+    ]);
+    expect(sink.ofType("tool_call")[0]).toEqual({
+      type: "tool_call",
+      call_id: "c1",
+      tool: "lookup",
+      arguments: { q: "shoes" },
+    });
+    expect(sink.ofType("tool_result")[0]).toMatchObject({
+      call_id: "c1",
+      tool: "lookup",
+      ok: true,
+      result: { found: 3 },
+    });
     const expected: ModelMessage[] = [
       { role: "user", content: "hello" },
-      { role: "assistant", content: "Let me look.", toolCalls: [{ id: "c1", name: "lookup", arguments: '{"q":"shoes"}' }] },
+      {
+        role: "assistant",
+        content: "Let me look.",
+        toolCalls: [{ id: "c1", name: "lookup", arguments: '{"q":"shoes"}' }],
+      },
       { role: "tool", callId: "c1", tool: "lookup", content: '{"found":3}' },
       { role: "assistant", content: "Found 3." },
     ];
@@ -77,7 +118,10 @@ describe("runTurn: streaming and the tool loop", () => {
     const tool = result.messages.find((message) => message.role === "tool");
     expect(tool?.content).toMatch(/^\{"error":"arguments are not valid JSON: .+"\}$/);
     expect(sink.ofType("tool_call")[0]?.arguments).toBe('{"q": "sh');
-    expect(sink.ofType("tool_result")[0]).toMatchObject({ ok: false, error: expect.stringMatching(/^arguments are not valid JSON: /) });
+    expect(sink.ofType("tool_result")[0]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^arguments are not valid JSON: /),
+    });
     expect(result.status).toBe("completed");
   });
 
@@ -86,7 +130,10 @@ describe("runTurn: streaming and the tool loop", () => {
     const model = scriptedModel([[toolCall("lookup", "[1,2]")], [text("ok")]]);
     const result = await runTurn(input({ model, executor }));
     expect(executor.calls).toHaveLength(0);
-    expect(result.messages[2]).toMatchObject({ role: "tool", content: '{"error":"arguments are not valid JSON: expected an object, got an array"}' });
+    expect(result.messages[2]).toMatchObject({
+      role: "tool",
+      content: '{"error":"arguments are not valid JSON: expected an object, got an array"}',
+    });
   });
 
   it("refuses a tool that was not offered, without calling the executor", async () => {
@@ -128,7 +175,9 @@ describe("runTurn: streaming and the tool loop", () => {
 
   it("offers tools promoted by a call from the next step on", async () => {
     const executor = fakeExecutor((request) =>
-      request.tool === "tool_search" ? { ok: true, content: '{"enabled":["extra"]}', promote: [toolSpec("extra")] } : okOutcome("x"),
+      request.tool === "tool_search"
+        ? { ok: true, content: '{"enabled":["extra"]}', promote: [toolSpec("extra")] }
+        : okOutcome("x"),
     );
     const model = scriptedModel([[toolCall("tool_search", { query: "x" })], [toolCall("extra")], [text("done")]]);
     const result = await runTurn(input({ model, executor, tools: [toolSpec("tool_search")] }));
@@ -144,12 +193,22 @@ describe("runTurn: failures", () => {
     const model = scriptedModel([[text("partial"), streamError("upstream 500")]]);
     const result = await runTurn(input({ model, sink }));
     expect(result).toMatchObject({ status: "failed", error: "model error: upstream 500", content: "" });
-    expect(sink.events.at(-1)).toEqual({ type: "turn_failed", error: "model error: upstream 500", code: "model_error", fault: "model" });
+    expect(sink.events.at(-1)).toEqual({
+      type: "turn_failed",
+      error: "model error: upstream 500",
+      code: "model_error",
+      fault: "model",
+    });
     expectSingleTerminal(sink, "turn_failed");
   });
 
   it("fails the turn when the model throws before streaming", async () => {
-    const model = { id: "broken", stream: () => { throw new Error("no connection"); } };
+    const model = {
+      id: "broken",
+      stream: () => {
+        throw new Error("no connection");
+      },
+    };
     const result = await runTurn(input({ model }));
     expect(result).toMatchObject({ status: "failed", error: "model error: no connection" });
   });
@@ -231,7 +290,9 @@ describe("runTurn: an async sink", () => {
     const sink = {
       // The port's contract: the order of calls is the order; durability comes later, in any order.
       async emit(event: { type: string; call_id?: string; text?: string }) {
-        order.push(event.call_id ? `${event.type}:${event.call_id}` : event.text ? `${event.type}:${event.text}` : event.type);
+        order.push(
+          event.call_id ? `${event.type}:${event.call_id}` : event.text ? `${event.type}:${event.text}` : event.type,
+        );
         pending += 1;
         await sleep(delays[index++ % delays.length] ?? 0);
         pending -= 1;

@@ -1,5 +1,16 @@
 import type { TurnContext } from "@/lib/tools/types";
-import type { CheckpointStore, Clock, EventSink, Model, ModelMessage, ModelToolSpec, ResumeState, TokenUsage, ToolExecutor, ToolGate } from "./ports";
+import type {
+  CheckpointStore,
+  Clock,
+  EventSink,
+  Model,
+  ModelMessage,
+  ModelToolSpec,
+  ResumeState,
+  TokenUsage,
+  ToolExecutor,
+  ToolGate,
+} from "./ports";
 import type { TurnFailureCode, TurnFault } from "./turn-failure";
 import type { TurnLimits } from "./turn-limits";
 import { TurnLoop } from "./turn-loop";

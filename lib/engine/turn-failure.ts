@@ -33,7 +33,11 @@ export type TurnFailureCode = keyof typeof FAULT_OF;
 export const TURN_FAILURE_CODES = Object.keys(FAULT_OF) as TurnFailureCode[];
 
 /** Codes a model's error may name for itself: the model cannot run as configured. */
-export const MODEL_CONFIGURATION_CODES: ReadonlySet<TurnFailureCode> = new Set(["model_configuration", "provider_secret_missing", "provider_blocked"]);
+export const MODEL_CONFIGURATION_CODES: ReadonlySet<TurnFailureCode> = new Set([
+  "model_configuration",
+  "provider_secret_missing",
+  "provider_blocked",
+]);
 
 /** Codes a sink's or checkpoint store's error may name for itself (else event_sink_failed / checkpoint_failed). */
 export const PERSISTENCE_CODES: ReadonlySet<TurnFailureCode> = new Set(["lease_lost"]);
@@ -71,7 +75,11 @@ export class TurnFailure extends Error {
 }
 
 /** A failure's facts from its code and text. */
-export const failureInfo = (code: TurnFailureCode, error: string): FailureInfo => ({ error, code, fault: FAULT_OF[code] });
+export const failureInfo = (code: TurnFailureCode, error: string): FailureInfo => ({
+  error,
+  code,
+  fault: FAULT_OF[code],
+});
 
 /**
  * The code an error names for itself in a `failureCode` property (a model that cannot run as

@@ -3,7 +3,12 @@ import { formatSeconds, resolveTurnLimits, timeoutMs } from "./turn-limits";
 
 describe("resolveTurnLimits", () => {
   it("fills the reference defaults", () => {
-    expect(resolveTurnLimits(undefined)).toEqual({ tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 });
+    expect(resolveTurnLimits(undefined)).toEqual({
+      tool_concurrency: 1,
+      max_tool_calls: 50,
+      turn_timeout: 300,
+      tool_timeout: 60,
+    });
     expect(resolveTurnLimits({ tool_concurrency: 4 }).max_tool_calls).toBe(50);
   });
 

@@ -10,11 +10,21 @@ import { runToolBatch } from "./run-tool-batch";
 import type { RunTurnInput, RunTurnResult } from "./run-turn";
 import { serialByApprovalsWarning } from "./serial-warning";
 import { addUsage, streamModelStep } from "./stream-model-step";
-import { errorMessage, MODEL_CONFIGURATION_CODES, ownFailureCode, PERSISTENCE_CODES, TurnFailure, type FailureInfo } from "./turn-failure";
+import {
+  errorMessage,
+  MODEL_CONFIGURATION_CODES,
+  ownFailureCode,
+  PERSISTENCE_CODES,
+  TurnFailure,
+  type FailureInfo,
+} from "./turn-failure";
 import { resolveTurnLimits, type TurnLimits } from "./turn-limits";
 import { TurnSignals } from "./turn-signals";
 
-type TurnEnd = { status: "completed" | "halted"; content: string } | { status: "waiting" } | { status: "failed"; failure: FailureInfo };
+type TurnEnd =
+  | { status: "completed" | "halted"; content: string }
+  | { status: "waiting" }
+  | { status: "failed"; failure: FailureInfo };
 
 /** What only exists once the limits are known to be valid (a bad limit fails the turn first). */
 interface Running {
@@ -52,13 +62,20 @@ export class TurnLoop {
     this.#events = new EventLog(input.sink);
     this.#clock = input.clock ?? systemClock;
     this.#tools = new OfferedTools(input.tools);
-    this.#prefix = [...(input.instructions ? [{ role: "system" as const, content: input.instructions }] : []), ...input.history];
+    this.#prefix = [
+      ...(input.instructions ? [{ role: "system" as const, content: input.instructions }] : []),
+      ...input.history,
+    ];
   }
 
   async run(): Promise<RunTurnResult> {
     const resumedAt = this.#input.resume?.checkpoint.step;
     const turnId = this.#input.turnId;
-    this.#events.post(resumedAt === undefined ? { type: "turn_started", turn_id: turnId } : { type: "turn_resumed", turn_id: turnId, step: resumedAt });
+    this.#events.post(
+      resumedAt === undefined
+        ? { type: "turn_started", turn_id: turnId }
+        : { type: "turn_resumed", turn_id: turnId, step: resumedAt },
+    );
 
     let end: TurnEnd;
     let running: Running | undefined;
@@ -102,7 +119,10 @@ export class TurnLoop {
     const { gate, resume } = this.#input;
     // Once per turn: a resumed run (after each approval decision) goes serial for the same reason.
     if (gate && running.limits.tool_concurrency > 1 && !resume) {
-      await this.#events.record({ type: "warning", message: serialByApprovalsWarning(gate.tools, running.limits.tool_concurrency) });
+      await this.#events.record({
+        type: "warning",
+        message: serialByApprovalsWarning(gate.tools, running.limits.tool_concurrency),
+      });
     }
     let step = 0;
     if (resume) {
@@ -133,7 +153,9 @@ export class TurnLoop {
     if (this.#events.error) throw sinkFailure(this.#events.error);
     const { text, toolCalls, usage } = await this.#askModel(running);
     this.#usage = addUsage(this.#usage, usage);
-    this.#messages.push(toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text });
+    this.#messages.push(
+      toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text },
+    );
     if (toolCalls.length === 0) {
       await this.#checkpoint(step, { end: { status: "completed", content: text } });
       return { status: "completed", content: text };
@@ -150,12 +172,20 @@ export class TurnLoop {
       return await streamModelStep(this.#input.model, { messages, tools: this.#tools.specs(), signal }, this.#events);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new TurnFailure(ownFailureCode(error, MODEL_CONFIGURATION_CODES) ?? "model_error", `model error: ${errorMessage(error)}`);
+      throw new TurnFailure(
+        ownFailureCode(error, MODEL_CONFIGURATION_CODES) ?? "model_error",
+        `model error: ${errorMessage(error)}`,
+      );
     }
   }
 
   /** Runs one step's calls and settles what the batch means for the turn (undefined: go on). */
-  async #runBatch(running: Running, step: number, leadIn: string, calls: ModelToolCall[]): Promise<TurnEnd | undefined> {
+  async #runBatch(
+    running: Running,
+    step: number,
+    leadIn: string,
+    calls: ModelToolCall[],
+  ): Promise<TurnEnd | undefined> {
     const { turnId, executor, ctx, gate, checkpoints } = this.#input;
     const batch = await runToolBatch(
       {
@@ -202,13 +232,22 @@ export class TurnLoop {
   async #checkpoint(step: number, extra: Partial<TurnCheckpoint> = {}): Promise<void> {
     const store = this.#input.checkpoints;
     if (!store) return;
-    const snapshot: TurnCheckpoint = { turnId: this.#input.turnId, step, messages: [...this.#messages], completedCalls: [...this.#completedCalls], ...extra };
+    const snapshot: TurnCheckpoint = {
+      turnId: this.#input.turnId,
+      step,
+      messages: [...this.#messages],
+      completedCalls: [...this.#completedCalls],
+      ...extra,
+    };
     if (this.#tools.promoted.length > 0) snapshot.promoted = [...this.#tools.promoted];
     if (this.#usage) snapshot.usage = { ...this.#usage };
     try {
       await store.save(snapshot);
     } catch (error) {
-      throw new TurnFailure(ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed", `checkpoint failed: ${errorMessage(error)}`);
+      throw new TurnFailure(
+        ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed",
+        `checkpoint failed: ${errorMessage(error)}`,
+      );
     }
   }
 
@@ -225,11 +264,16 @@ export class TurnLoop {
 }
 
 function asTurnFailure(error: unknown): TurnFailure {
-  return error instanceof TurnFailure ? error : new TurnFailure("internal_error", `internal error: ${errorMessage(error)}`);
+  return error instanceof TurnFailure
+    ? error
+    : new TurnFailure("internal_error", `internal error: ${errorMessage(error)}`);
 }
 
 function sinkFailure(error: Error): TurnFailure {
-  return new TurnFailure(ownFailureCode(error, PERSISTENCE_CODES) ?? "event_sink_failed", `event sink failed: ${error.message}`);
+  return new TurnFailure(
+    ownFailureCode(error, PERSISTENCE_CODES) ?? "event_sink_failed",
+    `event sink failed: ${error.message}`,
+  );
 }
 
 function terminalEvent(end: TurnEnd, usage: TokenUsage | undefined): EngineEvent {
@@ -245,4 +289,3 @@ function terminalEvent(end: TurnEnd, usage: TokenUsage | undefined): EngineEvent
       return { type: "turn_failed", ...end.failure };
   }
 }
-

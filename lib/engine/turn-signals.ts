@@ -22,7 +22,8 @@ export class TurnSignals {
 
   /** Starts the deadline clock now. */
   constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
-    const timedOut = () => this.#stop.abort(new TurnFailure("turn_timeout", `turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
+    const timedOut = () =>
+      this.#stop.abort(new TurnFailure("turn_timeout", `turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
     this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
     const external = options.external;
     const onCancel = () => {

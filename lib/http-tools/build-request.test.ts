@@ -94,7 +94,10 @@ describe("buildRequest: query", () => {
   });
 
   it("drops a parameter whose whole value is an absent optional argument", () => {
-    const t = tool({ url: "https://api.example.com/s?q={{q}}&keep=1", query: { page: "{{page}}", note: "n={{note}}" } });
+    const t = tool({
+      url: "https://api.example.com/s?q={{q}}&keep=1",
+      query: { page: "{{page}}", note: "n={{note}}" },
+    });
     const url = new URL(ok(buildRequest(t, {}, {}, SECRETS)).request.url);
     expect([...url.searchParams.entries()]).toEqual([
       ["keep", "1"],
@@ -117,7 +120,9 @@ describe("buildRequest: headers", () => {
     ["NUL", "a\u0000b"],
   ])("refuses a value with %s", (_name, note) => {
     const t = tool({ headers: { "X-Note": "note: {{note}}" } });
-    expect(err(buildRequest(t, { note }, {}, SECRETS))).toMatch(/request\.headers\.X-Note: the value contains CR, LF or NUL/);
+    expect(err(buildRequest(t, { note }, {}, SECRETS))).toMatch(
+      /request\.headers\.X-Note: the value contains CR, LF or NUL/,
+    );
   });
 
   it("refuses characters a header cannot carry", () => {
@@ -145,7 +150,10 @@ describe("buildRequest: context and secrets", () => {
   });
 
   it("resolves a secret in a secret header and reports its value for redaction", () => {
-    const t = tool({ headers: { Authorization: "Bearer {{secret.api_token}}" } }, { secret_headers: ["authorization"] });
+    const t = tool(
+      { headers: { Authorization: "Bearer {{secret.api_token}}" } },
+      { secret_headers: ["authorization"] },
+    );
     const r = ok(buildRequest(t, {}, {}, SECRETS));
     expect(r.request.headers.Authorization).toBe("Bearer tok-123456");
     expect(r.secretValues).toEqual(["tok-123456"]);
@@ -153,8 +161,13 @@ describe("buildRequest: context and secrets", () => {
   });
 
   it("refuses a missing secret with its name, and a secret outside a secret header", () => {
-    const missing = tool({ headers: { Authorization: "Bearer {{secret.nope}}" } }, { secret_headers: ["Authorization"] });
-    expect(err(buildRequest(missing, {}, {}, SECRETS))).toMatch(/secret 'nope' is not provisioned \(set INSIKA_SECRET_NOPE/);
+    const missing = tool(
+      { headers: { Authorization: "Bearer {{secret.nope}}" } },
+      { secret_headers: ["Authorization"] },
+    );
+    expect(err(buildRequest(missing, {}, {}, SECRETS))).toMatch(
+      /secret 'nope' is not provisioned \(set INSIKA_SECRET_NOPE/,
+    );
     const outside = tool({ headers: { "X-Key": "{{secret.api_token}}" } });
     const refused = buildRequest(outside, {}, {}, SECRETS);
     expect(err(refused)).toMatch(/only inside a header listed in secret_headers/);
@@ -162,13 +175,16 @@ describe("buildRequest: context and secrets", () => {
   });
 
   it("never re-expands a model value", () => {
-    const t = tool({
-      url: "https://api.example.com/x/{{id}}",
-      headers: { Authorization: "{{secret.api_token}}", "X-Note": "{{note}}" },
-      query: { q: "{{q}}" },
-      method: "POST",
-      body: { note: "{{note}}", text: "n: {{note}}" },
-    }, { secret_headers: ["Authorization"] });
+    const t = tool(
+      {
+        url: "https://api.example.com/x/{{id}}",
+        headers: { Authorization: "{{secret.api_token}}", "X-Note": "{{note}}" },
+        query: { q: "{{q}}" },
+        method: "POST",
+        body: { note: "{{note}}", text: "n: {{note}}" },
+      },
+      { secret_headers: ["Authorization"] },
+    );
     const value = "{{secret.api_token}}{{ctx.tenant}}";
     const r = ok(buildRequest(t, { id: value, note: value, q: value }, { tenant: "t1" }, SECRETS));
     expect(r.request.headers["X-Note"]).toBe(value);
@@ -186,14 +202,16 @@ describe("buildRequest: JSON body", () => {
   it("keeps hostile strings inside their JSON strings", () => {
     const hostile = ['"}', "\\", '\\"', '", "admin": true, "x": "', "\u2028\u0000", "ünï 🎉", "{{secret.api_token}}"];
     for (const note of hostile) {
-      const r = ok(buildRequest(bodyTool({ user: { note: "{{note}}", text: "said: {{note}}!" } }), { note }, {}, SECRETS));
+      const r = ok(
+        buildRequest(bodyTool({ user: { note: "{{note}}", text: "said: {{note}}!" } }), { note }, {}, SECRETS),
+      );
       expect(JSON.parse(r.request.body ?? "")).toEqual({ user: { note, text: `said: ${note}!` } });
     }
   });
 
   it("gives an exact placeholder the argument's JSON value", () => {
     const t = bodyTool({ page: "{{page}}", tags: "{{tags}}", obj: "{{obj}}", s: "{{page}}!" });
-    const obj = { nested: [1, { x: '"' }], "__proto__": { polluted: true } };
+    const obj = { nested: [1, { x: '"' }], __proto__: { polluted: true } };
     const args = JSON.parse(JSON.stringify({ page: 3, tags: ["a", "b"], obj })) as Record<string, unknown>;
     const r = ok(buildRequest(t, args, {}, SECRETS));
     const sent = JSON.parse(r.request.body ?? "") as Record<string, unknown>;
@@ -206,7 +224,14 @@ describe("buildRequest: JSON body", () => {
     const t = bodyTool(JSON.parse('{"__proto__": {"inner": "{{page}}"}, "x": "y"}') as ToolRequest["body"]);
     const r = ok(buildRequest(t, { page: "two" }, {}, SECRETS));
     expect(r.request.body).toBe('{"__proto__":{"inner":"two"},"x":"y"}');
-    const h = ok(buildRequest(tool({ headers: JSON.parse('{"__proto__": "p", "X-A": "1"}') as Record<string, string> }), {}, {}, SECRETS));
+    const h = ok(
+      buildRequest(
+        tool({ headers: JSON.parse('{"__proto__": "p", "X-A": "1"}') as Record<string, string> }),
+        {},
+        {},
+        SECRETS,
+      ),
+    );
     expect(Object.getPrototypeOf(h.request.headers)).toBe(Object.prototype);
     expect(Object.keys(h.request.headers)).toEqual(["__proto__", "X-A"]);
     expect(h.request.headers["__proto__"]).toBe("p");
@@ -237,9 +262,17 @@ describe("buildRequest: JSON body", () => {
 describe("buildRequest: never throws", () => {
   it("answers an error for non-object arguments and broken definitions", () => {
     expect(err(buildRequest(tool({}), "nope", {}, SECRETS))).toMatch(/arguments must be a JSON object/);
-    expect(err(buildRequest(tool({ url: "https://{{id}}.example.com/" }), { id: "x" }, {}, SECRETS))).toMatch(/literal/);
-    expect(err(buildRequest(tool({ url: "https://api.example.com/{{undeclared}}" }), {}, {}, SECRETS))).toMatch(/not a declared parameter/);
-    expect(err(buildRequest(tool({ url: "https://api.example.com/{{env.X}}" }), {}, {}, SECRETS))).toMatch(/cannot be resolved/);
-    expect(err(buildRequest(tool({ url: "https://api.example.com/x/{{id}}" }), { id: "\ud800" }, {}, SECRETS))).toMatch(/lone surrogate/);
+    expect(err(buildRequest(tool({ url: "https://{{id}}.example.com/" }), { id: "x" }, {}, SECRETS))).toMatch(
+      /literal/,
+    );
+    expect(err(buildRequest(tool({ url: "https://api.example.com/{{undeclared}}" }), {}, {}, SECRETS))).toMatch(
+      /not a declared parameter/,
+    );
+    expect(err(buildRequest(tool({ url: "https://api.example.com/{{env.X}}" }), {}, {}, SECRETS))).toMatch(
+      /cannot be resolved/,
+    );
+    expect(err(buildRequest(tool({ url: "https://api.example.com/x/{{id}}" }), { id: "\ud800" }, {}, SECRETS))).toMatch(
+      /lone surrogate/,
+    );
   });
 });

@@ -119,7 +119,8 @@ function buildHeader(
   let value = "";
   for (const part of parts) {
     if (part.type === "placeholder" && part.placeholder.kind === "secret") {
-      if (!isSecret) throw new BuildError(`${where}: {{secret.*}} is allowed only inside a header listed in secret_headers`);
+      if (!isSecret)
+        throw new BuildError(`${where}: {{secret.*}} is allowed only inside a header listed in secret_headers`);
       value += readSecret(part.placeholder.name, where, secrets, secretValues);
     } else {
       value += renderParts([part], scope, where, identity);

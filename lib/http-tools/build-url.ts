@@ -72,7 +72,8 @@ export function buildUrl(template: string, query: Readonly<Record<string, string
       if (name !== "") pieces.push(name);
       continue;
     }
-    for (const v of queryValues(pair.value, scope, "request.url query", encodeURIComponent)) pieces.push(`${name}=${v}`);
+    for (const v of queryValues(pair.value, scope, "request.url query", encodeURIComponent))
+      pieces.push(`${name}=${v}`);
   }
   const params = new URLSearchParams();
   for (const [name, tpl] of Object.entries(query)) {
@@ -123,10 +124,18 @@ function analyzeTemplate(template: string): UrlTemplate {
   } catch {
     throw new BuildError("request.url is not a valid URL");
   }
-  if ((origin.protocol !== "http:" && origin.protocol !== "https:") || origin.username !== "" || origin.password !== "") {
+  if (
+    (origin.protocol !== "http:" && origin.protocol !== "https:") ||
+    origin.username !== "" ||
+    origin.password !== ""
+  ) {
     throw new BuildError("request.url must be http/https without credentials");
   }
-  const analyzed: UrlTemplate = deepFreeze({ prefix, origin: origin.origin, shape: cutTemplate(template.slice(prefix.length)) });
+  const analyzed: UrlTemplate = deepFreeze({
+    prefix,
+    origin: origin.origin,
+    shape: cutTemplate(template.slice(prefix.length)),
+  });
   rememberTemplate(ANALYZED, template, analyzed);
   return analyzed;
 }
@@ -158,7 +167,10 @@ function cutTemplate(rest: string): UrlShape {
         flush();
         if (ch === "/") shape.segments.push([]);
         else state = ch === "?" ? "query" : "fragment";
-      } else if (state === "query" && (ch === "&" || ch === "#" || (ch === "=" && (pair === null || pair.value === null)))) {
+      } else if (
+        state === "query" &&
+        (ch === "&" || ch === "#" || (ch === "=" && (pair === null || pair.value === null)))
+      ) {
         flush();
         if (ch === "&") pair = pushPair(shape);
         else if (ch === "#") state = "fragment";

@@ -75,7 +75,10 @@ export function clipText(text: string, max = MAX_RECORD_RESULT_CHARS): { text: s
  * `secretHeaders` (any case) becomes `[secret]`, whatever else it holds,
  * since `Bearer <token>` is a secret as a whole.
  */
-export function maskHeaders(headers: Readonly<Record<string, string>>, secretHeaders: readonly string[]): Record<string, string> {
+export function maskHeaders(
+  headers: Readonly<Record<string, string>>,
+  secretHeaders: readonly string[],
+): Record<string, string> {
   // Spread defines own data properties, it never assigns: `__proto__` stays a plain key.
   const out: Record<string, string> = { ...headers };
   if (secretHeaders.length === 0) return out;
@@ -97,7 +100,11 @@ export function maskUrl(url: string, secretValues: readonly string[]): string {
  * content, then redacts every secret value, in any string of the record, keys
  * included. Call it last, on the complete record.
  */
-export function finalizeRecord(record: CallRecord, content: string | null, secretValues: readonly string[]): CallRecord {
+export function finalizeRecord(
+  record: CallRecord,
+  content: string | null,
+  secretValues: readonly string[],
+): CallRecord {
   const out: CallRecord = { ...record };
   delete out.result_truncated;
   if (content === null) {

@@ -35,7 +35,8 @@ function copyFlatArguments(args: unknown): Record<string, unknown> | undefined {
     const value = source[key];
     let copy: unknown;
     if (typeof value === "string" || typeof value === "boolean" || value === null) copy = value;
-    else if (typeof value === "number") copy = Number.isFinite(value) ? value + 0 : null; // + 0 turns -0 into 0
+    else if (typeof value === "number")
+      copy = Number.isFinite(value) ? value + 0 : null; // + 0 turns -0 into 0
     else if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
     else return undefined; // an object, an array or a bigint: the round trip decides
     defineOwn(out, key, copy);

@@ -30,7 +30,10 @@ const PARAMS = {
   },
 } as const;
 
-function tool(request: Partial<ToolRequest> & { url: string }, extra: Partial<DataToolDefinition> = {}): DataToolDefinition {
+function tool(
+  request: Partial<ToolRequest> & { url: string },
+  extra: Partial<DataToolDefinition> = {},
+): DataToolDefinition {
   return dataTool({
     parameters: PARAMS as unknown as DataToolDefinition["parameters"],
     request: { method: "GET", headers: {}, query: {}, ...request },
@@ -57,14 +60,31 @@ describe("executeDataTool: before the network", () => {
     const r = await executeDataTool(tool({ url: `${b.origin}/x` }), { page: "two", tags: "a" }, {}, deps());
     expect(b.requests).toHaveLength(0);
     expect(errorOf(r)).toMatch(/page: expected an integer, got the string "two"; tags: expected an array/);
-    expect(r.record).toMatchObject({ call_id: "call-1", tool: "test_tool", kind: "data", request: null, status: null, ok: false });
+    expect(r.record).toMatchObject({
+      call_id: "call-1",
+      tool: "test_tool",
+      kind: "data",
+      request: null,
+      status: null,
+      ok: false,
+    });
     expect(r.record.arguments).toEqual({ page: "two", tags: "a" });
   });
 
   it.each([
     ["a '..' path value", { url: "/items/{{id}}" }, { id: ".." }, /'\.' or '\.\.' is refused/],
-    ["a CR/LF header value", { url: "/x", headers: { "X-Note": "{{note}}" } }, { note: "a\r\nX-Evil: 1" }, /CR, LF or NUL/],
-    ["a missing secret", { url: "/x", headers: { Authorization: "{{secret.absent}}" } }, {}, /secret 'absent' is not provisioned/],
+    [
+      "a CR/LF header value",
+      { url: "/x", headers: { "X-Note": "{{note}}" } },
+      { note: "a\r\nX-Evil: 1" },
+      /CR, LF or NUL/,
+    ],
+    [
+      "a missing secret",
+      { url: "/x", headers: { Authorization: "{{secret.absent}}" } },
+      {},
+      /secret 'absent' is not provisioned/,
+    ],
   ])("refuses %s before any request exists", async (_name, req, args, message) => {
     const b = await backend();
     const t = tool({ ...req, url: `${b.origin}${req.url}` }, { secret_headers: ["Authorization"] });
@@ -79,7 +99,11 @@ describe("executeDataTool: before the network", () => {
     const r = await executeDataTool(tool({ url: `${b.origin}/x` }), {}, {}, deps({ posture: STRICT_POSTURE }));
     expect(b.requests).toHaveLength(0);
     expect(errorOf(r)).toMatch(/^destination blocked: /);
-    expect(r.record.egress).toMatchObject({ verdict: "blocked", rule: expect.any(String), hint: expect.stringContaining("INSIKA_EGRESS") });
+    expect(r.record.egress).toMatchObject({
+      verdict: "blocked",
+      rule: expect.any(String),
+      hint: expect.stringContaining("INSIKA_EGRESS"),
+    });
     expect(r.record.status).toBeNull();
     expect(r.record.request?.url).toBe(`${b.origin}/x`);
   });
@@ -88,7 +112,11 @@ describe("executeDataTool: before the network", () => {
 describe("executeDataTool: the request on the wire", () => {
   it("takes {{ctx.*}} from the turn context, never from a model argument", async () => {
     const b = await backend();
-    const t = tool({ url: `${b.origin}/x`, headers: { "X-Session": "{{ctx.chat_id}}" }, query: { tenant: "{{ctx.tenant}}" } });
+    const t = tool({
+      url: `${b.origin}/x`,
+      headers: { "X-Session": "{{ctx.chat_id}}" },
+      query: { tenant: "{{ctx.tenant}}" },
+    });
     const r = await executeDataTool(t, { chat_id: "evil" }, { chat_id: "chat-1", tenant: "acme" }, deps());
     expect(r.ok).toBe(true);
     expect(b.requests[0]?.headers["x-session"]).toBe("chat-1");
@@ -101,7 +129,9 @@ describe("executeDataTool: the request on the wire", () => {
     const r = await executeDataTool(t, { id: "../a?b#c/d", note: "x&y=z#w", tags: ["ü/1", "雪 2"] }, {}, deps());
     expect(r.ok).toBe(true);
     expect(b.requests[0]?.url).toBe("/items/..%2Fa%3Fb%23c%2Fd/v?note=x%26y%3Dz%23w&tags=%C3%BC%2F1&tags=%E9%9B%AA+2");
-    expect(r.record.request?.url).toBe(`${b.origin}/items/..%2Fa%3Fb%23c%2Fd/v?note=x%26y%3Dz%23w&tags=%C3%BC%2F1&tags=%E9%9B%AA+2`);
+    expect(r.record.request?.url).toBe(
+      `${b.origin}/items/..%2Fa%3Fb%23c%2Fd/v?note=x%26y%3Dz%23w&tags=%C3%BC%2F1&tags=%E9%9B%AA+2`,
+    );
   });
 
   it("sends a JSON body with hostile strings that parses to the expected structure", async () => {
@@ -109,7 +139,15 @@ describe("executeDataTool: the request on the wire", () => {
     const t = tool({
       method: "POST",
       url: `${b.origin}/orders`,
-      body: { order: { note: "{{note}}", line: "note=\"{{note}}\"", page: "{{page}}", tags: "{{tags}}", filters: "{{filters}}" } },
+      body: {
+        order: {
+          note: "{{note}}",
+          line: 'note="{{note}}"',
+          page: "{{page}}",
+          tags: "{{tags}}",
+          filters: "{{filters}}",
+        },
+      },
     });
     const note = '"}, "admin": true, "x": {"\\\\ \u0000 ünï 🎉 {{secret.x}} {{ctx.tenant}}';
     const args = { note, page: 7, tags: ["a", '"b"'], filters: { price: { lt: 5 }, q: "\\" } };
@@ -117,7 +155,9 @@ describe("executeDataTool: the request on the wire", () => {
     expect(r.ok).toBe(true);
     const sent = b.requests[0];
     expect(sent?.headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(sent?.body ?? "")).toEqual({ order: { note, line: `note="${note}"`, page: 7, tags: ["a", '"b"'], filters: args.filters } });
+    expect(JSON.parse(sent?.body ?? "")).toEqual({
+      order: { note, line: `note="${note}"`, page: 7, tags: ["a", '"b"'], filters: args.filters },
+    });
   });
 
   it("follows a redirect and records the hops and the final URL", async () => {
@@ -134,7 +174,12 @@ describe("executeDataTool: the request on the wire", () => {
 
   it("reaches an allowlisted 127.0.0.1:<port>, and a name through the resolver", async () => {
     const b = await backend();
-    const listed = await executeDataTool(tool({ url: `${b.origin}/x` }), {}, {}, deps({ posture: allowlistPosture(`127.0.0.1:${b.port}`) }));
+    const listed = await executeDataTool(
+      tool({ url: `${b.origin}/x` }),
+      {},
+      {},
+      deps({ posture: allowlistPosture(`127.0.0.1:${b.port}`) }),
+    );
     expect(listed.ok).toBe(true);
     expect(listed.record.egress?.rule).toBe("allowlisted");
     const named = await executeDataTool(
@@ -154,7 +199,8 @@ describe("executeDataTool: results", () => {
     if (req.url === "/text") res.writeHead(200, { "content-type": "text/plain" }).end("hello");
     else if (req.url === "/missing") json(res, { message: "no such item" }, 404);
     else if (req.url === "/big-error") json(res, { trace: "x".repeat(5000) }, 500);
-    else if (req.url === "/huge") res.writeHead(200, { "content-type": "text/plain" }).end("y".repeat(1024 * 1024 + 10));
+    else if (req.url === "/huge")
+      res.writeHead(200, { "content-type": "text/plain" }).end("y".repeat(1024 * 1024 + 10));
     else json(res, { results: [{ id: 1 }, { id: 2 }], status: "OK" });
   };
 
@@ -227,7 +273,11 @@ describe("executeDataTool: halt_when", () => {
       { method: "POST", url },
       {
         response,
-        halt_when: { json_path: "tool_result.status", equals: ["SUBSCRIBED"], say: { json_path: "tool_result.message" } },
+        halt_when: {
+          json_path: "tool_result.status",
+          equals: ["SUBSCRIBED"],
+          say: { json_path: "tool_result.message" },
+        },
       },
     );
 
@@ -260,30 +310,52 @@ describe("executeDataTool: halt_when", () => {
 
 describe("executeDataTool: MCP seam", () => {
   const mcpTool = (url: string) =>
-    tool({ method: "POST", url, protocol: "mcp", mcp_tool: "get-sum", headers: { Authorization: "Bearer {{secret.k}}" } }, { secret_headers: ["Authorization"] });
+    tool(
+      { method: "POST", url, protocol: "mcp", mcp_tool: "get-sum", headers: { Authorization: "Bearer {{secret.k}}" } },
+      { secret_headers: ["Authorization"] },
+    );
 
   it("without an MCP caller: ok:false, nothing sent", async () => {
     const b = await backend();
-    const r = await executeDataTool(mcpTool(`${b.origin}/mcp`), {}, {}, deps({ secrets: staticSecrets({ k: "mcp-key-1" }) }));
+    const r = await executeDataTool(
+      mcpTool(`${b.origin}/mcp`),
+      {},
+      {},
+      deps({ secrets: staticSecrets({ k: "mcp-key-1" }) }),
+    );
     expect(errorOf(r)).toBe("MCP calls are not available");
     expect(r.record.kind).toBe("mcp");
     expect(b.requests).toHaveLength(0);
   });
 
   it("an MCP caller sends through the guard with the built headers, never seeing the secret", async () => {
-    const b = await backend((req, res) => json(res, { jsonrpc: "2.0", id: 1, result: { echo: req.headers.authorization === "Bearer mcp-key-1" } }));
-    const r = await executeDataTool(mcpTool(`${b.origin}/mcp`), { note: "hi" }, {}, {
-      ...deps({ secrets: staticSecrets({ k: "mcp-key-1" }) }),
-      mcp: async (_tool, args, _ctx, send) => {
-        const res = await send({ body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: args } }), headers: { Authorization: "stolen", Accept: "application/json" } });
-        if (!res.ok) return { ok: false, error: res.error };
-        return { ok: true, value: (JSON.parse(res.body.toString()) as { result: unknown }).result };
+    const b = await backend((req, res) =>
+      json(res, { jsonrpc: "2.0", id: 1, result: { echo: req.headers.authorization === "Bearer mcp-key-1" } }),
+    );
+    const r = await executeDataTool(
+      mcpTool(`${b.origin}/mcp`),
+      { note: "hi" },
+      {},
+      {
+        ...deps({ secrets: staticSecrets({ k: "mcp-key-1" }) }),
+        mcp: async (_tool, args, _ctx, send) => {
+          const res = await send({
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: args } }),
+            headers: { Authorization: "stolen", Accept: "application/json" },
+          });
+          if (!res.ok) return { ok: false, error: res.error };
+          return { ok: true, value: (JSON.parse(res.body.toString()) as { result: unknown }).result };
+        },
       },
-    });
+    );
     expect(r.content).toBe('{"echo":true}');
     expect(b.requests[0]?.headers.accept).toBe("application/json");
     expect(JSON.parse(b.requests[0]?.body ?? "")).toMatchObject({ params: { arguments: { note: "hi" } } });
-    expect(r.record).toMatchObject({ kind: "mcp", status: 200, request: { method: "POST", headers: { Authorization: "[secret]" } } });
+    expect(r.record).toMatchObject({
+      kind: "mcp",
+      status: 200,
+      request: { method: "POST", headers: { Authorization: "[secret]" } },
+    });
   });
 });
 

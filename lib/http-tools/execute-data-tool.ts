@@ -90,7 +90,9 @@ export async function executeDataTool(
     // Ingestion bounds the timeout; a stored row that predates that rule must
     // still not overflow a timer (Node turns an overflow into 1 ms).
     const timeoutS =
-      Number.isFinite(tool.timeout) && tool.timeout > 0 ? Math.min(tool.timeout, MAX_TOOL_TIMEOUT_S) : DEFAULT_TOOL_TIMEOUT_S;
+      Number.isFinite(tool.timeout) && tool.timeout > 0
+        ? Math.min(tool.timeout, MAX_TOOL_TIMEOUT_S)
+        : DEFAULT_TOOL_TIMEOUT_S;
     const sendCtx: SendContext = {
       posture: deps.posture,
       resolver: deps.resolver,
@@ -117,12 +119,18 @@ export async function executeDataTool(
     const result = exchange.result;
     if (!result.ok) return failWith(call, exchange.error ?? result.error);
 
-    const extracted = extractResult(tool.response, { status: result.status, body: result.body, truncated: result.truncated });
+    const extracted = extractResult(tool.response, {
+      status: result.status,
+      body: result.body,
+      truncated: result.truncated,
+    });
     if (!extracted.ok) return finish(call, extracted);
     if (!tool.halt_when) return finish(call, extracted);
     // halt_when reads the body as received, whatever response.extract shows;
     // a body cut at the cap is never a basis for ending the turn.
-    const verdict = result.truncated ? { halt: false as const } : evaluateHalt(tool.halt_when, result.status, bodyText(result.body));
+    const verdict = result.truncated
+      ? { halt: false as const }
+      : evaluateHalt(tool.halt_when, result.status, bodyText(result.body));
     record.halted = verdict.halt;
     if (!verdict.halt) return finish(call, extracted);
     record.halt_reason = verdict.reason;
@@ -130,7 +138,13 @@ export async function executeDataTool(
   } catch (e) {
     // Every step above is written not to throw; this is the last line that
     // keeps a bug from reaching the turn loop (DESIGN §3.3).
-    quietly(() => log.error("data tool call failed unexpectedly", { tool: record.tool, call_id: record.call_id, ...redactError(e, call.secretValues) }));
+    quietly(() =>
+      log.error("data tool call failed unexpectedly", {
+        tool: record.tool,
+        call_id: record.call_id,
+        ...redactError(e, call.secretValues),
+      }),
+    );
     return failWith(call, `internal error while calling the tool: ${errorMessage(e)}`);
   }
 }
@@ -163,12 +177,17 @@ function finish(call: CallState, outcome: Outcome): DataToolResult {
     if (safe.egress?.verdict === "blocked") {
       // Egress refusals are silent to the user (spec "Egress"); the log says so.
       const { rule, hint } = safe.egress;
-      quietly(() => log.warn("data tool call blocked by egress", { tool: safe.tool, call_id: safe.call_id, error, rule, hint }));
+      quietly(() =>
+        log.warn("data tool call blocked by egress", { tool: safe.tool, call_id: safe.call_id, error, rule, hint }),
+      );
     }
     return { ok: false, content, error, record: safe };
   }
   const halt = outcome.halt
-    ? { say: outcome.halt.say === null ? null : redactText(outcome.halt.say, secretValues), reason: redactText(outcome.halt.reason, secretValues) }
+    ? {
+        say: outcome.halt.say === null ? null : redactText(outcome.halt.say, secretValues),
+        reason: redactText(outcome.halt.reason, secretValues),
+      }
     : undefined;
   return halt ? { ok: true, content, halt, record: safe } : { ok: true, content, record: safe };
 }

@@ -107,8 +107,15 @@ export async function executeMcpTool(
       defineOwn(headers, name, value);
     }
     const method = message.method ?? "POST";
-    const request: BuiltRequest = { method, url: options.built.url, headers, body: method === "GET" ? undefined : message.body };
-    const exchange = await sendBuiltRequest(request, options.secretHeaders, options.sendCtx, { stopReading: message.stopReading });
+    const request: BuiltRequest = {
+      method,
+      url: options.built.url,
+      headers,
+      body: method === "GET" ? undefined : message.body,
+    };
+    const exchange = await sendBuiltRequest(request, options.secretHeaders, options.sendCtx, {
+      stopReading: message.stopReading,
+    });
     // The trace shows the JSON-RPC message (redacted with the whole record).
     if (request.body !== undefined) exchange.request.body = request.body;
     options.onExchange(exchange);
@@ -128,7 +135,8 @@ export async function executeMcpTool(
     return failure(`MCP call failed: ${errorMessage(e)}`);
   }
   if (!outcome || typeof outcome !== "object") return failure("MCP call returned no outcome");
-  if (!outcome.ok) return failure(typeof outcome.error === "string" && outcome.error !== "" ? outcome.error : "MCP call failed");
+  if (!outcome.ok)
+    return failure(typeof outcome.error === "string" && outcome.error !== "" ? outcome.error : "MCP call failed");
   let content: string;
   try {
     content = JSON.stringify(outcome.value) ?? "null";
@@ -138,7 +146,9 @@ export async function executeMcpTool(
   if (!tool.halt_when) return { ok: true, content };
   // The MCP result arrived over a 2xx (errors are ok:false above), so 200 stands in for the status.
   const verdict = evaluateHalt(tool.halt_when, 200, outcome.haltBody ?? content);
-  return verdict.halt ? { ok: true, content, halt: { say: verdict.say, reason: verdict.reason } } : { ok: true, content };
+  return verdict.halt
+    ? { ok: true, content, halt: { say: verdict.say, reason: verdict.reason } }
+    : { ok: true, content };
 }
 
 // Header names lower-cased and sorted, so spelling and order do not split sessions.

@@ -11,20 +11,33 @@ const received = (status: number, body: string | Buffer, truncated = false) => (
 describe("extractResult (DESIGN D2)", () => {
   it("body_raw: a JSON body as received, text as a JSON string, empty as null", () => {
     const raw = { extract: "body_raw" } as const;
-    expect(extractResult(raw, received(200, '{"id": 12345678901234567890}'))).toEqual({ ok: true, content: '{"id": 12345678901234567890}' });
-    expect(extractResult(raw, received(200, "plain \"text\""))).toEqual({ ok: true, content: '"plain \\"text\\""' });
+    expect(extractResult(raw, received(200, '{"id": 12345678901234567890}'))).toEqual({
+      ok: true,
+      content: '{"id": 12345678901234567890}',
+    });
+    expect(extractResult(raw, received(200, 'plain "text"'))).toEqual({ ok: true, content: '"plain \\"text\\""' });
     expect(extractResult(raw, received(204, ""))).toEqual({ ok: true, content: "null" });
     expect(extractResult(raw, received(200, "\ufeff[1]"))).toEqual({ ok: true, content: "[1]" });
   });
 
   it("json_path: the value at the path ($. and bare), null when missing, error for a non-JSON body", () => {
     const body = received(200, JSON.stringify({ results: [{ id: 1 }], meta: { n: 1 } }));
-    expect(extractResult({ extract: "json_path", path: "$.results" }, body)).toEqual({ ok: true, content: '[{"id":1}]' });
+    expect(extractResult({ extract: "json_path", path: "$.results" }, body)).toEqual({
+      ok: true,
+      content: '[{"id":1}]',
+    });
     expect(extractResult({ extract: "json_path", path: "results[0].id" }, body)).toEqual({ ok: true, content: "1" });
-    expect(extractResult({ extract: "json_path", path: "$.missing.deep" }, body)).toEqual({ ok: true, content: "null" });
+    expect(extractResult({ extract: "json_path", path: "$.missing.deep" }, body)).toEqual({
+      ok: true,
+      content: "null",
+    });
     const html = extractResult({ extract: "json_path", path: "$.results" }, received(200, "<html>oops</html>"));
     expect(html.ok).toBe(false);
-    expect(JSON.parse(html.content)).toEqual({ error: "the response is not JSON, so $.results cannot be read", status: 200, body: "<html>oops</html>" });
+    expect(JSON.parse(html.content)).toEqual({
+      error: "the response is not JSON, so $.results cannot be read",
+      status: 200,
+      body: "<html>oops</html>",
+    });
   });
 
   it("json_path: the same path text read again (parsed once) gives the same answers", () => {
@@ -32,12 +45,18 @@ describe("extractResult (DESIGN D2)", () => {
     for (let i = 0; i < 2; i++) {
       expect(extractResult({ extract: "json_path", path: "$.a.b[1]" }, body)).toEqual({ ok: true, content: "20" });
       expect(extractResult({ extract: "json_path", path: "$.a[" }, body)).toEqual({ ok: true, content: "null" });
-      expect(extractResult({ extract: "json_path", path: "$.a.b" }, received(200, "[1]"))).toEqual({ ok: true, content: "null" });
+      expect(extractResult({ extract: "json_path", path: "$.a.b" }, received(200, "[1]"))).toEqual({
+        ok: true,
+        content: "null",
+      });
     }
   });
 
-  it("status: {\"status\":N}", () => {
-    expect(extractResult({ extract: "status" }, received(201, "whatever"))).toEqual({ ok: true, content: '{"status":201}' });
+  it('status: {"status":N}', () => {
+    expect(extractResult({ extract: "status" }, received(201, "whatever"))).toEqual({
+      ok: true,
+      content: '{"status":201}',
+    });
   });
 
   it("non-2xx: small JSON body parsed", () => {
@@ -56,9 +75,14 @@ describe("extractResult (DESIGN D2)", () => {
     expect(parsed.error).toBe("HTTP 500");
     expect(parsed.status).toBe(500);
     expect(parsed.body).toBe(big.slice(0, 200));
-    const text = JSON.parse(extractResult({ extract: "status" }, received(503, "🎉".repeat(300))).content) as { body: string };
+    const text = JSON.parse(extractResult({ extract: "status" }, received(503, "🎉".repeat(300))).content) as {
+      body: string;
+    };
     expect([...text.body]).toHaveLength(200);
-    expect(JSON.parse(extractResult({ extract: "status" }, received(502, "")).content)).toEqual({ error: "HTTP 502", status: 502 });
+    expect(JSON.parse(extractResult({ extract: "status" }, received(502, "")).content)).toEqual({
+      error: "HTTP 502",
+      status: 502,
+    });
   });
 
   it("a body cut at the cap is an error, never a document", () => {
@@ -75,24 +99,39 @@ describe("call record helpers", () => {
   });
 
   it("masks secret headers whatever their case", () => {
-    expect(maskHeaders({ Authorization: "Bearer x", "X-A": "1" }, ["authorization"])).toEqual({ Authorization: "[secret]", "X-A": "1" });
+    expect(maskHeaders({ Authorization: "Bearer x", "X-A": "1" }, ["authorization"])).toEqual({
+      Authorization: "[secret]",
+      "X-A": "1",
+    });
   });
 
   it("maskHeaders copies every header as an own key, `__proto__` included, with or without secrets", () => {
     const headers = JSON.parse('{"__proto__": "p", "Authorization": "Bearer x"}') as Record<string, string>;
-    for (const [secrets, auth] of [[[], "Bearer x"], [["AUTHORIZATION"], "[secret]"]] as const) {
+    for (const [secrets, auth] of [
+      [[], "Bearer x"],
+      [["AUTHORIZATION"], "[secret]"],
+    ] as const) {
       const out = maskHeaders(headers, secrets);
       expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
       expect(Object.keys(out)).toEqual(["__proto__", "Authorization"]);
-      expect(Object.getOwnPropertyDescriptor(out, "__proto__")).toEqual({ value: "p", enumerable: true, writable: true, configurable: true });
+      expect(Object.getOwnPropertyDescriptor(out, "__proto__")).toEqual({
+        value: "p",
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       expect(out.Authorization).toBe(auth);
       expect(out).not.toBe(headers);
     }
-    expect(maskHeaders(JSON.parse('{"__proto__": "s"}') as Record<string, string>, ["__PROTO__"])).toEqual(JSON.parse('{"__proto__": "[secret]"}'));
+    expect(maskHeaders(JSON.parse('{"__proto__": "s"}') as Record<string, string>, ["__PROTO__"])).toEqual(
+      JSON.parse('{"__proto__": "[secret]"}'),
+    );
   });
 
   it("redacts secrets from content in any JSON spelling, keeping the text otherwise", () => {
-    expect(redactContent('{"a":"s3cret","n":12345678901234567890}', ["s3cret"])).toBe('{"a":"[secret]","n":12345678901234567890}');
+    expect(redactContent('{"a":"s3cret","n":12345678901234567890}', ["s3cret"])).toBe(
+      '{"a":"[secret]","n":12345678901234567890}',
+    );
     expect(JSON.parse(redactContent('{"a":"\\u0073\\u0033cret"}', ["s3cret"]))).toEqual({ a: "[secret]" });
     expect(redactContent('{"a":"x"}', [])).toBe('{"a":"x"}');
   });

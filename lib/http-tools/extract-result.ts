@@ -87,7 +87,10 @@ function httpError(received: ReceivedResponse): ExtractedResult {
   const text = bodyText(received.body);
   const extra: Record<string, unknown> = { status: received.status };
   if (text !== "") {
-    const parsed = received.body.length <= ERROR_BODY_JSON_MAX_BYTES && !received.truncated ? parseJsonBody(text) : { json: false as const };
+    const parsed =
+      received.body.length <= ERROR_BODY_JSON_MAX_BYTES && !received.truncated
+        ? parseJsonBody(text)
+        : { json: false as const };
     extra.body = parsed.json ? parsed.value : preview(text);
   }
   return failure(`HTTP ${received.status}`, extra);

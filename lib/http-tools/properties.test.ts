@@ -14,7 +14,31 @@ const SECRETS = staticSecrets({ key: "prop-secret-value" });
 // Any UTF-16 string: lone surrogates, controls, quotes, braces, `{{...}}`.
 const modelString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.string({ unit: fc.constantFrom("{", "}", '"', "\\", "/", ".", "?", "#", "&", "=", "%", "@", ":", "\r", "\n", "\u0000", "雪", "🎉", "{{secret.key}}", "{{ctx.tenant}}"), maxLength: 12 }),
+  fc.string({
+    unit: fc.constantFrom(
+      "{",
+      "}",
+      '"',
+      "\\",
+      "/",
+      ".",
+      "?",
+      "#",
+      "&",
+      "=",
+      "%",
+      "@",
+      ":",
+      "\r",
+      "\n",
+      "\u0000",
+      "雪",
+      "🎉",
+      "{{secret.key}}",
+      "{{ctx.tenant}}",
+    ),
+    maxLength: 12,
+  }),
 );
 
 // Why buildRequest may refuse a model string; anything else would be a bug.
@@ -78,7 +102,12 @@ describe("property: model strings in placeholders", () => {
       await fc.assert(
         fc.asyncProperty(modelString, modelString, async (s, t) => {
           const before = backend.requests.length;
-          const r = await executeDataTool(stringTool(backend.origin, false), { s, t }, {}, { posture: DEV_POSTURE, secrets: SECRETS });
+          const r = await executeDataTool(
+            stringTool(backend.origin, false),
+            { s, t },
+            {},
+            { posture: DEV_POSTURE, secrets: SECRETS },
+          );
           expect(() => JSON.parse(r.content) as unknown).not.toThrow();
           if (!r.ok) {
             expect(r.error).toMatch(LEGIT_REFUSAL);
@@ -132,8 +161,18 @@ const argsFor = (schema: JsonSchema) => {
   const props = schema.properties as Record<string, { type: string; items?: { type: string } }>;
   const names = Object.keys(props);
   return fc.oneof(
-    { weight: 3, arbitrary: fc.record(Object.fromEntries(names.map((n) => [n, validValue(props[n] as { type: string })])), { requiredKeys: schema.required as string[] }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string()), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }) },
+    {
+      weight: 3,
+      arbitrary: fc.record(Object.fromEntries(names.map((n) => [n, validValue(props[n] as { type: string })])), {
+        requiredKeys: schema.required as string[],
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string()), fc.jsonValue({ maxDepth: 3 }), {
+        maxKeys: 6,
+      }),
+    },
     { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
   );
 };
@@ -149,7 +188,12 @@ function toolFor(schema: JsonSchema, origin: string): DataToolDefinition {
       url: `${origin}/r/{{${first}}}?a={{${last}}}`,
       headers: { "X-Last": "{{" + last + "}}", "X-Mixed": `v {{${first}}}` },
       query: Object.fromEntries(names.map((n) => [n, `{{${n}}}`])),
-      body: Object.fromEntries(names.flatMap((n) => [[n, `{{${n}}}`], [`${n}_text`, `<{{${n}}}>`]])),
+      body: Object.fromEntries(
+        names.flatMap((n) => [
+          [n, `{{${n}}}`],
+          [`${n}_text`, `<{{${n}}}>`],
+        ]),
+      ),
     },
   });
 }
@@ -165,15 +209,18 @@ describe("property: random arguments against random safe schemas", () => {
 
   it("buildRequest never throws and keeps the origin", () => {
     fc.assert(
-      fc.property(safeSchema.chain((schema) => fc.tuple(fc.constant(schema), argsFor(schema))), ([schema, args]) => {
-        const r = buildRequest(toolFor(schema, "https://h.example"), args, {}, SECRETS);
-        if (r.ok) {
-          expect(new URL(r.request.url).origin).toBe("https://h.example");
-          expect(() => JSON.parse(r.request.body ?? "null") as unknown).not.toThrow();
-        } else {
-          expect(typeof r.error).toBe("string");
-        }
-      }),
+      fc.property(
+        safeSchema.chain((schema) => fc.tuple(fc.constant(schema), argsFor(schema))),
+        ([schema, args]) => {
+          const r = buildRequest(toolFor(schema, "https://h.example"), args, {}, SECRETS);
+          if (r.ok) {
+            expect(new URL(r.request.url).origin).toBe("https://h.example");
+            expect(() => JSON.parse(r.request.body ?? "null") as unknown).not.toThrow();
+          } else {
+            expect(typeof r.error).toBe("string");
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -188,18 +235,26 @@ describe("property: random arguments against random safe schemas", () => {
     it("executeDataTool never throws and always answers JSON text with a record", async () => {
       let sent = 0;
       await fc.assert(
-        fc.asyncProperty(safeSchema.chain((schema) => fc.tuple(fc.constant(schema), argsFor(schema))), async ([schema, args]) => {
-          const r = await executeDataTool(toolFor(schema, backend.origin), args, {}, { posture: DEV_POSTURE, secrets: SECRETS });
-          expect(typeof r.ok).toBe("boolean");
-          expect(() => JSON.parse(r.content) as unknown).not.toThrow();
-          expect(r.record.tool).toBe("test_tool");
-          if (r.ok) {
-            sent += 1;
-            expect(r.record.status).toBe(200);
-          } else {
-            expect(typeof r.error).toBe("string");
-          }
-        }),
+        fc.asyncProperty(
+          safeSchema.chain((schema) => fc.tuple(fc.constant(schema), argsFor(schema))),
+          async ([schema, args]) => {
+            const r = await executeDataTool(
+              toolFor(schema, backend.origin),
+              args,
+              {},
+              { posture: DEV_POSTURE, secrets: SECRETS },
+            );
+            expect(typeof r.ok).toBe("boolean");
+            expect(() => JSON.parse(r.content) as unknown).not.toThrow();
+            expect(r.record.tool).toBe("test_tool");
+            if (r.ok) {
+              sent += 1;
+              expect(r.record.status).toBe(200);
+            } else {
+              expect(typeof r.error).toBe("string");
+            }
+          },
+        ),
         { numRuns: 80 },
       );
       // Most generated calls are valid: the property must exercise real sends.

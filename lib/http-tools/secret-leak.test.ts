@@ -8,7 +8,12 @@ import { json, startLoopbackServer, type LoopbackServer } from "@/test/support/l
 
 // Characters that URL encoding, base64 and JSON escaping each spell differently.
 const SECRET = 'Sk/LEAK+v4lue="42"';
-const FORMS = [SECRET, encodeURIComponent(SECRET), Buffer.from(SECRET).toString("base64"), JSON.stringify(SECRET).slice(1, -1)];
+const FORMS = [
+  SECRET,
+  encodeURIComponent(SECRET),
+  Buffer.from(SECRET).toString("base64"),
+  JSON.stringify(SECRET).slice(1, -1),
+];
 
 function leaks(text: string): string[] {
   return FORMS.filter((form) => text.includes(form));
@@ -39,7 +44,12 @@ describe("secrets never leak", () => {
       if (url.pathname === "/start") {
         res.writeHead(302, { location: `/echo?token=${encodeURIComponent(key)}` }).end();
       } else if (url.pathname === "/echo") {
-        json(res, { status: "SUBSCRIBED", message: `your key is ${key}`, b64: Buffer.from(key).toString("base64"), query: url.search });
+        json(res, {
+          status: "SUBSCRIBED",
+          message: `your key is ${key}`,
+          b64: Buffer.from(key).toString("base64"),
+          query: url.search,
+        });
       } else if (url.pathname === "/fail") {
         json(res, { error: `bad key ${key}` }, 401);
       } else if (url.pathname === "/cross") {
@@ -52,14 +62,20 @@ describe("secrets never leak", () => {
 
     const tool = (path: string): DataToolDefinition =>
       dataTool({
-        request: { method: "GET", url: `${main.origin}${path}`, headers: { "X-Api-Key": "{{secret.api_token}}" }, query: {} },
+        request: {
+          method: "GET",
+          url: `${main.origin}${path}`,
+          headers: { "X-Api-Key": "{{secret.api_token}}" },
+          query: {},
+        },
         secret_headers: ["X-Api-Key"],
         halt_when: { json_path: "$.status", equals: ["SUBSCRIBED"], say: { json_path: "$.message" } },
       });
     const deps = { posture: DEV_POSTURE, secrets: staticSecrets({ api_token: SECRET }) };
 
     const results: DataToolResult[] = [];
-    for (const path of ["/start", "/fail", "/cross", "/metadata"]) results.push(await executeDataTool(tool(path), {}, {}, deps));
+    for (const path of ["/start", "/fail", "/cross", "/metadata"])
+      results.push(await executeDataTool(tool(path), {}, {}, deps));
 
     // The calls really carried and echoed the secret (so the test can fail).
     expect(main.requests[0]?.headers["x-api-key"]).toBe(SECRET);
@@ -85,14 +101,26 @@ describe("secrets never leak", () => {
   });
 
   it("a model argument equal to the secret is redacted from the record too", async () => {
-    const b = await startLoopbackServer((req, res) => json(res, { q: new URL(req.url, "http://x").searchParams.get("q") }));
+    const b = await startLoopbackServer((req, res) =>
+      json(res, { q: new URL(req.url, "http://x").searchParams.get("q") }),
+    );
     backends.push(b);
     const t = dataTool({
       parameters: { type: "object", properties: { q: { type: "string" } } },
-      request: { method: "GET", url: `${b.origin}/s`, headers: { Authorization: "Bearer {{secret.api_token}}" }, query: { q: "{{q}}" } },
+      request: {
+        method: "GET",
+        url: `${b.origin}/s`,
+        headers: { Authorization: "Bearer {{secret.api_token}}" },
+        query: { q: "{{q}}" },
+      },
       secret_headers: ["Authorization"],
     });
-    const r = await executeDataTool(t, { q: SECRET }, {}, { posture: DEV_POSTURE, secrets: staticSecrets({ api_token: SECRET }) });
+    const r = await executeDataTool(
+      t,
+      { q: SECRET },
+      {},
+      { posture: DEV_POSTURE, secrets: staticSecrets({ api_token: SECRET }) },
+    );
     expect(r.ok).toBe(true);
     expect(leaks(JSON.stringify(r.record))).toEqual([]);
     expect(leaks(r.content)).toEqual([]);

@@ -4,7 +4,13 @@
  * call record wants it. Secret values are not masked here: the record is
  * redacted by value as a whole, last (see finalizeRecord).
  */
-import { guardedRequest, type EgressPosture, type GuardedRequestInput, type GuardedResult, type Resolver } from "@/lib/egress";
+import {
+  guardedRequest,
+  type EgressPosture,
+  type GuardedRequestInput,
+  type GuardedResult,
+  type Resolver,
+} from "@/lib/egress";
 import type { BuiltRequest } from "./build-request";
 import { maskHeaders, type RecordedEgress, type RecordedRedirect, type RecordedRequest } from "./call-record";
 import { errorMessage } from "@/lib/errors";
@@ -77,7 +83,12 @@ export async function sendBuiltRequest(
   return describeExchange(request, secretHeaders, result, ctx.timeoutS);
 }
 
-function describeExchange(request: BuiltRequest, secretHeaders: readonly string[], result: GuardedResult, timeoutS: number): Exchange {
+function describeExchange(
+  request: BuiltRequest,
+  secretHeaders: readonly string[],
+  result: GuardedResult,
+  timeoutS: number,
+): Exchange {
   const hops = result.hops;
   const last = hops[hops.length - 1];
   const exchange: Exchange = {

@@ -183,6 +183,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * faster (Object.prototype has no other setter).
  */
 export function defineOwn<T>(obj: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }

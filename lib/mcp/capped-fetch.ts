@@ -35,6 +35,10 @@ export function cappedFetch(fetch: FetchLike, maxBytes: number, onOver: () => vo
         controller.enqueue(chunk);
       },
     });
-    return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(counter), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }

@@ -3,7 +3,11 @@ import { STRICT_POSTURE } from "@/lib/egress";
 import { executeDataTool, type DataToolResult } from "@/lib/http-tools";
 import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { dataTool } from "@/test/support/data-tool";
-import { startLoopbackMcpServer, type LoopbackMcpServer, type LoopbackMcpServerOptions } from "@/test/support/loopback-mcp-server";
+import {
+  startLoopbackMcpServer,
+  type LoopbackMcpServer,
+  type LoopbackMcpServerOptions,
+} from "@/test/support/loopback-mcp-server";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { createMcpCaller } from "./create-mcp-caller";
@@ -20,7 +24,11 @@ async function server(options?: LoopbackMcpServerOptions): Promise<LoopbackMcpSe
   return s;
 }
 
-function mcpTool(url: string, mcpName: string, headers: Record<string, string> = { Authorization: "Bearer {{secret.tok}}" }): DataToolDefinition {
+function mcpTool(
+  url: string,
+  mcpName: string,
+  headers: Record<string, string> = { Authorization: "Bearer {{secret.tok}}" },
+): DataToolDefinition {
   return dataTool({
     name: mcpName.replace(/-/g, "_"),
     parameters: { type: "object", properties: { message: { type: "string" } } },
@@ -59,28 +67,40 @@ describe("MCP calls against a stateful SSE server", () => {
     const r = await call(mcpTool(s.url, "weather"));
     expect(r.ok).toBe(true);
     expect(r.record).toMatchObject({ kind: "mcp", status: 200, ok: true, result: '{"temperature":33}' });
-    expect(JSON.parse(r.record.request?.body ?? "")).toMatchObject({ jsonrpc: "2.0", method: "tools/call", params: { name: "weather", arguments: {} } });
-    expect(r.record.request?.headers).toMatchObject({ Authorization: "[secret]", Accept: "application/json, text/event-stream" });
+    expect(JSON.parse(r.record.request?.body ?? "")).toMatchObject({
+      jsonrpc: "2.0",
+      method: "tools/call",
+      params: { name: "weather", arguments: {} },
+    });
+    expect(r.record.request?.headers).toMatchObject({
+      Authorization: "[secret]",
+      Accept: "application/json, text/event-stream",
+    });
     expect(JSON.stringify(r.record)).not.toContain("tok-1");
   });
 
-  it.each([400, 404] as const)("re-initializes once when the server answers %i for a forgotten session", async (staleStatus) => {
-    const s = await server({ staleStatus });
-    const { call } = harness();
-    expect((await call(mcpTool(s.url, "echo"), { message: "one" })).ok).toBe(true);
-    s.forgetSessions();
-    const after = await call(mcpTool(s.url, "echo"), { message: "two" });
-    expect(after.content).toBe('"Echo: two"');
-    expect(s.counts.initialize).toBe(2);
-    expect(s.counts["tools/call"]).toBe(3);
-  });
+  it.each([400, 404] as const)(
+    "re-initializes once when the server answers %i for a forgotten session",
+    async (staleStatus) => {
+      const s = await server({ staleStatus });
+      const { call } = harness();
+      expect((await call(mcpTool(s.url, "echo"), { message: "one" })).ok).toBe(true);
+      s.forgetSessions();
+      const after = await call(mcpTool(s.url, "echo"), { message: "two" });
+      expect(after.content).toBe('"Echo: two"');
+      expect(s.counts.initialize).toBe(2);
+      expect(s.counts["tools/call"]).toBe(3);
+    },
+  );
 
   it("gives up after one fresh handshake when the server keeps refusing the session", async () => {
     const s = await server({ alwaysStale: true });
     const { call } = harness();
     const r = await call(mcpTool(s.url, "echo"), { message: "x" });
     expect(r.ok).toBe(false);
-    expect(errorOf(r)).toBe("tools/call: the MCP server answered HTTP 400 (MCP error -32000: Bad Request: No valid session ID provided)");
+    expect(errorOf(r)).toBe(
+      "tools/call: the MCP server answered HTTP 400 (MCP error -32000: Bad Request: No valid session ID provided)",
+    );
     expect(s.counts).toMatchObject({ initialize: 2, "tools/call": 2 });
   });
 

@@ -14,6 +14,11 @@ import { postToolsCall } from "./post-tools-call";
  * hashed): calls with different credentials never share a session.
  */
 export function createMcpCaller(sessions: McpSessions = new McpSessions()): McpCaller {
-  return (tool: DataToolDefinition, args: Record<string, unknown>, _ctx: TurnContext, send: McpSend, info: McpCallInfo) =>
-    postToolsCall(tool, args, send, { sessions, key: info.sessionKey }, info);
+  return (
+    tool: DataToolDefinition,
+    args: Record<string, unknown>,
+    _ctx: TurnContext,
+    send: McpSend,
+    info: McpCallInfo,
+  ) => postToolsCall(tool, args, send, { sessions, key: info.sessionKey }, info);
 }

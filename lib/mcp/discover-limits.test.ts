@@ -12,11 +12,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { discoverTools } from "./discover-tools";
 
-type Tool = { name: string; description?: string; inputSchema: { type: "object"; properties?: Record<string, unknown> } };
+type Tool = {
+  name: string;
+  description?: string;
+  inputSchema: { type: "object"; properties?: Record<string, unknown> };
+};
 
 const servers: HttpServer[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve())))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve())))),
+  );
 });
 
 async function listen(http: HttpServer, host = "127.0.0.1"): Promise<string> {
@@ -26,12 +32,18 @@ async function listen(http: HttpServer, host = "127.0.0.1"): Promise<string> {
 }
 
 /** A stateless SDK server listing `tools` (JSON answers, or SSE with `sse`); records the headers it sees. */
-async function sdkServer(tools: Tool[], options: { sse?: boolean; seen?: IncomingHttpHeaders[]; host?: string } = {}): Promise<string> {
+async function sdkServer(
+  tools: Tool[],
+  options: { sse?: boolean; seen?: IncomingHttpHeaders[]; host?: string } = {},
+): Promise<string> {
   const http = createServer(async (req, res) => {
     options.seen?.push({ ...req.headers });
     const server = new Server({ name: "big", version: "1" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !options.sse });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !options.sse,
+    });
     await server.connect(transport);
     res.on("close", () => void transport.close());
     await transport.handleRequest(req, res);
@@ -39,12 +51,20 @@ async function sdkServer(tools: Tool[], options: { sse?: boolean; seen?: Incomin
   return `${await listen(http, options.host)}/mcp`;
 }
 
-const IMPORT_HEADERS = { Authorization: "Bearer k-1", "X-Tenant-Key": "literal-credential", Cookie: "sid=1", "X-Team": "blue" };
+const IMPORT_HEADERS = {
+  Authorization: "Bearer k-1",
+  "X-Tenant-Key": "literal-credential",
+  Cookie: "sid=1",
+  "X-Team": "blue",
+};
 
 describe("discovery: secrets stay with the origin they were given for", () => {
   it("sends nothing to another origin a server redirects to (127.0.0.1 -> 127.0.0.2) and says why the import failed", async () => {
     const elsewhere: IncomingHttpHeaders[] = [];
-    const target = await sdkServer([{ name: "a", inputSchema: { type: "object" } }], { seen: elsewhere, host: "127.0.0.2" });
+    const target = await sdkServer([{ name: "a", inputSchema: { type: "object" } }], {
+      seen: elsewhere,
+      host: "127.0.0.2",
+    });
     const first: IncomingHttpHeaders[] = [];
     const origin = await listen(
       createServer((req, res) => {
@@ -58,7 +78,11 @@ describe("discovery: secrets stay with the origin they were given for", () => {
       kind: "failed",
       error: `the MCP server redirects to ${target}, another origin: an import does not follow it, so its headers never leave the origin they were given for (import that URL directly if you trust it)`,
     });
-    expect(first[0]).toMatchObject({ authorization: "Bearer k-1", "x-tenant-key": "literal-credential", "x-team": "blue" });
+    expect(first[0]).toMatchObject({
+      authorization: "Bearer k-1",
+      "x-tenant-key": "literal-credential",
+      "x-team": "blue",
+    });
     expect(elsewhere).toEqual([]);
   });
 
@@ -77,15 +101,29 @@ describe("discovery: secrets stay with the origin they were given for", () => {
 
 describe("discovery: bounds", () => {
   const padded = (n: number, bytes: number): Tool[] =>
-    Array.from({ length: n }, (_, i) => ({ name: `t${i}`, description: "x".repeat(bytes), inputSchema: { type: "object" } }));
+    Array.from({ length: n }, (_, i) => ({
+      name: `t${i}`,
+      description: "x".repeat(bytes),
+      inputSchema: { type: "object" },
+    }));
 
   it.each([
     ["JSON", false],
     ["SSE", true],
   ])("refuses a %s response larger than the per-response cap, fast and as too-large", async (_label, sse) => {
     const url = await sdkServer(padded(40, 4000), { sse });
-    const r = await discoverTools({ url, headers: {}, posture: DEV_POSTURE, maxResponseBytes: 64 * 1024, timeoutMs: 20_000 });
-    expect(r).toEqual({ ok: false, kind: "too-large", error: "the MCP server sent a response larger than 64 KiB (the limit per response during an import)" });
+    const r = await discoverTools({
+      url,
+      headers: {},
+      posture: DEV_POSTURE,
+      maxResponseBytes: 64 * 1024,
+      timeoutMs: 20_000,
+    });
+    expect(r).toEqual({
+      ok: false,
+      kind: "too-large",
+      error: "the MCP server sent a response larger than 64 KiB (the limit per response during an import)",
+    });
   });
 
   it("accepts a listing within the cap", async () => {
@@ -97,6 +135,10 @@ describe("discovery: bounds", () => {
   it("refuses a server listing more tools than the limit as too-large", async () => {
     const url = await sdkServer(padded(6, 1));
     const r = await discoverTools({ url, headers: {}, posture: DEV_POSTURE, maxTools: 5 });
-    expect(r).toEqual({ ok: false, kind: "too-large", error: "the MCP server lists more than 5 tools (the limit of one import)" });
+    expect(r).toEqual({
+      ok: false,
+      kind: "too-large",
+      error: "the MCP server lists more than 5 tools (the limit of one import)",
+    });
   });
 });

@@ -89,7 +89,12 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
     // redirectPolicy stays the SDK's "same-origin": a redirect to another origin is refused, so the
     // import's headers (any may be a credential) never reach it; the guard would drop them anyway.
     // Discovery is one short exchange: a dropped stream is a failure, not something to wait out.
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+    },
   });
   const client = new Client({ name: "insika", version: APP_VERSION }, { capabilities: {} });
   const options = { signal, timeout: timeoutMs };
@@ -103,7 +108,11 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
       const listed = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
       for (const t of listed.tools) tools.push(toInfo(t));
       if (tools.length > maxTools) {
-        return { ok: false, kind: "too-large", error: `the MCP server lists more than ${maxTools} tools (the limit of one import)` };
+        return {
+          ok: false,
+          kind: "too-large",
+          error: `the MCP server lists more than ${maxTools} tools (the limit of one import)`,
+        };
       }
       cursor = typeof listed.nextCursor === "string" && listed.nextCursor !== "" ? listed.nextCursor : undefined;
       if (cursor === undefined) break;
@@ -115,7 +124,8 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
   } catch (error) {
     if (overflow.signal.aborted) return tooLarge();
     const blocked = findBlocked(error);
-    if (blocked) return { ok: false, kind: "blocked", message: blocked.message, rule: blocked.rule, hint: blocked.hint };
+    if (blocked)
+      return { ok: false, kind: "blocked", message: blocked.message, rule: blocked.rule, hint: blocked.hint };
     return failed(describe(error, signal));
   } finally {
     // Ending the session frees it on the server; a failure here changes nothing for us.
@@ -124,7 +134,13 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
   }
 }
 
-function toInfo(t: { name: string; title?: string; description?: string; inputSchema?: unknown; annotations?: { title?: string; readOnlyHint?: boolean } }): McpToolInfo {
+function toInfo(t: {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: { title?: string; readOnlyHint?: boolean };
+}): McpToolInfo {
   const info: McpToolInfo = { name: t.name };
   if (typeof t.title === "string") info.title = t.title;
   if (typeof t.description === "string") info.description = t.description;

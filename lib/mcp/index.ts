@@ -18,7 +18,13 @@ export { normalizeToolName, normalizeToolNames, LEADING_PREFIX, type NormalizedN
 export { postToolsCall, type McpCallTarget } from "./post-tools-call";
 export { createMcpCaller } from "./create-mcp-caller";
 export { McpSessions, MAX_MCP_SESSIONS, type McpSession, type OpenResult } from "./mcp-sessions";
-export { readRpcResponse, parseSseData, describeRpcError, type ReadRpcResult, type RpcResponse } from "./read-rpc-response";
+export {
+  readRpcResponse,
+  parseSseData,
+  describeRpcError,
+  type ReadRpcResult,
+  type RpcResponse,
+} from "./read-rpc-response";
 export { unwrapResult, type UnwrappedResult } from "./unwrap-result";
 export { MCP_IMPORT_LIMITS, formatBytes } from "./import-limits";
 export { RESUME_LIMITS } from "./resume-stream";

@@ -72,7 +72,10 @@ export class McpSessions {
   }
 
   private async run(key: string, open: () => Promise<OpenResult>): Promise<OpenResult> {
-    const attempt = open().catch((e: unknown): OpenResult => ({ ok: false, error: `MCP handshake failed: ${errorMessage(e)}` }));
+    const attempt = open().catch((e: unknown): OpenResult => ({
+      ok: false,
+      error: `MCP handshake failed: ${errorMessage(e)}`,
+    }));
     this.pending.set(key, attempt);
     try {
       const result = await attempt;

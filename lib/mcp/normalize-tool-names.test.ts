@@ -31,7 +31,9 @@ describe("normalizeToolNames", () => {
     expect(a).toEqual(b);
     const byMcp = Object.fromEntries(a.map((n) => [n.mcpName, n.name]));
     expect(byMcp).toEqual({ get_sum: "get_sum", "Get-Sum": "get_sum_2", "get-sum": "get_sum_3" });
-    expect(a.find((n) => n.mcpName === "get-sum")?.collision).toContain("'get-sum' and 'get_sum' both normalize to 'get_sum'");
+    expect(a.find((n) => n.mcpName === "get-sum")?.collision).toContain(
+      "'get-sum' and 'get_sum' both normalize to 'get_sum'",
+    );
     expect(a.find((n) => n.mcpName === "get_sum")?.collision).toBeUndefined();
   });
 

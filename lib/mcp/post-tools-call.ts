@@ -52,7 +52,8 @@ export async function postToolsCall(
   info: Pick<McpCallInfo, "remainingMs" | "signal"> = { remainingMs: () => Infinity },
 ): Promise<McpCallOutcome> {
   const name = tool.request.mcp_tool;
-  if (typeof name !== "string" || name === "") return { ok: false, error: "the tool has no request.mcp_tool (its name on the MCP server)" };
+  if (typeof name !== "string" || name === "")
+    return { ok: false, error: "the tool has no request.mcp_tool (its name on the MCP server)" };
   const params = { name, arguments: args ?? {} };
 
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -80,19 +81,28 @@ export async function postToolsCall(
 async function openSession(send: McpSend): Promise<OpenResult> {
   const id = newId();
   const init = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
-  const sent = await send({ body: rpcBody("initialize", init, id), headers: { ...BASE_HEADERS }, stopReading: watchForAnswer(id) });
+  const sent = await send({
+    body: rpcBody("initialize", init, id),
+    headers: { ...BASE_HEADERS },
+    stopReading: watchForAnswer(id),
+  });
   if (!sent.ok) return { ok: false, error: sent.error };
   const answer = readAnswer(sent, id, "initialize");
   if (!answer.ok) return answer;
-  if (answer.message.error !== undefined) return { ok: false, error: `MCP initialize failed: ${describeRpcError(answer.message.error)}` };
+  if (answer.message.error !== undefined)
+    return { ok: false, error: `MCP initialize failed: ${describeRpcError(answer.message.error)}` };
   const result = answer.message.result as { protocolVersion?: unknown } | null;
   const session: McpSession = {
     sessionId: headerValue(sent.headers, "mcp-session-id"),
     protocolVersion: typeof result?.protocolVersion === "string" ? result.protocolVersion : LATEST_PROTOCOL_VERSION,
   };
-  const note = await send({ body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers: sessionHeaders(session) });
+  const note = await send({
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    headers: sessionHeaders(session),
+  });
   if (!note.ok) return { ok: false, error: note.error };
-  if (note.status >= 400) return { ok: false, error: `MCP server refused notifications/initialized: ${httpProblem(note)}` };
+  if (note.status >= 400)
+    return { ok: false, error: `MCP server refused notifications/initialized: ${httpProblem(note)}` };
   return { ok: true, session };
 }
 
@@ -115,7 +125,11 @@ function isSessionError(r: Received): boolean {
   return /session|not initialized/i.test(r.body.toString("utf8"));
 }
 
-function readAnswer(r: Received, id: number, method: string): { ok: true; message: RpcResponse } | { ok: false; error: string } {
+function readAnswer(
+  r: Received,
+  id: number,
+  method: string,
+): { ok: true; message: RpcResponse } | { ok: false; error: string } {
   if (r.truncated) return { ok: false, error: `the MCP server's answer to ${method} is larger than the response cap` };
   if (r.status < 200 || r.status >= 300) return { ok: false, error: `${method}: ${httpProblem(r)}` };
   return readRpcResponse(r.body.toString("utf8"), headerValue(r.headers, "content-type") ?? undefined, id);

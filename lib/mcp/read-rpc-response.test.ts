@@ -5,7 +5,20 @@ const SSE = "text/event-stream";
 
 describe("parseSseData", () => {
   it("returns each event's data, skipping empty data, comments and other fields", () => {
-    const body = [": keep-alive", "", "id: 1", "data:", "", "event: message", "data: {\"a\":1}", "", "retry: 10", "data:{\"b\":2}", "", ""].join("\n");
+    const body = [
+      ": keep-alive",
+      "",
+      "id: 1",
+      "data:",
+      "",
+      "event: message",
+      'data: {"a":1}',
+      "",
+      "retry: 10",
+      'data:{"b":2}',
+      "",
+      "",
+    ].join("\n");
     expect(parseSseData(body)).toEqual(['{"a":1}', '{"b":2}']);
   });
 
@@ -19,13 +32,20 @@ describe("parseSseData", () => {
 });
 
 describe("readRpcResponse", () => {
-  const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1, total: 2, progressToken: 7 } });
+  const progress = JSON.stringify({
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progress: 1, total: 2, progressToken: 7 },
+  });
   const answer = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [] } });
 
   it("takes the SSE message whose id matches, ignoring progress notifications and other ids", () => {
     const other = JSON.stringify({ jsonrpc: "2.0", id: 6, result: { stale: true } });
     const body = `event: message\ndata:\n\nevent: message\ndata: ${progress}\n\ndata: ${other}\n\ndata: ${answer}\n\n`;
-    expect(readRpcResponse(body, `${SSE}; charset=utf-8`, 7)).toEqual({ ok: true, message: { jsonrpc: "2.0", id: 7, result: { content: [] } } });
+    expect(readRpcResponse(body, `${SSE}; charset=utf-8`, 7)).toEqual({
+      ok: true,
+      message: { jsonrpc: "2.0", id: 7, result: { content: [] } },
+    });
   });
 
   it("ignores a server request that reuses the id", () => {
@@ -36,7 +56,10 @@ describe("readRpcResponse", () => {
 
   it("reads plain JSON, including a batch", () => {
     expect(readRpcResponse(answer, "application/json", 7).ok).toBe(true);
-    expect(readRpcResponse(`[${progress},${answer}]`, "application/json", 7)).toMatchObject({ ok: true, message: { id: 7 } });
+    expect(readRpcResponse(`[${progress},${answer}]`, "application/json", 7)).toMatchObject({
+      ok: true,
+      message: { id: 7 },
+    });
   });
 
   it("returns a JSON-RPC error response as the message", () => {
@@ -47,8 +70,17 @@ describe("readRpcResponse", () => {
   });
 
   it("explains an empty body, a non-JSON body and a body without the answer", () => {
-    expect(readRpcResponse("", "application/json", 1)).toEqual({ ok: false, error: "the MCP server sent an empty response" });
-    expect(readRpcResponse("<html>", "text/html", 1)).toMatchObject({ ok: false, error: expect.stringContaining("not JSON") });
-    expect(readRpcResponse(`data: ${progress}\n\n`, SSE, 1)).toMatchObject({ ok: false, error: expect.stringContaining("no answer to request 1") });
+    expect(readRpcResponse("", "application/json", 1)).toEqual({
+      ok: false,
+      error: "the MCP server sent an empty response",
+    });
+    expect(readRpcResponse("<html>", "text/html", 1)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("not JSON"),
+    });
+    expect(readRpcResponse(`data: ${progress}\n\n`, SSE, 1)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("no answer to request 1"),
+    });
   });
 });

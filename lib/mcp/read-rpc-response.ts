@@ -49,7 +49,8 @@ export function readRpcResponse(body: string, contentType: string | undefined, i
     if (found) return { ok: true, message: found as RpcResponse };
   }
   if (chunks.length === 0) return { ok: false, error: "the MCP server sent an empty response" };
-  if (unparsable === chunks.length) return { ok: false, error: `the MCP server sent a response that is not JSON${isSse ? " (SSE data)" : ""}` };
+  if (unparsable === chunks.length)
+    return { ok: false, error: `the MCP server sent a response that is not JSON${isSse ? " (SSE data)" : ""}` };
   return { ok: false, error: `the MCP server's response holds no answer to request ${JSON.stringify(id)}` };
 }
 

@@ -50,7 +50,15 @@ async function resumable(options: ResumableOptions = {}) {
       res.write(event(""));
       const due = options.answerOnGet ?? 1;
       if (due !== "never" && gets >= due && pending !== undefined) {
-        res.write(event(JSON.stringify({ jsonrpc: "2.0", id: pending, result: { content: [{ type: "text", text: "resumed answer" }] } })));
+        res.write(
+          event(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: pending,
+              result: { content: [{ type: "text", text: "resumed answer" }] },
+            }),
+          ),
+        );
       }
       if (options.getEnds) res.end();
       return;
@@ -58,7 +66,13 @@ async function resumable(options: ResumableOptions = {}) {
     const rpc = JSON.parse(req.body) as { id?: number; method: string };
     if (rpc.method === "initialize") {
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
-      return void res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "r", version: "1" } } }));
+      return void res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: rpc.id,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "r", version: "1" } },
+        }),
+      );
     }
     if (rpc.id === undefined) return void res.writeHead(202).end();
     pending = rpc.id;
@@ -73,11 +87,23 @@ function call(url: string, timeout?: number) {
   const tool = dataTool({
     name: "slow_tool",
     parameters: { type: "object", properties: {} },
-    request: { method: "POST", url, headers: { Authorization: "Bearer {{secret.tok}}" }, query: {}, protocol: "mcp", mcp_tool: "slow-tool" },
+    request: {
+      method: "POST",
+      url,
+      headers: { Authorization: "Bearer {{secret.tok}}" },
+      query: {},
+      protocol: "mcp",
+      mcp_tool: "slow-tool",
+    },
     secret_headers: ["Authorization"],
     ...(timeout === undefined ? {} : { timeout }),
   });
-  return executeDataTool(tool, {}, {}, { posture: DEV_POSTURE, secrets: staticSecrets({ tok: "t-1" }), mcp: createMcpCaller(new McpSessions()) });
+  return executeDataTool(
+    tool,
+    {},
+    {},
+    { posture: DEV_POSTURE, secrets: staticSecrets({ tok: "t-1" }), mcp: createMcpCaller(new McpSessions()) },
+  );
 }
 
 describe("MCP stream resumption", () => {
@@ -114,21 +140,27 @@ describe("MCP stream resumption", () => {
   it("ends a resumed stream that stays open without the answer at the call's deadline", async () => {
     const s = await resumable({ answerOnGet: "never" });
     const result = await call(`${s.backend.origin}/mcp`, 1);
-    expect(result.ok ? "" : result.error).toMatch(/^MCP stream ended before the result; resumed 1 time; request timed out after 1 s/);
+    expect(result.ok ? "" : result.error).toMatch(
+      /^MCP stream ended before the result; resumed 1 time; request timed out after 1 s/,
+    );
     expect(s.gets()).toHaveLength(1);
   });
 
   it("does not resume a stream without event ids, and says so", async () => {
     const s = await resumable({ ids: false });
     const result = await call(`${s.backend.origin}/mcp`);
-    expect(result.ok ? "" : result.error).toBe("MCP stream ended before the result; resumed 0 times; the server sent no event id to resume from");
+    expect(result.ok ? "" : result.error).toBe(
+      "MCP stream ended before the result; resumed 0 times; the server sent no event id to resume from",
+    );
     expect(s.gets()).toHaveLength(0);
   });
 
   it("explains a server that offers no GET stream", async () => {
     const s = await resumable({ getStatus: 405 });
     const result = await call(`${s.backend.origin}/mcp`);
-    expect(result.ok ? "" : result.error).toBe("MCP stream ended before the result; resumed 1 time; the server does not offer a GET stream to resume on (HTTP 405)");
+    expect(result.ok ? "" : result.error).toBe(
+      "MCP stream ended before the result; resumed 1 time; the server does not offer a GET stream to resume on (HTTP 405)",
+    );
   });
 
   it("does not wait a retry interval longer than the time the call has left", async () => {

@@ -58,9 +58,11 @@ export async function resumeForAnswer(
 
   for (let resumed = 0; ; resumed += 1) {
     if (lastEventId === null) return stop(resumed, "the server sent no event id to resume from");
-    if (resumed >= RESUME_LIMITS.maxResumes) return stop(resumed, `giving up after ${RESUME_LIMITS.maxResumes} reconnections`);
+    if (resumed >= RESUME_LIMITS.maxResumes)
+      return stop(resumed, `giving up after ${RESUME_LIMITS.maxResumes} reconnections`);
     const wait = Math.min(retryMs ?? RESUME_LIMITS.defaultRetryMs, RESUME_LIMITS.maxRetryMs);
-    if (info.remainingMs() <= wait) return stop(resumed, "no time left before the tool's timeout to wait the server's retry interval");
+    if (info.remainingMs() <= wait)
+      return stop(resumed, "no time left before the tool's timeout to wait the server's retry interval");
     if (!(await sleep(wait, info.signal))) return stop(resumed, "the call was cancelled");
 
     const sent = await send({
@@ -70,7 +72,8 @@ export async function resumeForAnswer(
     });
     if (!sent.ok) return stop(resumed + 1, sent.error);
     if (sent.status === 405) return stop(resumed + 1, "the server does not offer a GET stream to resume on (HTTP 405)");
-    if (sent.status < 200 || sent.status >= 300) return stop(resumed + 1, `the resumed stream was refused with HTTP ${sent.status}`);
+    if (sent.status < 200 || sent.status >= 300)
+      return stop(resumed + 1, `the resumed stream was refused with HTTP ${sent.status}`);
     if (!endedBeforeAnswer(sent)) return stop(resumed + 1, "the resumed stream is not an event stream");
     const text = sent.body.toString("utf8");
     const answer = readRpcResponse(text, "text/event-stream", id);

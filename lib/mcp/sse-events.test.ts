@@ -4,7 +4,9 @@ import { watchForAnswer } from "./watch-for-answer";
 
 describe("parseSse", () => {
   it("keeps the last event id across events, the last valid retry, and skips empty and comment events", () => {
-    const s = parseSse(": hello\r\nid: a\r\nretry: 500\r\ndata: \r\n\r\nevent: message\ndata: {\"x\":1}\n\nid: b\nretry: soon\ndata: one\ndata: two\n\n");
+    const s = parseSse(
+      ': hello\r\nid: a\r\nretry: 500\r\ndata: \r\n\r\nevent: message\ndata: {"x":1}\n\nid: b\nretry: soon\ndata: one\ndata: two\n\n',
+    );
     expect(s.events).toEqual([
       { data: '{"x":1}', id: "a" },
       { data: "one\ntwo", id: "b" },
@@ -40,7 +42,18 @@ describe("watchForAnswer", () => {
 
   it("ignores other ids, notifications and non-SSE bodies", () => {
     const watch = watchForAnswer(7);
-    expect(watch(Buffer.from(`data: {"jsonrpc":"2.0","id":8,"result":{}}\n\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n`), sse)).toBe(false);
-    expect(watchForAnswer(7)(Buffer.from(`{"jsonrpc":"2.0","id":7,"result":{}}\n\n`), { "content-type": "application/json" })).toBe(false);
+    expect(
+      watch(
+        Buffer.from(
+          `data: {"jsonrpc":"2.0","id":8,"result":{}}\n\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n`,
+        ),
+        sse,
+      ),
+    ).toBe(false);
+    expect(
+      watchForAnswer(7)(Buffer.from(`{"jsonrpc":"2.0","id":7,"result":{}}\n\n`), {
+        "content-type": "application/json",
+      }),
+    ).toBe(false);
   });
 });

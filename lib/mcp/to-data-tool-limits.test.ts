@@ -14,11 +14,16 @@ describe("toDataTools: per-tool bounds", () => {
       OPTIONS,
     );
     expect(r.tools.map((t) => t.mcpName)).toEqual(["ok"]);
-    expect(r.errors).toEqual([{ tool: "wordy", mcp_tool: "wordy", error: "description is 4098 bytes, over the limit of 4 KiB per MCP tool" }]);
+    expect(r.errors).toEqual([
+      { tool: "wordy", mcp_tool: "wordy", error: "description is 4098 bytes, over the limit of 4 KiB per MCP tool" },
+    ]);
   });
 
   it("turns an inputSchema over 64 KiB serialized into an errors entry before validating it", () => {
-    const schema = { type: "object", properties: { q: { type: "string", description: "x".repeat(MCP_IMPORT_LIMITS.maxSchemaBytes) } } };
+    const schema = {
+      type: "object",
+      properties: { q: { type: "string", description: "x".repeat(MCP_IMPORT_LIMITS.maxSchemaBytes) } },
+    };
     const r = toDataTools([{ name: "huge", inputSchema: schema }], OPTIONS);
     expect(r.tools).toEqual([]);
     expect(r.errors[0]?.error).toMatch(/^inputSchema is \d+ bytes serialized, over the limit of 64 KiB per MCP tool$/);

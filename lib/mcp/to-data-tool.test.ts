@@ -8,12 +8,21 @@ const OPTIONS = {
   secretHeaders: ["Authorization"],
 };
 
-const schema = (properties: Record<string, unknown>, required: string[] = []) => ({ type: "object", properties, required });
+const schema = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+});
 
 describe("toDataTools", () => {
   it("turns an MCP tool into a POST data tool with protocol mcp, the server's name and the group", () => {
     const listed: McpToolInfo[] = [
-      { name: "get-sum", description: "Returns the sum", inputSchema: schema({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]), annotations: { readOnlyHint: true } },
+      {
+        name: "get-sum",
+        description: "Returns the sum",
+        inputSchema: schema({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+        annotations: { readOnlyHint: true },
+      },
     ];
     const { tools, errors } = toDataTools(listed, OPTIONS);
     expect(errors).toEqual([]);
@@ -39,7 +48,11 @@ describe("toDataTools", () => {
       ],
       OPTIONS,
     );
-    expect(tools.map((t) => [t.definition.name, t.definition.side_effect])).toEqual([["a", true], ["b", true], ["c", false]]);
+    expect(tools.map((t) => [t.definition.name, t.definition.side_effect])).toEqual([
+      ["a", true],
+      ["b", true],
+      ["c", false],
+    ]);
   });
 
   it("falls back to title, then annotations.title, then a sentence for the description", () => {
@@ -60,8 +73,16 @@ describe("toDataTools", () => {
 
   it("reports an inputSchema outside the safe subset as an error naming the construct; the others convert", () => {
     const listed: McpToolInfo[] = [
-      { name: "pick", description: "x", inputSchema: schema({ v: { anyOf: [{ type: "string" }, { type: "number" }] } }) },
-      { name: "ref", description: "x", inputSchema: { type: "object", properties: { n: { $ref: "#/$defs/n" } }, $defs: { n: { type: "string" } } } },
+      {
+        name: "pick",
+        description: "x",
+        inputSchema: schema({ v: { anyOf: [{ type: "string" }, { type: "number" }] } }),
+      },
+      {
+        name: "ref",
+        description: "x",
+        inputSchema: { type: "object", properties: { n: { $ref: "#/$defs/n" } }, $defs: { n: { type: "string" } } },
+      },
       { name: "ok", description: "x", inputSchema: schema({ q: { type: "string" } }) },
     ];
     const { tools, errors } = toDataTools(listed, OPTIONS);
@@ -74,16 +95,30 @@ describe("toDataTools", () => {
   });
 
   it("refuses a name a code tool owns", () => {
-    const { tools, errors } = toDataTools([{ name: "calculate", description: "x" }], { ...OPTIONS, reservedNames: new Set(["calculate"]) });
+    const { tools, errors } = toDataTools([{ name: "calculate", description: "x" }], {
+      ...OPTIONS,
+      reservedNames: new Set(["calculate"]),
+    });
     expect(tools).toEqual([]);
     expect(errors[0]).toMatchObject({ tool: "calculate", mcp_tool: "calculate" });
     expect(errors[0]?.error).toContain("'calculate' is already a code tool");
   });
 
   it("reports names renamed because of a collision on the same server", () => {
-    const { tools, renamed } = toDataTools([{ name: "get-sum", description: "x" }, { name: "get_sum", description: "y" }], OPTIONS);
-    expect(tools.map((t) => [t.mcpName, t.definition.name])).toEqual([["get-sum", "get_sum_2"], ["get_sum", "get_sum"]]);
-    expect(renamed).toEqual([{ tool: "get_sum_2", mcp_tool: "get-sum", reason: "'get-sum' and 'get_sum' both normalize to 'get_sum'" }]);
+    const { tools, renamed } = toDataTools(
+      [
+        { name: "get-sum", description: "x" },
+        { name: "get_sum", description: "y" },
+      ],
+      OPTIONS,
+    );
+    expect(tools.map((t) => [t.mcpName, t.definition.name])).toEqual([
+      ["get-sum", "get_sum_2"],
+      ["get_sum", "get_sum"],
+    ]);
+    expect(renamed).toEqual([
+      { tool: "get_sum_2", mcp_tool: "get-sum", reason: "'get-sum' and 'get_sum' both normalize to 'get_sum'" },
+    ]);
   });
 
   it("accepts a tool without inputSchema (no parameters)", () => {

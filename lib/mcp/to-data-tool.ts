@@ -106,7 +106,13 @@ function definitionInput(info: McpToolInfo, name: string, options: ToDataToolsOp
   const input: Record<string, unknown> = {
     name,
     description: describe(info, options.instance),
-    request: { method: "POST", url: options.url, headers: { ...options.headers }, protocol: "mcp", mcp_tool: info.name },
+    request: {
+      method: "POST",
+      url: options.url,
+      headers: { ...options.headers },
+      protocol: "mcp",
+      mcp_tool: info.name,
+    },
     secret_headers: [...options.secretHeaders],
     side_effect: info.annotations?.readOnlyHint !== true,
     group: mcpGroup(options.instance),
@@ -115,7 +121,11 @@ function definitionInput(info: McpToolInfo, name: string, options: ToDataToolsOp
   return input;
 }
 
-function overLimit(info: McpToolInfo, instance: string, limits: { maxDescriptionBytes: number; maxSchemaBytes: number }): string | null {
+function overLimit(
+  info: McpToolInfo,
+  instance: string,
+  limits: { maxDescriptionBytes: number; maxSchemaBytes: number },
+): string | null {
   const description = Buffer.byteLength(describe(info, instance), "utf8");
   if (description > limits.maxDescriptionBytes) {
     return `description is ${description} bytes, over the limit of ${formatBytes(limits.maxDescriptionBytes)} per MCP tool`;
@@ -129,7 +139,8 @@ function overLimit(info: McpToolInfo, instance: string, limits: { maxDescription
     return `inputSchema cannot be serialized (nested too deeply), over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
   }
   const schema = Buffer.byteLength(serialized, "utf8");
-  if (schema > limits.maxSchemaBytes) return `inputSchema is ${schema} bytes serialized, over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
+  if (schema > limits.maxSchemaBytes)
+    return `inputSchema is ${schema} bytes serialized, over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
   return null;
 }
 

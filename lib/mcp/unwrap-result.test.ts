@@ -8,7 +8,15 @@ describe("unwrapResult", () => {
   });
 
   it("joins text content; JSON text is what halt_when reads", () => {
-    expect(unwrapResult({ content: [{ type: "text", text: "Echo: hi" }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "bye" }] })).toEqual({
+    expect(
+      unwrapResult({
+        content: [
+          { type: "text", text: "Echo: hi" },
+          { type: "image", data: "AAAA", mimeType: "image/png" },
+          { type: "text", text: "bye" },
+        ],
+      }),
+    ).toEqual({
       ok: true,
       value: "Echo: hi\nbye",
     });
@@ -20,8 +28,14 @@ describe("unwrapResult", () => {
   });
 
   it("turns isError into an error result with the server's text", () => {
-    expect(unwrapResult({ isError: true, content: [{ type: "text", text: "Unsupported URL protocol" }] })).toEqual({ ok: false, error: "Unsupported URL protocol" });
-    expect(unwrapResult({ isError: true, content: [] })).toEqual({ ok: false, error: "the MCP tool reported an error (no message)" });
+    expect(unwrapResult({ isError: true, content: [{ type: "text", text: "Unsupported URL protocol" }] })).toEqual({
+      ok: false,
+      error: "Unsupported URL protocol",
+    });
+    expect(unwrapResult({ isError: true, content: [] })).toEqual({
+      ok: false,
+      error: "the MCP tool reported an error (no message)",
+    });
   });
 
   it("describes non-text content without its data", () => {

@@ -43,7 +43,12 @@ export function unwrapResult(result: unknown): UnwrappedResult {
 }
 
 function isTextItem(item: unknown): item is { type: "text"; text: string } {
-  return item !== null && typeof item === "object" && (item as { type?: unknown }).type === "text" && typeof (item as { text?: unknown }).text === "string";
+  return (
+    item !== null &&
+    typeof item === "object" &&
+    (item as { type?: unknown }).type === "text" &&
+    typeof (item as { text?: unknown }).text === "string"
+  );
 }
 
 function describeItem(item: unknown): Record<string, unknown> {

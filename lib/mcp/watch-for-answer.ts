@@ -13,7 +13,9 @@ import { SseParser } from "./sse-events";
  * each chunk is decoded (UTF-8, split code points kept) and only whole lines
  * are parsed. Never throws.
  */
-export function watchForAnswer(id: string | number): (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean {
+export function watchForAnswer(
+  id: string | number,
+): (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean {
   const decoder = new TextDecoder();
   const parser = new SseParser();
   let pending = "";

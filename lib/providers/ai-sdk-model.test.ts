@@ -43,7 +43,14 @@ describe("toProviderPrompt", () => {
     const prompt = toProviderPrompt([
       { role: "system", content: "sys" },
       { role: "user", content: "hello" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "t", arguments: '{"a":1}' }, { id: "c2", name: "u", arguments: "not json" }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "c1", name: "t", arguments: '{"a":1}' },
+          { id: "c2", name: "u", arguments: "not json" },
+        ],
+      },
       { role: "tool", callId: "c1", tool: "t", content: '{"ok":true}' },
       { role: "tool", callId: "c2", tool: "u", content: '{"error":"bad arguments"}' },
       { role: "assistant", content: "done" },
@@ -62,7 +69,12 @@ describe("toProviderPrompt", () => {
         role: "tool",
         content: [
           { type: "tool-result", toolCallId: "c1", toolName: "t", output: { type: "text", value: '{"ok":true}' } },
-          { type: "tool-result", toolCallId: "c2", toolName: "u", output: { type: "text", value: '{"error":"bad arguments"}' } },
+          {
+            type: "tool-result",
+            toolCallId: "c2",
+            toolName: "u",
+            output: { type: "text", value: '{"error":"bad arguments"}' },
+          },
         ],
       },
       { role: "assistant", content: [{ type: "text", text: "done" }] },
@@ -116,7 +128,9 @@ describe("AiSdkModel.stream", () => {
   });
 
   it("omits usage the provider did not report", async () => {
-    const { model } = fakeProvider([{ type: "finish", usage: usage(), finishReason: { unified: "stop", raw: "stop" } }]);
+    const { model } = fakeProvider([
+      { type: "finish", usage: usage(), finishReason: { unified: "stop", raw: "stop" } },
+    ]);
     expect(await run(new AiSdkModel({ id: "f", connect: () => ({ model }) }))).toStrictEqual([{ type: "finish" }]);
   });
 

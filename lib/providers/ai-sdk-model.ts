@@ -16,14 +16,7 @@ import type {
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
 import { APICallError } from "ai";
-import type {
-  Model,
-  ModelMessage,
-  ModelRequest,
-  ModelStreamPart,
-  ModelToolSpec,
-  TokenUsage,
-} from "@/lib/engine/ports";
+import type { Model, ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec, TokenUsage } from "@/lib/engine/ports";
 import { redactText } from "@/lib/secrets/redact";
 
 /** A provider call failed; `message` is safe to show (secret values are scrubbed). */
@@ -237,14 +230,19 @@ function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage | undefined {
  */
 function toProviderError(error: unknown, signal: AbortSignal, secrets: string[]): unknown {
   if (signal.aborted) return signal.reason ?? error;
-  if (error instanceof ProviderError) return new ProviderError(scrub(error.message, secrets), error.status, error.failureCode);
+  if (error instanceof ProviderError)
+    return new ProviderError(scrub(error.message, secrets), error.status, error.failureCode);
   // The SDK may wrap what the provider fetch threw (a refused endpoint): its code is kept.
   const cause = (error as { cause?: unknown } | null)?.cause;
   const code = cause instanceof ProviderError ? cause.failureCode : undefined;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === undefined) {
-      return new ProviderError(scrub(`provider error: ${excerpt(error.message, secrets)} (${error.url})`, secrets), undefined, code);
+      return new ProviderError(
+        scrub(`provider error: ${excerpt(error.message, secrets)} (${error.url})`, secrets),
+        undefined,
+        code,
+      );
     }
     const statusLine = `${status} ${STATUS_CODES[status] ?? ""}`.trim();
     let detail = error.message;
@@ -268,7 +266,8 @@ function describe(error: unknown): string {
   if (error !== null && typeof error === "object") {
     // Stream error events carry the provider's error object, e.g. {type, message}.
     const record = error as Record<string, unknown>;
-    const inner = record.error !== null && typeof record.error === "object" ? (record.error as Record<string, unknown>) : record;
+    const inner =
+      record.error !== null && typeof record.error === "object" ? (record.error as Record<string, unknown>) : record;
     const message = typeof inner.message === "string" ? inner.message : undefined;
     const type = typeof inner.type === "string" ? inner.type : undefined;
     if (message || type) return [type, message].filter(Boolean).join(": ");

@@ -2,8 +2,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { anthropicEvent, loopbackFetch, startLoopbackModelServer, type LoopbackModelServer, type ScriptedResponse } from "@/test/support/loopback-model-server";
-import { collect, firstTurn, searchCatalogSchema, searchResult, secondTurn, secrets, subscribeResult, subscribeSchema } from "@/test/support/wire-fixtures";
+import {
+  anthropicEvent,
+  loopbackFetch,
+  startLoopbackModelServer,
+  type LoopbackModelServer,
+  type ScriptedResponse,
+} from "@/test/support/loopback-model-server";
+import {
+  collect,
+  firstTurn,
+  searchCatalogSchema,
+  searchResult,
+  secondTurn,
+  secrets,
+  subscribeResult,
+  subscribeSchema,
+} from "@/test/support/wire-fixtures";
 
 const KEY = "sk-ant-test-do-not-leak";
 let server: LoopbackModelServer | undefined;
@@ -34,7 +49,11 @@ const textDelta = (index: number, text: string) =>
   anthropicEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text } });
 const blockStop = (index: number) => anthropicEvent({ type: "content_block_stop", index });
 const messageEnd = (stopReason: string, outputTokens: number) => [
-  anthropicEvent({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }),
+  anthropicEvent({
+    type: "message_delta",
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  }),
   anthropicEvent({ type: "message_stop" }),
 ];
 
@@ -71,10 +90,20 @@ const answerStep: ScriptedResponse = {
   ],
 };
 
-type Body = { model: string; system: unknown; messages: unknown[]; tools: unknown; stream: boolean; max_tokens: number };
+type Body = {
+  model: string;
+  system: unknown;
+  messages: unknown[];
+  tools: unknown;
+  stream: boolean;
+  max_tokens: number;
+};
 
 function anthropicModel(baseUrl: string, readSecret = secrets({ anthropic_key: KEY })) {
-  return createModel({ provider: "anthropic", model: "claude-test", base_url: `${baseUrl}/v1`, api_key_secret: "anthropic_key" }, { readSecret, fetch: loopbackFetch });
+  return createModel(
+    { provider: "anthropic", model: "claude-test", base_url: `${baseUrl}/v1`, api_key_secret: "anthropic_key" },
+    { readSecret, fetch: loopbackFetch },
+  );
 }
 
 describe("anthropic over the Messages API", () => {
@@ -87,7 +116,10 @@ describe("anthropic over the Messages API", () => {
     expect(parts).toStrictEqual([
       { type: "text-delta", text: "Calling " },
       { type: "text-delta", text: "both tools." },
-      { type: "tool-call", call: { id: "toolu_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' } },
+      {
+        type: "tool-call",
+        call: { id: "toolu_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
+      },
       { type: "tool-call", call: { id: "toolu_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
       { type: "finish", usage: { inputTokens: 25, outputTokens: 30 } },
     ]);
@@ -107,11 +139,17 @@ describe("anthropic over the Messages API", () => {
       { name: "search_catalog", description: "Search the product catalog.", input_schema: searchCatalogSchema },
       { name: "subscribe", description: "Subscribe an email to the newsletter.", input_schema: subscribeSchema },
     ]);
-    expect(body.messages).toStrictEqual([{ role: "user", content: [{ type: "text", text: "find lamps and subscribe a@b.c" }] }]);
+    expect(body.messages).toStrictEqual([
+      { role: "user", content: [{ type: "text", text: "find lamps and subscribe a@b.c" }] },
+    ]);
 
     const answer = await collect(
       model,
-      secondTurn("Calling both tools.", ["toolu_a", "toolu_b"], ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}']),
+      secondTurn(
+        "Calling both tools.",
+        ["toolu_a", "toolu_b"],
+        ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}'],
+      ),
     );
     expect(answer).toStrictEqual([
       { type: "text-delta", text: "Found 2 lamps; " },
@@ -151,7 +189,10 @@ describe("anthropic over the Messages API", () => {
   });
 
   it("turns a 401 into a clear error that does not contain the key", async () => {
-    const errorBody = JSON.stringify({ type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } });
+    const errorBody = JSON.stringify({
+      type: "error",
+      error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` },
+    });
     server = await startLoopbackModelServer([{ kind: "error", status: 401, body: errorBody }]);
     const error = await collect(anthropicModel(server.baseUrl), firstTurn).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
@@ -162,7 +203,9 @@ describe("anthropic over the Messages API", () => {
   it("turns a 500 into a clear error", async () => {
     const errorBody = JSON.stringify({ type: "error", error: { type: "api_error", message: "Internal server error" } });
     server = await startLoopbackModelServer([{ kind: "error", status: 500, body: errorBody }]);
-    await expect(collect(anthropicModel(server.baseUrl), firstTurn)).rejects.toThrow("provider error: 500 Internal Server Error: Internal server error");
+    await expect(collect(anthropicModel(server.baseUrl), firstTurn)).rejects.toThrow(
+      "provider error: 500 Internal Server Error: Internal server error",
+    );
   });
 
   it("throws an error event inside the stream (overloaded) as a provider error", async () => {
@@ -177,7 +220,9 @@ describe("anthropic over the Messages API", () => {
         ],
       },
     ]);
-    await expect(collect(anthropicModel(server.baseUrl), firstTurn)).rejects.toThrow("provider error: overloaded_error: Overloaded");
+    await expect(collect(anthropicModel(server.baseUrl), firstTurn)).rejects.toThrow(
+      "provider error: overloaded_error: Overloaded",
+    );
   });
 
   it("names the missing secret (and sends nothing) when it is not provisioned", async () => {

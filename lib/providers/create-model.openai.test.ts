@@ -2,8 +2,25 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
-import { chatChunk, chatUsageChunk, loopbackFetch, startLoopbackModelServer, type LoopbackModelServer, type ScriptedResponse } from "@/test/support/loopback-model-server";
-import { collect, firstTurn, searchCatalogSchema, searchResult, secondTurn, secrets, subscribeResult, subscribeSchema, wireTools } from "@/test/support/wire-fixtures";
+import {
+  chatChunk,
+  chatUsageChunk,
+  loopbackFetch,
+  startLoopbackModelServer,
+  type LoopbackModelServer,
+  type ScriptedResponse,
+} from "@/test/support/loopback-model-server";
+import {
+  collect,
+  firstTurn,
+  searchCatalogSchema,
+  searchResult,
+  secondTurn,
+  secrets,
+  subscribeResult,
+  subscribeSchema,
+  wireTools,
+} from "@/test/support/wire-fixtures";
 
 const KEY = "sk-test-123-do-not-leak";
 let server: LoopbackModelServer | undefined;
@@ -18,14 +35,22 @@ const toolStep: ScriptedResponse = {
   events: [
     chatChunk({ role: "assistant", content: "Let me " }),
     chatChunk({ content: "look that up." }),
-    chatChunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "search_catalog", arguments: "" } }] }),
+    chatChunk({
+      tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "search_catalog", arguments: "" } }],
+    }),
     chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"query": ' } }] }),
-    chatChunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "subscribe", arguments: '{"email"' } }] }),
+    chatChunk({
+      tool_calls: [
+        { index: 1, id: "call_b", type: "function", function: { name: "subscribe", arguments: '{"email"' } },
+      ],
+    }),
     chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"lamp", "limit": 3}' } }] }),
     chatChunk({ tool_calls: [{ index: 1, function: { arguments: ': "a@b.c"}' } }] }),
     chatChunk({}, "tool_calls"),
     chatUsageChunk(42, 17),
-  ].map((data) => ({ data })).concat([{ data: "[DONE]" }]),
+  ]
+    .map((data) => ({ data }))
+    .concat([{ data: "[DONE]" }]),
 };
 
 const answerStep: ScriptedResponse = {
@@ -55,7 +80,10 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       expect(parts).toStrictEqual([
         { type: "text-delta", text: "Let me " },
         { type: "text-delta", text: "look that up." },
-        { type: "tool-call", call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' } },
+        {
+          type: "tool-call",
+          call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
+        },
         { type: "tool-call", call: { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
         { type: "finish", usage: { inputTokens: 42, outputTokens: 17 } },
       ]);
@@ -69,8 +97,22 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       expect(body.stream).toBe(true);
       expect(body.stream_options).toStrictEqual({ include_usage: true });
       expect(body.tools).toStrictEqual([
-        { type: "function", function: { name: "search_catalog", description: "Search the product catalog.", parameters: searchCatalogSchema } },
-        { type: "function", function: { name: "subscribe", description: "Subscribe an email to the newsletter.", parameters: subscribeSchema } },
+        {
+          type: "function",
+          function: {
+            name: "search_catalog",
+            description: "Search the product catalog.",
+            parameters: searchCatalogSchema,
+          },
+        },
+        {
+          type: "function",
+          function: {
+            name: "subscribe",
+            description: "Subscribe an email to the newsletter.",
+            parameters: subscribeSchema,
+          },
+        },
       ]);
       expect(body.messages).toStrictEqual([
         { role: "system", content: "You are a shop assistant." },
@@ -79,7 +121,11 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 
       const answer = await collect(
         model,
-        secondTurn("Let me look that up.", ["call_a", "call_b"], ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}']),
+        secondTurn(
+          "Let me look that up.",
+          ["call_a", "call_b"],
+          ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}'],
+        ),
       );
       expect(answer).toStrictEqual([
         { type: "text-delta", text: "Found 2 lamps" },
@@ -92,7 +138,11 @@ for (const provider of ["openai-compatible", "openai"] as const) {
           role: "assistant",
           content: "Let me look that up.",
           tool_calls: [
-            { id: "call_a", type: "function", function: { name: "search_catalog", arguments: '{"query":"lamp","limit":3}' } },
+            {
+              id: "call_a",
+              type: "function",
+              function: { name: "search_catalog", arguments: '{"query":"lamp","limit":3}' },
+            },
             { id: "call_b", type: "function", function: { name: "subscribe", arguments: '{"email":"a@b.c"}' } },
           ],
         },
@@ -102,7 +152,13 @@ for (const provider of ["openai-compatible", "openai"] as const) {
     });
 
     it("turns a 401 into a clear error that does not contain the key", async () => {
-      const body = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } });
+      const body = JSON.stringify({
+        error: {
+          message: `Incorrect API key provided: ${KEY}`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      });
       server = await startLoopbackModelServer([{ kind: "error", status: 401, body }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
@@ -116,12 +172,16 @@ for (const provider of ["openai-compatible", "openai"] as const) {
     });
 
     it("turns a 500 with a text body into a clear error", async () => {
-      server = await startLoopbackModelServer([{ kind: "error", status: 500, body: "upstream exploded", contentType: "text/plain" }]);
+      server = await startLoopbackModelServer([
+        { kind: "error", status: 500, body: "upstream exploded", contentType: "text/plain" },
+      ]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
         { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
       );
-      await expect(collect(model, firstTurn)).rejects.toThrow("provider error: 500 Internal Server Error: upstream exploded");
+      await expect(collect(model, firstTurn)).rejects.toThrow(
+        "provider error: 500 Internal Server Error: upstream exploded",
+      );
     });
 
     it("names the missing secret (and sends nothing) when it is not provisioned", async () => {
@@ -142,7 +202,10 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 describe("openai-compatible specifics", () => {
   it("sends no Authorization header without api_key_secret (Ollama, llama.cpp)", async () => {
     server = await startLoopbackModelServer([answerStep]);
-    const model = createModel({ provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` }, { readSecret: () => undefined, fetch: loopbackFetch });
+    const model = createModel(
+      { provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` },
+      { readSecret: () => undefined, fetch: loopbackFetch },
+    );
     const parts = await collect(model, [{ role: "user", content: "hi" }], []);
     expect(parts.at(-1)).toStrictEqual({ type: "finish", usage: { inputTokens: 80, outputTokens: 9 } });
     expect(server.requests[0]!.url).toBe("/v1/chat/completions");
@@ -165,9 +228,18 @@ describe("openai-compatible specifics", () => {
 
   it("throws an error event inside the stream as a provider error", async () => {
     server = await startLoopbackModelServer([
-      { kind: "sse", events: [{ data: chatChunk({ content: "Hel" }) }, { data: JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }) }] },
+      {
+        kind: "sse",
+        events: [
+          { data: chatChunk({ content: "Hel" }) },
+          { data: JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }) },
+        ],
+      },
     ]);
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
+    const model = createModel(
+      { provider: "openai-compatible", model: "m", base_url: server.baseUrl },
+      { readSecret: () => undefined, fetch: loopbackFetch },
+    );
     const seen: string[] = [];
     const run = async () => {
       for await (const part of model.stream({ messages: firstTurn, tools: [], signal: new AbortController().signal })) {
@@ -181,13 +253,23 @@ describe("openai-compatible specifics", () => {
   it("reports an unreachable endpoint clearly", async () => {
     const closed = await startLoopbackModelServer([]);
     await closed.close();
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: closed.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
-    await expect(collect(model, firstTurn)).rejects.toThrow(/^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/);
+    const model = createModel(
+      { provider: "openai-compatible", model: "m", base_url: closed.baseUrl },
+      { readSecret: () => undefined, fetch: loopbackFetch },
+    );
+    await expect(collect(model, firstTurn)).rejects.toThrow(
+      /^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/,
+    );
   });
 
   it("stops when the signal aborts mid-stream and rethrows the abort reason", async () => {
-    server = await startLoopbackModelServer([{ kind: "sse", events: [{ data: chatChunk({ content: "partial" }) }], hang: true }]);
-    const model = createModel({ provider: "openai-compatible", model: "m", base_url: server.baseUrl }, { readSecret: () => undefined, fetch: loopbackFetch });
+    server = await startLoopbackModelServer([
+      { kind: "sse", events: [{ data: chatChunk({ content: "partial" }) }], hang: true },
+    ]);
+    const model = createModel(
+      { provider: "openai-compatible", model: "m", base_url: server.baseUrl },
+      { readSecret: () => undefined, fetch: loopbackFetch },
+    );
     const controller = new AbortController();
     const reason = new Error("turn cancelled");
     const seen: string[] = [];

@@ -32,7 +32,9 @@ describe("createModel configuration", () => {
 
   it("requires api_key_secret for openai and anthropic", () => {
     for (const provider of ["openai", "anthropic"] as const) {
-      expect(() => createModel({ provider, model: "m" }, deps)).toThrow(`provider "${provider}" needs model.api_key_secret`);
+      expect(() => createModel({ provider, model: "m" }, deps)).toThrow(
+        `provider "${provider}" needs model.api_key_secret`,
+      );
     }
   });
 

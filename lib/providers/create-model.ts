@@ -65,7 +65,13 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         id: `${provider}:${config.model}`,
         connect: () => {
           const apiKey = config.api_key_secret ? readKey(config.api_key_secret, deps) : undefined;
-          const sdk = createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey, includeUsage: true, fetch: deps.fetch });
+          const sdk = createOpenAICompatible({
+            name: "openai-compatible",
+            baseURL,
+            apiKey,
+            includeUsage: true,
+            fetch: deps.fetch,
+          });
           return { model: sdk.chatModel(config.model), secrets: apiKey ? [apiKey] : [] };
         },
       });
@@ -132,7 +138,9 @@ function checkBaseUrl(value: string, provider: string): string {
     if (block.rule === "scheme" || block.rule === "invalid-url") {
       throw new Error(`provider "${provider}": model.base_url must be an absolute http or https URL`);
     }
-    throw new Error(`provider "${provider}": model.base_url is refused by the egress guard (${block.rule}): ${block.reason}`);
+    throw new Error(
+      `provider "${provider}": model.base_url is refused by the egress guard (${block.rule}): ${block.reason}`,
+    );
   }
   return value.replace(/\/+$/, "");
 }

@@ -19,13 +19,22 @@ const tools: ModelToolSpec[] = [
       required: ["query"],
     },
   },
-  { name: "subscribe", description: "Subscribe.", parameters: { type: "object", properties: { email: { type: "string" } } } },
-  { name: "tool_search", description: "Find more tools.", parameters: { type: "object", properties: { query: { type: "string" } } } },
+  {
+    name: "subscribe",
+    description: "Subscribe.",
+    parameters: { type: "object", properties: { email: { type: "string" } } },
+  },
+  {
+    name: "tool_search",
+    description: "Find more tools.",
+    parameters: { type: "object", properties: { query: { type: "string" } } },
+  },
 ];
 
 async function run(messages: ModelMessage[], offered = tools): Promise<ModelStreamPart[]> {
   const parts: ModelStreamPart[] = [];
-  for await (const part of new DemoModel().stream({ messages, tools: offered, signal: new AbortController().signal })) parts.push(part);
+  for await (const part of new DemoModel().stream({ messages, tools: offered, signal: new AbortController().signal }))
+    parts.push(part);
   return parts;
 }
 
@@ -34,21 +43,29 @@ const calls = (parts: ModelStreamPart[]) => parts.flatMap((p) => (p.type === "to
 
 describe("DemoModel", () => {
   it("calls the named tool with typed key=value arguments after a streamed lead-in", async () => {
-    const parts = await run([{ role: "user", content: "search_catalog query=lamp limit=3 price_max=19.5 in_stock=true sku=007" }]);
+    const parts = await run([
+      { role: "user", content: "search_catalog query=lamp limit=3 price_max=19.5 in_stock=true sku=007" },
+    ]);
     const firstCall = parts.findIndex((p) => p.type === "tool-call");
     const deltas = parts.slice(0, firstCall);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.every((p) => p.type === "text-delta")).toBe(true);
     expect(text(parts)).toBe("Calling search_catalog…");
     expect(calls(parts)).toStrictEqual([
-      { id: "demo_call_1", name: "search_catalog", arguments: '{"query":"lamp","limit":3,"price_max":19.5,"in_stock":true,"sku":"007"}' },
+      {
+        id: "demo_call_1",
+        name: "search_catalog",
+        arguments: '{"query":"lamp","limit":3,"price_max":19.5,"in_stock":true,"sku":"007"}',
+      },
     ]);
     expect(parts.at(-1)).toStrictEqual({ type: "finish" });
   });
 
   it("matches the tool name as a word inside a sentence, and keeps untyped values as strings", async () => {
     const parts = await run([{ role: "user", content: "please call subscribe email=a@b.c limit=3" }]);
-    expect(calls(parts)).toStrictEqual([{ id: "demo_call_1", name: "subscribe", arguments: '{"email":"a@b.c","limit":"3"}' }]);
+    expect(calls(parts)).toStrictEqual([
+      { id: "demo_call_1", name: "subscribe", arguments: '{"email":"a@b.c","limit":"3"}' },
+    ]);
   });
 
   it("streams no lead-in when the message says quiet", async () => {
@@ -58,7 +75,11 @@ describe("DemoModel", () => {
 
   it("supports quoted values (kept as strings) and JSON for array properties", async () => {
     const parts = await run([
-      { role: "user", content: 'search_catalog query="red \\"desk\\" lamp" limit="3" query_filter_pairs=[{"field":"color","value":"red"}]' },
+      {
+        role: "user",
+        content:
+          'search_catalog query="red \\"desk\\" lamp" limit="3" query_filter_pairs=[{"field":"color","value":"red"}]',
+      },
     ]);
     expect(JSON.parse(calls(parts)[0]!.arguments)).toStrictEqual({
       query: 'red "desk" lamp',
@@ -76,14 +97,20 @@ describe("DemoModel", () => {
 
   it("calls tool_search only when it is named, and picks the earliest named tool", () => {
     expect(planDemoStep([{ role: "user", content: "what can you search for?" }], tools).call).toBeUndefined();
-    expect(planDemoStep([{ role: "user", content: "tool_search query=x then subscribe" }], tools).call?.name).toBe("tool_search");
+    expect(planDemoStep([{ role: "user", content: "tool_search query=x then subscribe" }], tools).call?.name).toBe(
+      "tool_search",
+    );
   });
 
   it("answers a tool result with the clipped JSON and says it is not an LLM", async () => {
     const big = JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ id: i })) });
     const messages: ModelMessage[] = [
       { role: "user", content: "search_catalog query=lamp" },
-      { role: "assistant", content: "Calling search_catalog…", toolCalls: [{ id: "demo_call_1", name: "search_catalog", arguments: "{}" }] },
+      {
+        role: "assistant",
+        content: "Calling search_catalog…",
+        toolCalls: [{ id: "demo_call_1", name: "search_catalog", arguments: "{}" }],
+      },
       { role: "tool", callId: "demo_call_1", tool: "search_catalog", content: big },
     ];
     const parts = await run(messages);
@@ -138,8 +165,16 @@ describe("parsePairs", () => {
 });
 
 describe("demo model and deferred tools", () => {
-  const search = { name: "tool_search", description: "search", parameters: { type: "object", properties: { query: { type: "string" } } } } as const;
-  const order = { name: "order_status", description: "order", parameters: { type: "object", properties: { order_id: { type: "string" } } } } as const;
+  const search = {
+    name: "tool_search",
+    description: "search",
+    parameters: { type: "object", properties: { query: { type: "string" } } },
+  } as const;
+  const order = {
+    name: "order_status",
+    description: "order",
+    parameters: { type: "object", properties: { order_id: { type: "string" } } },
+  } as const;
 
   it("asks tool_search for a named tool that is not offered, then calls it once promoted", () => {
     const system = { role: "system" as const, content: "Available tools (use tool_search):\n- order_status: order" };
@@ -148,7 +183,12 @@ describe("demo model and deferred tools", () => {
     expect(first.call?.name).toBe("tool_search");
     expect(JSON.parse(first.call!.arguments)).toEqual({ query: "order_status" });
     const afterSearch = planDemoStep(
-      [system, user, { role: "assistant", content: "", toolCalls: [first.call!] }, { role: "tool", callId: first.call!.id, tool: "tool_search", content: "[]" }],
+      [
+        system,
+        user,
+        { role: "assistant", content: "", toolCalls: [first.call!] },
+        { role: "tool", callId: first.call!.id, tool: "tool_search", content: "[]" },
+      ],
       [search, order],
     );
     expect(afterSearch.call?.name).toBe("order_status");

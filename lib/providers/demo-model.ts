@@ -18,7 +18,14 @@
  *
  * Words inside `key=value` pairs never count as a tool name or as `quiet`.
  */
-import type { Model, ModelMessage, ModelRequest, ModelStreamPart, ModelToolCall, ModelToolSpec } from "@/lib/engine/ports";
+import type {
+  Model,
+  ModelMessage,
+  ModelRequest,
+  ModelStreamPart,
+  ModelToolCall,
+  ModelToolSpec,
+} from "@/lib/engine/ports";
 
 const RESULT_CLIP = 300;
 const NOT_AN_LLM = "I am Insika's offline demo model, not an LLM";
@@ -63,7 +70,10 @@ export function planDemoStep(messages: ModelMessage[], tools: ModelToolSpec[]): 
     const wanted = deferredToolName(words, tools, messages);
     const search = tools.find((t) => t.name === "tool_search");
     if (wanted && search) {
-      return { text: `Looking for ${wanted}…`, call: demoCall(messages, search, [{ key: "query", value: wanted, quoted: true }]) };
+      return {
+        text: `Looking for ${wanted}…`,
+        call: demoCall(messages, search, [{ key: "query", value: wanted, quoted: true }]),
+      };
     }
     return { text: describeTools(tools) };
   }
@@ -84,7 +94,10 @@ function demoCall(messages: ModelMessage[], tool: ModelToolSpec, pairs: Pair[]):
 /** A word of the message that names a tool listed in the system prompt's available (deferred) tools. */
 function deferredToolName(words: string, tools: ModelToolSpec[], messages: ModelMessage[]): string | undefined {
   const offered = new Set(tools.map((t) => t.name));
-  const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
   return words
     .match(/\b[a-z][a-z0-9_]*\b/g)
     ?.find((w) => !offered.has(w) && new RegExp(`(^|[^a-z0-9_])${w}([^a-z0-9_]|$)`).test(system));

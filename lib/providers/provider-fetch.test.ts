@@ -55,10 +55,16 @@ describe("createProviderFetch", () => {
 
   it("does not follow a redirect, and says so without the target's path", async () => {
     const elsewhere = await h.server((_req, res) => res.end("should never be asked"));
-    const s = await h.server((_req, res) => res.writeHead(307, { location: `${elsewhere.origin}/steal?key=${KEY}` }).end());
+    const s = await h.server((_req, res) =>
+      res.writeHead(307, { location: `${elsewhere.origin}/steal?key=${KEY}` }).end(),
+    );
     const posture = parseProviderPosture("127.0.0.1");
     const error = await failure(
-      fetchFor(posture)(`${s.origin}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${KEY}` }, body: "{}" }),
+      fetchFor(posture)(`${s.origin}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}` },
+        body: "{}",
+      }),
     );
     expect(error.message).toBe(
       `provider endpoint answered 307 (a redirect to ${elsewhere.origin}); redirects are not followed: set model.base_url to the final URL`,
@@ -87,12 +93,19 @@ describe("createProviderFetch", () => {
 
   it("turns a JSON error message holding the key into a redacted excerpt", async () => {
     const s = await h.server((_req, res) =>
-      res
-        .writeHead(401, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. ${"z".repeat(3000)}`, type: "invalid_request_error" } })),
+      res.writeHead(401, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: {
+            message: `Incorrect API key provided: ${KEY}. ${"z".repeat(3000)}`,
+            type: "invalid_request_error",
+          },
+        }),
+      ),
     );
     const error = await failure(collect(model(s.origin, parseProviderPosture("127.0.0.1")), firstTurn));
-    expect(error.message.startsWith("provider error: 401 Unauthorized: Incorrect API key provided: [secret].")).toBe(true);
+    expect(error.message.startsWith("provider error: 401 Unauthorized: Incorrect API key provided: [secret].")).toBe(
+      true,
+    );
     expect(error.message.length).toBeLessThanOrEqual(MAX_EXCERPT_CHARS + 60);
   });
 });

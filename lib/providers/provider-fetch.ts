@@ -39,7 +39,11 @@ export function createProviderFetch(posture: EgressPosture, options: ProviderFet
       response = await send(input, { ...init, redirect: "manual" });
     } catch (error) {
       if (error instanceof EgressBlockedError) {
-        throw new ProviderError(`provider endpoint blocked: ${error.message} (rule ${error.rule}; ${error.hint})`, undefined, "provider_blocked");
+        throw new ProviderError(
+          `provider endpoint blocked: ${error.message} (rule ${error.rule}; ${error.hint})`,
+          undefined,
+          "provider_blocked",
+        );
       }
       throw error;
     }

@@ -18,7 +18,13 @@ async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStr
 describe("scriptedModel", () => {
   it("plays each step's parts and ends with a finish part carrying usage", async () => {
     const model = scriptedModel([
-      [text("Hi "), toolCall("lookup", { q: 1 }), toolCall("lookup", '{"bad', { id: "mine" }), usage({ inputTokens: 3 }), usage({ outputTokens: 4 })],
+      [
+        text("Hi "),
+        toolCall("lookup", { q: 1 }),
+        toolCall("lookup", '{"bad', { id: "mine" }),
+        usage({ inputTokens: 3 }),
+        usage({ outputTokens: 4 }),
+      ],
     ]);
     expect(await collect(model.stream(request()))).toEqual([
       { type: "text-delta", text: "Hi " },
@@ -43,7 +49,9 @@ describe("scriptedModel", () => {
   it("throws a clear error when asked for more steps than scripted", async () => {
     const model = scriptedModel([[text("only")]]);
     await collect(model.stream(request()));
-    await expect(collect(model.stream(request()))).rejects.toThrow("scripted model: request 2 has no scripted step (only 1 scripted)");
+    await expect(collect(model.stream(request()))).rejects.toThrow(
+      "scripted model: request 2 has no scripted step (only 1 scripted)",
+    );
     expect(model.requests).toHaveLength(2);
   });
 

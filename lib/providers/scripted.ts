@@ -29,8 +29,7 @@ export interface ScriptedRequest {
 
 /** A step: its parts, or a function of the request that returns them (to look at it). */
 export type ScriptedStep =
-  | ScriptedPart[]
-  | ((request: ScriptedRequest, step: number) => ScriptedPart[] | Promise<ScriptedPart[]>);
+  ScriptedPart[] | ((request: ScriptedRequest, step: number) => ScriptedPart[] | Promise<ScriptedPart[]>);
 
 /** A Model that plays its steps in order and remembers every request. */
 export interface ScriptedModel extends Model {

@@ -21,4 +21,5 @@ function randomBytes(): Buffer {
  * appending near their end: a group commit of many turns then dirties a few index pages
  * instead of one random page per row.
  */
-export const newId = (prefix: string, now = Date.now()) => `${prefix}_${now.toString(36).padStart(9, "0")}${randomBytes().toString("base64url")}`;
+export const newId = (prefix: string, now = Date.now()) =>
+  `${prefix}_${now.toString(36).padStart(9, "0")}${randomBytes().toString("base64url")}`;

@@ -57,7 +57,9 @@ export function checkTemplate(text: string, where: string, rules: TemplateRules)
         }
         break;
       case "env":
-        problems.push(`${where}: {{env.${name}}} is resolved only on the manifest write path; write the value literally`);
+        problems.push(
+          `${where}: {{env.${name}}} is resolved only on the manifest write path; write the value literally`,
+        );
         break;
       default:
         problems.push(`${where}: unknown placeholder namespace '${namespace ?? ""}' in ${raw} (use ${SHAPES})`);

@@ -100,7 +100,10 @@ describe("parseFlatSugar", () => {
   });
 
   it("never throws on arbitrary text", () => {
-    const cell = fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("|", "array", "array:string", "required", "\n"));
+    const cell = fc.oneof(
+      fc.string({ maxLength: 10 }),
+      fc.constantFrom("|", "array", "array:string", "required", "\n"),
+    );
     fc.assert(
       fc.property(fc.array(cell, { maxLength: 20 }), (cells) => {
         const r = parseFlatSugar(cells.join(""));
@@ -127,9 +130,17 @@ describe("toFlatSugar", () => {
     expect(toFlatSugar({ type: "object", properties: { a: { type: "array" } } })).toBeNull();
     expect(toFlatSugar({ type: "object", properties: { "a-b": { type: "string" } } })).toBeNull();
     expect(toFlatSugar({ type: "object", properties: { a: { type: "string", description: " padded" } } })).toBeNull();
-    expect(toFlatSugar({ type: "object", properties: { a: { type: "string", description: "two\nlines" } } })).toBeNull();
+    expect(
+      toFlatSugar({ type: "object", properties: { a: { type: "string", description: "two\nlines" } } }),
+    ).toBeNull();
     expect(toFlatSugar({ type: "object", properties: { a: { type: "string", description: "" } } })).toBeNull();
-    expect(toFlatSugar({ type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["b", "a"] })).toBeNull();
+    expect(
+      toFlatSugar({
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "string" } },
+        required: ["b", "a"],
+      }),
+    ).toBeNull();
     expect(toFlatSugar({ ...base, required: ["a", "a"] })).toBeNull();
     expect(toFlatSugar({ ...base, required: ["zz"] })).toBeNull();
     expect(toFlatSugar({ type: "object" })).toBeNull();
@@ -140,14 +151,29 @@ describe("toFlatSugar", () => {
   it("round-trips generated flat specs: flat -> schema -> flat -> schema", () => {
     const line = fc.record({
       name: fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,10}$/).filter((n) => n !== "__proto__"),
-      type: fc.constantFrom("string", "number", "integer", "boolean", "array:string", "array:number", "array:integer", "array:boolean"),
+      type: fc.constantFrom(
+        "string",
+        "number",
+        "integer",
+        "boolean",
+        "array:string",
+        "array:number",
+        "array:integer",
+        "array:boolean",
+      ),
       required: fc.boolean(),
-      description: fc.option(fc.string({ maxLength: 30 }).filter((d) => !/[\r\n]/.test(d)), { nil: undefined }),
+      description: fc.option(
+        fc.string({ maxLength: 30 }).filter((d) => !/[\r\n]/.test(d)),
+        { nil: undefined },
+      ),
     });
     fc.assert(
       fc.property(fc.uniqueArray(line, { selector: (l) => l.name, maxLength: 8 }), (lines) => {
         const text = lines
-          .map((l) => `${l.name} | ${l.type} | ${l.required ? "required" : "optional"}${l.description === undefined ? "" : ` | ${l.description}`}`)
+          .map(
+            (l) =>
+              `${l.name} | ${l.type} | ${l.required ? "required" : "optional"}${l.description === undefined ? "" : ` | ${l.description}`}`,
+          )
           .join("\n");
         const first = parseFlatSugar(text);
         expect(first.ok).toBe(true);

@@ -128,7 +128,10 @@ function parseType(text: string): TypeResult {
     return { ok: false, error: `unknown item type '${item}' (use string, number, integer or boolean)` };
   }
   if (t === "object") {
-    return { ok: false, error: "an object parameter cannot be written in the flat form: write the JSON Schema instead" };
+    return {
+      ok: false,
+      error: "an object parameter cannot be written in the flat form: write the JSON Schema instead",
+    };
   }
   return {
     ok: false,

@@ -60,7 +60,11 @@ describe("evaluateHalt", () => {
   it("publishes say.json_path only when it resolves to a non-blank string", () => {
     const rule: HaltWhen = { ...subscribed, say: { json_path: "tool_result.message" } };
     const run = (message: unknown) =>
-      evaluateHalt(rule, 200, body(message === undefined ? { status: "SUBSCRIBED" } : { status: "SUBSCRIBED", message }));
+      evaluateHalt(
+        rule,
+        200,
+        body(message === undefined ? { status: "SUBSCRIBED" } : { status: "SUBSCRIBED", message }),
+      );
     expect(run("You are in!")).toMatchObject({ halt: true, say: "You are in!" });
     expect(run("  ")).toMatchObject({ halt: true, say: null });
     expect(run(42)).toMatchObject({ halt: true, say: null });

@@ -14,9 +14,7 @@
 export type JsonPathStep = string | number;
 
 /** Parsed steps, or why the path is malformed. */
-export type ParseJsonPathResult =
-  | { ok: true; steps: JsonPathStep[] }
-  | { ok: false; error: string };
+export type ParseJsonPathResult = { ok: true; steps: JsonPathStep[] } | { ok: false; error: string };
 
 /** `found: false` covers every miss: invalid path, absent key, wrong container type. */
 export type ReadJsonPathResult = { found: true; value: unknown } | { found: false };
@@ -50,10 +48,7 @@ export function parseJsonPath(text: unknown): ParseJsonPathResult {
   // the first token is an ordinary key (`tool_results.x` is a key path).
   if (src[0] === "$" && (src.length === 1 || src[1] === "." || src[1] === "[")) {
     i = 1;
-  } else if (
-    src.startsWith("tool_result") &&
-    (src.length === 11 || src[11] === "." || src[11] === "[")
-  ) {
+  } else if (src.startsWith("tool_result") && (src.length === 11 || src[11] === "." || src[11] === "[")) {
     i = 11;
   } else {
     const name = readName(src, 0);
@@ -113,9 +108,7 @@ function readName(src: string, from: number): string {
   return src.slice(from, end);
 }
 
-type Quoted =
-  | { ok: true; value: string; end: number }
-  | { ok: false; error: string; at: number };
+type Quoted = { ok: true; value: string; end: number } | { ok: false; error: string; at: number };
 
 // Reads up to the closing quote. Only `\\` and `\<quote>` are escapes, so a
 // key can hold any other character literally and nothing is ambiguous.
@@ -146,10 +139,7 @@ function readQuoted(src: string, from: number, quote: string): Quoted {
  * `__proto__`/`constructor` never reach the prototype); indexes only on arrays.
  * An invalid path, a missing key or a type mismatch gives `{ found: false }`.
  */
-export function readJsonPath(
-  value: unknown,
-  path: string | readonly JsonPathStep[],
-): ReadJsonPathResult {
+export function readJsonPath(value: unknown, path: string | readonly JsonPathStep[]): ReadJsonPathResult {
   let steps: readonly JsonPathStep[];
   if (typeof path === "string") {
     const parsed = parseJsonPath(path);

@@ -37,14 +37,22 @@ export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult 
     return { ok: false, error: "is not a valid regular expression" };
   }
   const construct = findBacktrackingConstruct(pattern);
-  if (construct) return { ok: false, error: `uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)` };
+  if (construct)
+    return {
+      ok: false,
+      error: `uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)`,
+    };
   try {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     const shown = `/${pattern}/u`;
     return { ok: true, regexp: { test: (input) => re.test(input), toString: () => shown } };
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : "unknown error";
-    if (/repeat count/.test(reason)) return { ok: false, error: `uses a repeat count above ${MAX_REPEAT}, which the linear-time regex engine does not support` };
+    if (/repeat count/.test(reason))
+      return {
+        ok: false,
+        error: `uses a repeat count above ${MAX_REPEAT}, which the linear-time regex engine does not support`,
+      };
     return { ok: false, error: `is not supported by the linear-time regex engine (${reason})` };
   }
 }

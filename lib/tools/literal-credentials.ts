@@ -9,19 +9,53 @@ import { splitTemplate } from "./placeholders";
 
 // Names that are credentials whatever their words (lowercase).
 const CREDENTIAL_NAMES = new Set([
-  "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "apikey", "x-auth-token",
-  "x-access-token", "private-token", "x-vault-token", "x-amz-security-token", "x-goog-api-key",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "x-api-key",
+  "api-key",
+  "apikey",
+  "x-auth-token",
+  "x-access-token",
+  "private-token",
+  "x-vault-token",
+  "x-amz-security-token",
+  "x-goog-api-key",
   "ocp-apim-subscription-key",
 ]);
 // A word containing one of these makes the name a credential (`X-Refresh-Token`, `ClientSecret`, `X-Db-Password`).
-const CREDENTIAL_PARTS = ["token", "secret", "passw", "passphrase", "credential", "apikey", "accesskey", "bearer", "jwt"];
+const CREDENTIAL_PARTS = [
+  "token",
+  "secret",
+  "passw",
+  "passphrase",
+  "credential",
+  "apikey",
+  "accesskey",
+  "bearer",
+  "jwt",
+];
 // Whole words that do (`X-Upstream-Authorization`, `X-Db-Pwd`); `auth` alone is not one (`X-Auth-User`
 // names a user), `X-Auth-Token` and `X-Auth-Key` are caught by token and by the key rule.
 const CREDENTIAL_WORDS = new Set(["pwd", "authorization"]);
 // `key` alone is too common (`X-Idempotency-Key`, `X-Cache-Key`): it counts after one of these.
 const KEY_QUALIFIERS = new Set([
-  "api", "access", "secret", "private", "subscription", "auth", "client", "app", "application",
-  "master", "license", "account", "service", "signing", "partner", "developer",
+  "api",
+  "access",
+  "secret",
+  "private",
+  "subscription",
+  "auth",
+  "client",
+  "app",
+  "application",
+  "master",
+  "license",
+  "account",
+  "service",
+  "signing",
+  "partner",
+  "developer",
 ]);
 
 /**
@@ -79,7 +113,8 @@ export function findLiteralCredentials(
   options: { where?: string; exemptSecretHeaders?: boolean } = {},
 ): string[] {
   const where = options.where ?? "request.headers";
-  const exempt = options.exemptSecretHeaders === false ? new Set<string>() : new Set(secretHeaders.map((h) => h.toLowerCase()));
+  const exempt =
+    options.exemptSecretHeaders === false ? new Set<string>() : new Set(secretHeaders.map((h) => h.toLowerCase()));
   const problems: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (exempt.has(name.toLowerCase()) || !isCredentialHeaderName(name) || !hasLiteralCredential(value)) continue;

@@ -31,10 +31,15 @@ describe("mapBodyStrings", () => {
   it("passes every string through the template function with its path", () => {
     const seen: string[] = [];
     const problems: string[] = [];
-    const out = mapBodyStrings({ a: ["x", { b: "y" }], n: 1 }, "request.body", (t, where) => {
-      seen.push(where);
-      return t.toUpperCase();
-    }, problems);
+    const out = mapBodyStrings(
+      { a: ["x", { b: "y" }], n: 1 },
+      "request.body",
+      (t, where) => {
+        seen.push(where);
+        return t.toUpperCase();
+      },
+      problems,
+    );
     expect(out).toEqual({ a: ["X", { b: "Y" }], n: 1 });
     expect(seen).toEqual(["request.body.a[0]", "request.body.a[1].b"]);
     expect(problems).toEqual([]);

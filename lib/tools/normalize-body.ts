@@ -66,7 +66,9 @@ type Template = (text: string, where: string, secretAllowed: boolean) => string 
 export function mapBodyStrings(value: JsonValue, where: string, template: Template, problems: string[]): JsonValue {
   const out = walk(value, where, template, problems);
   if (typeof out === "string" && !isLonePlaceholder(out)) {
-    problems.push(`${where}: a body that is a single JSON string must be a lone placeholder such as "{{payload}}"; use an object or array`);
+    problems.push(
+      `${where}: a body that is a single JSON string must be a lone placeholder such as "{{payload}}"; use an object or array`,
+    );
   }
   return out;
 }
@@ -79,7 +81,12 @@ function walk(value: JsonValue, where: string, template: Template, problems: str
     for (const [key, v] of Object.entries(value)) {
       if (key.includes("{{")) problems.push(`${where}: placeholders are allowed in values, not in the key '${key}'`);
       // defineProperty: a `__proto__` key stays data instead of re-parenting `out`.
-      Object.defineProperty(out, key, { value: walk(v, `${where}.${key}`, template, problems), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: walk(v, `${where}.${key}`, template, problems),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

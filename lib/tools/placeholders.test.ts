@@ -9,16 +9,17 @@ import {
 } from "@/lib/tools/placeholders";
 
 function source(parts: TemplatePart[]): string {
-  return parts
-    .map((p) => (p.type === "text" ? p.text : p.type === "placeholder" ? p.placeholder.raw : p.raw))
-    .join("");
+  return parts.map((p) => (p.type === "text" ? p.text : p.type === "placeholder" ? p.placeholder.raw : p.raw)).join("");
 }
 
 describe("splitTemplate", () => {
   it("splits literal text and the four placeholder kinds", () => {
     expect(splitTemplate("Bearer {{secret.api_token}}")).toEqual([
       { type: "text", text: "Bearer " },
-      { type: "placeholder", placeholder: { raw: "{{secret.api_token}}", kind: "secret", namespace: "secret", name: "api_token" } },
+      {
+        type: "placeholder",
+        placeholder: { raw: "{{secret.api_token}}", kind: "secret", namespace: "secret", name: "api_token" },
+      },
     ]);
     const kinds = listPlaceholders("{{q}}/{{ctx.chat_id}}/{{env.API_URL}}/{{foo.bar}}").map((p) => [p.kind, p.name]);
     expect(kinds).toEqual([

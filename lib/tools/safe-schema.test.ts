@@ -27,8 +27,27 @@ describe("checkSafeSchema", () => {
   it("accepts the harmless annotation and validation keywords", () => {
     const schema = obj(
       {
-        s: { type: "string", title: "S", description: "d", minLength: 1, maxLength: 5, pattern: "^[a-z]+$", format: "email", enum: ["ab"], default: "ab", examples: ["ab"] },
-        n: { type: "number", minimum: 0, maximum: 10, exclusiveMinimum: -1, exclusiveMaximum: 11, multipleOf: 0.5, const: 2 },
+        s: {
+          type: "string",
+          title: "S",
+          description: "d",
+          minLength: 1,
+          maxLength: 5,
+          pattern: "^[a-z]+$",
+          format: "email",
+          enum: ["ab"],
+          default: "ab",
+          examples: ["ab"],
+        },
+        n: {
+          type: "number",
+          minimum: 0,
+          maximum: 10,
+          exclusiveMinimum: -1,
+          exclusiveMaximum: 11,
+          multipleOf: 0.5,
+          const: 2,
+        },
         i: { type: "integer", minimum: 1 },
         b: { type: "boolean", default: false },
         a: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3, uniqueItems: true },
@@ -43,25 +62,50 @@ describe("checkSafeSchema", () => {
     expect(checkSafeSchema(obj({ x: { type: "string", oneOf: [] } }))).toEqual([
       "parameters.properties.x: 'oneOf' is not allowed (not every provider supports it)",
     ]);
-    for (const kw of ["anyOf", "allOf", "not", "$ref", "$defs", "definitions", "if", "then", "else", "dependentSchemas", "dependentRequired", "patternProperties", "prefixItems", "unevaluatedProperties", "contains", "propertyNames"]) {
+    for (const kw of [
+      "anyOf",
+      "allOf",
+      "not",
+      "$ref",
+      "$defs",
+      "definitions",
+      "if",
+      "then",
+      "else",
+      "dependentSchemas",
+      "dependentRequired",
+      "patternProperties",
+      "prefixItems",
+      "unevaluatedProperties",
+      "contains",
+      "propertyNames",
+    ]) {
       expect(checkSafeSchema(obj({}, { [kw]: {} }))).toContain(
         `parameters: '${kw}' is not allowed (not every provider supports it)`,
       );
     }
-    expect(checkSafeSchema(obj({ l: { type: "array", items: { type: "object", properties: { deep: { type: "string", anyOf: [] } } } } }))).toEqual([
+    expect(
+      checkSafeSchema(
+        obj({ l: { type: "array", items: { type: "object", properties: { deep: { type: "string", anyOf: [] } } } } }),
+      ),
+    ).toEqual([
       "parameters.properties.l.items.properties.deep: 'anyOf' is not allowed (not every provider supports it)",
     ]);
   });
 
   it("requires a single allowed type on every node", () => {
-    expect(checkSafeSchema(obj({ x: { description: "no type" } }))).toEqual(["parameters.properties.x: 'type' is required"]);
+    expect(checkSafeSchema(obj({ x: { description: "no type" } }))).toEqual([
+      "parameters.properties.x: 'type' is required",
+    ]);
     expect(checkSafeSchema(obj({ x: { type: ["string", "null"] } }))).toEqual([
       "parameters.properties.x: 'type' must be a single type name, not a list",
     ]);
     expect(checkSafeSchema(obj({ x: { type: "null" } }))).toEqual([
       "parameters.properties.x: 'type' must be one of object, array, string, number, integer, boolean",
     ]);
-    expect(checkSafeSchema(obj({ x: true }))).toEqual(["parameters.properties.x: must be a JSON Schema object, got a boolean"]);
+    expect(checkSafeSchema(obj({ x: true }))).toEqual([
+      "parameters.properties.x: must be a JSON Schema object, got a boolean",
+    ]);
   });
 
   it("requires the top level to be an object", () => {
@@ -89,7 +133,9 @@ describe("checkSafeSchema", () => {
     expect(checkSafeSchema({ type: "object", required: ["a"] })).toEqual([
       "parameters: 'required' names 'a', which is not in 'properties'",
     ]);
-    expect(checkSafeSchema(obj({}, { required: "a" }))).toEqual(["parameters: 'required' must be a list of property names"]);
+    expect(checkSafeSchema(obj({}, { required: "a" }))).toEqual([
+      "parameters: 'required' must be a list of property names",
+    ]);
   });
 
   it("checks keyword values and where they apply", () => {
@@ -123,7 +169,9 @@ describe("checkSafeSchema", () => {
   });
 
   it("quotes odd property names in paths and refuses __proto__", () => {
-    expect(checkSafeSchema(obj({ "a.b": { type: "nope" } }))[0]).toMatch(/^parameters\.properties\["a\.b"\]: 'type' must be/);
+    expect(checkSafeSchema(obj({ "a.b": { type: "nope" } }))[0]).toMatch(
+      /^parameters\.properties\["a\.b"\]: 'type' must be/,
+    );
     expect(checkSafeSchema(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'))).toEqual([
       "parameters.properties.__proto__: '__proto__' is not a usable property name",
     ]);
@@ -150,7 +198,12 @@ describe("checkSafeSchema", () => {
   });
 
   it("does not throw on a hostile object", () => {
-    const hostile = { type: "object", get properties() { throw new Error("boom"); } };
+    const hostile = {
+      type: "object",
+      get properties() {
+        throw new Error("boom");
+      },
+    };
     expect(checkSafeSchema(hostile)).toEqual(["parameters: the schema could not be read (boom)"]);
   });
 });

@@ -22,11 +22,37 @@ export const SAFE_SCHEMA_LIMITS = { maxDepth: 32, maxNodes: 2000, maxProblems: 2
 // Keywords that are real JSON Schema but outside the subset; refused with the
 // provider reason so the operator knows it is a policy, not a typo.
 const UNSUPPORTED = new Set([
-  "oneOf", "anyOf", "allOf", "not", "$ref", "$defs", "definitions", "if", "then", "else",
-  "dependentSchemas", "dependentRequired", "dependencies", "patternProperties", "prefixItems",
-  "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
-  "propertyNames", "additionalItems", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor",
-  "$recursiveRef", "$recursiveAnchor", "$vocabulary", "contentEncoding", "contentMediaType",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "$ref",
+  "$defs",
+  "definitions",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependentRequired",
+  "dependencies",
+  "patternProperties",
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "propertyNames",
+  "additionalItems",
+  "$id",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$vocabulary",
+  "contentEncoding",
+  "contentMediaType",
   "contentSchema",
 ]);
 
@@ -77,7 +103,14 @@ export function checkSafeSchema(schema: unknown, rootPath = "parameters"): strin
 
 type State = { nodes: number; stopped: boolean };
 
-function checkNode(node: unknown, path: string, depth: number, isRoot: boolean, problems: string[], state: State): void {
+function checkNode(
+  node: unknown,
+  path: string,
+  depth: number,
+  isRoot: boolean,
+  problems: string[],
+  state: State,
+): void {
   if (state.stopped || problems.length >= SAFE_SCHEMA_LIMITS.maxProblems) return;
   state.nodes += 1;
   if (state.nodes > SAFE_SCHEMA_LIMITS.maxNodes) {
@@ -165,7 +198,11 @@ function checkLimits(node: Record<string, unknown>, add: (m: string) => void): v
 }
 
 function checkArray(
-  node: Record<string, unknown>, path: string, depth: number, problems: string[], state: State,
+  node: Record<string, unknown>,
+  path: string,
+  depth: number,
+  problems: string[],
+  state: State,
   add: (m: string) => void,
 ): void {
   if (!has(node, "items")) add("an array needs 'items' (the schema of its elements)");
@@ -174,7 +211,11 @@ function checkArray(
 }
 
 function checkObject(
-  node: Record<string, unknown>, path: string, depth: number, problems: string[], state: State,
+  node: Record<string, unknown>,
+  path: string,
+  depth: number,
+  problems: string[],
+  state: State,
   add: (m: string) => void,
 ): void {
   let names: string[] = [];

@@ -15,7 +15,11 @@ describe("substituteEnv", () => {
   });
 
   it("reports every unexposed, unset or secret-holding variable", () => {
-    const r = substituteEnv("{{env.A}}{{env.INSIKA_API_TOKEN}}{{env.constructor}}{{env.UNSET}}", { INSIKA_API_TOKEN: "t", UNSET: undefined }, "request.url");
+    const r = substituteEnv(
+      "{{env.A}}{{env.INSIKA_API_TOKEN}}{{env.constructor}}{{env.UNSET}}",
+      { INSIKA_API_TOKEN: "t", UNSET: undefined },
+      "request.url",
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toHaveLength(4);

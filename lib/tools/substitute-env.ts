@@ -18,7 +18,9 @@ export type SubstituteEnvResult = { ok: true; text: string } | { ok: false; prob
  */
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
-  return upper.startsWith("INSIKA_SECRET_") || upper.startsWith("INSIKA_PROVIDER_SECRET_") || upper === "INSIKA_API_TOKEN";
+  return (
+    upper.startsWith("INSIKA_SECRET_") || upper.startsWith("INSIKA_PROVIDER_SECRET_") || upper === "INSIKA_API_TOKEN"
+  );
 }
 
 /**
@@ -55,7 +57,9 @@ export function substituteEnv(
       } else if (typeof value !== "string") {
         problems.push(`${where}: {{env.${name}}}: environment variable ${name} is not set`);
       } else if (value.includes("{{")) {
-        problems.push(`${where}: {{env.${name}}}: the value of ${name} contains '{{', which would be read as a placeholder`);
+        problems.push(
+          `${where}: {{env.${name}}}: the value of ${name} contains '{{', which would be read as a placeholder`,
+        );
       } else {
         out += value;
       }

@@ -17,7 +17,10 @@ describe("toJsonValue", () => {
   });
 
   it("refuses what JSON cannot hold, naming the path", () => {
-    expect(toJsonValue({ a: { b: Number.POSITIVE_INFINITY } })).toEqual({ ok: false, error: "a.b: Infinity is not a JSON number" });
+    expect(toJsonValue({ a: { b: Number.POSITIVE_INFINITY } })).toEqual({
+      ok: false,
+      error: "a.b: Infinity is not a JSON number",
+    });
     expect(toJsonValue({ m: new Map() })).toEqual({ ok: false, error: "m: not a JSON value (Map)" });
     expect(toJsonValue(10n)).toEqual({ ok: false, error: "the value: a bigint is not a JSON value" });
     expect(toJsonValue({ s: Symbol("x") })).toEqual({ ok: false, error: "s: a symbol is not a JSON value" });
@@ -37,11 +40,18 @@ describe("toJsonValue", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100; i += 1) deep = [deep];
     expect(toJsonValue(deep)).toEqual({ ok: false, error: "nested too deeply (more than 64 levels)" });
-    expect(toJsonValue(new Array(100_001).fill(0))).toEqual({ ok: false, error: "too large (more than 100000 values)" });
+    expect(toJsonValue(new Array(100_001).fill(0))).toEqual({
+      ok: false,
+      error: "too large (more than 100000 values)",
+    });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(toJsonValue(cyclic).ok).toBe(false);
-    const hostile = { get a() { throw new Error("boom"); } };
+    const hostile = {
+      get a() {
+        throw new Error("boom");
+      },
+    };
     expect(toJsonValue(hostile)).toEqual({ ok: false, error: "could not be read (boom)" });
   });
 });

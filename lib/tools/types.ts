@@ -44,17 +44,14 @@ export interface ToolRequest {
  * is typed `?: undefined` so readers can test `say.text !== undefined` without
  * an `in` check.
  */
-export type SayRule =
-  | { text: string; json_path?: undefined }
-  | { json_path: string; text?: undefined };
+export type SayRule = { text: string; json_path?: undefined } | { json_path: string; text?: undefined };
 
 /**
  * How the response body is shaped for the model. `path` exists only for
  * `json_path` (typed `?: undefined` elsewhere so `response.path` stays readable).
  */
 export type ToolResponse =
-  | { extract: "body_raw" | "status"; path?: undefined }
-  | { extract: "json_path"; path: string };
+  { extract: "body_raw" | "status"; path?: undefined } | { extract: "json_path"; path: string };
 
 export interface HaltWhen {
   json_path: string;

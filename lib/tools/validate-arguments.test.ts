@@ -38,7 +38,9 @@ function errorOf(schema: unknown, args: unknown): string {
 
 describe("validateArguments", () => {
   it("accepts arguments the schema allows", () => {
-    expect(validateArguments(pairsSchema, { query_filter_pairs: [{ query: "a", filters: { x: 1 } }] })).toEqual({ ok: true });
+    expect(validateArguments(pairsSchema, { query_filter_pairs: [{ query: "a", filters: { x: 1 } }] })).toEqual({
+      ok: true,
+    });
   });
 
   it("names the path of a structural mismatch", () => {
@@ -54,7 +56,11 @@ describe("validateArguments", () => {
   });
 
   it("groups missing required parameters", () => {
-    const schema = { type: "object", properties: { a: { type: "string" }, b: { type: "string" }, c: { type: "string" } }, required: ["a", "b"] };
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "string" }, c: { type: "string" } },
+      required: ["a", "b"],
+    };
     expect(errorOf(schema, {})).toBe("missing required parameter(s): a, b");
     expect(errorOf(pairsSchema, { query_filter_pairs: [{}] })).toBe(
       "query_filter_pairs[0]: missing required parameter(s): query",
@@ -63,7 +69,10 @@ describe("validateArguments", () => {
 
   it("refuses unknown properties when additionalProperties is false", () => {
     expect(errorOf(scalars, { count: 2, extra: 1, other: 2 })).toBe("unknown parameter(s): extra, other");
-    const nested = { type: "object", properties: { o: { type: "object", properties: {}, additionalProperties: false } } };
+    const nested = {
+      type: "object",
+      properties: { o: { type: "object", properties: {}, additionalProperties: false } },
+    };
     expect(errorOf(nested, { o: { x: 1 } })).toBe("o: unknown field(s): x");
   });
 
@@ -104,7 +113,10 @@ describe("validateArguments", () => {
   });
 
   it("joins at most five problems with '; '", () => {
-    const schema = { type: "object", properties: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, { type: "string" }])) };
+    const schema = {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, { type: "string" }])),
+    };
     const error = errorOf(schema, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, i])));
     expect(error.split("; ")).toHaveLength(5);
     expect(error.startsWith("p0: expected a string, got a number; p1:")).toBe(true);
@@ -118,7 +130,11 @@ describe("validateArguments", () => {
   });
 
   it("ignores $schema and compiles once per schema object", () => {
-    const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { a: { type: "string" } } };
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { a: { type: "string" } },
+    };
     expect(validateArguments(schema, { a: "x" })).toEqual({ ok: true });
     // Same object: served from the cache, so a later mutation is not seen.
     (schema.properties.a as { type: string }).type = "integer";
@@ -136,8 +152,18 @@ describe("validateArguments", () => {
   it("never throws for random arguments against random safe schemas", () => {
     const leaf = fc.oneof(
       fc.record({ type: fc.constantFrom("string", "number", "integer", "boolean") }),
-      fc.record({ type: fc.constant("integer"), minimum: fc.integer(), enum: fc.array(fc.integer(), { minLength: 1, maxLength: 3 }) }, { requiredKeys: ["type"] }),
-      fc.record({ type: fc.constant("string"), pattern: fc.constantFrom("^a", "b$", "[0-9]+"), maxLength: fc.nat(5) }, { requiredKeys: ["type"] }),
+      fc.record(
+        {
+          type: fc.constant("integer"),
+          minimum: fc.integer(),
+          enum: fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
+        },
+        { requiredKeys: ["type"] },
+      ),
+      fc.record(
+        { type: fc.constant("string"), pattern: fc.constantFrom("^a", "b$", "[0-9]+"), maxLength: fc.nat(5) },
+        { requiredKeys: ["type"] },
+      ),
     );
     const { node } = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
       node: fc.oneof(
@@ -160,7 +186,9 @@ describe("validateArguments", () => {
     const value = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
       fc.constantFrom("2", "2.5", "true", "false", " 2", ""),
-      fc.dictionary(fc.constantFrom("a", "b", "c", "v", "constructor", "__proto__"), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      fc.dictionary(fc.constantFrom("a", "b", "c", "v", "constructor", "__proto__"), fc.jsonValue({ maxDepth: 2 }), {
+        maxKeys: 4,
+      }),
     );
     fc.assert(
       fc.property(root, value, (schema, args) => {
@@ -180,9 +208,16 @@ describe("validateArguments", () => {
   it("never throws on pathological values", () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic, cyclic);
-    const schema = { type: "object", properties: { l: { type: "array", items: { type: "array", items: { type: "string" } }, uniqueItems: true } } };
+    const schema = {
+      type: "object",
+      properties: { l: { type: "array", items: { type: "array", items: { type: "string" } }, uniqueItems: true } },
+    };
     expect(typeof validateArguments(schema, { l: cyclic }).ok).toBe("boolean");
-    const hostile = { get l() { throw new Error("boom"); } };
+    const hostile = {
+      get l() {
+        throw new Error("boom");
+      },
+    };
     expect(validateArguments(schema, hostile)).toEqual({ ok: false, error: "arguments could not be validated: boom" });
   });
 });

@@ -22,7 +22,13 @@ export const MAX_ARGUMENT_PROBLEMS = 5;
 // Formats are annotations here (no format plugin is allowed in lib/tools),
 // and strict mode is off because checkSafeSchema already polices keywords.
 // `pattern` runs on the linear-time engine: model input can never stall the process.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false, code: { regExp: linearRegExpEngine } });
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  logger: false,
+  code: { regExp: linearRegExpEngine },
+});
 
 type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
@@ -119,7 +125,13 @@ function losslessView(schema: unknown, value: unknown): unknown {
         if (!hasOwn(value, key)) continue;
         const v = losslessView(props[key], value[key]);
         // defineProperty, not assignment: a key is data, never a prototype setter.
-        if (v !== value[key]) Object.defineProperty((out ??= { ...value }), key, { value: v, enumerable: true, writable: true, configurable: true });
+        if (v !== value[key])
+          Object.defineProperty((out ??= { ...value }), key, {
+            value: v,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
       }
       return out ?? value;
     }

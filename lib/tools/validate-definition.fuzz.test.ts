@@ -18,13 +18,23 @@ const garbage = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 1
 // acceptance and every refusal path get exercised.
 const templatePiece = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom("a", "/", "-", "?x=", "{{q}}", "{{ n }}", "{{ctx.chat_id}}") },
-  { weight: 1, arbitrary: fc.constantFrom("{{env.REGION}}", "{{secret.k}}", "{{ctx.nope}}", "{{x.y}}", "{{unknown}}", "{{", " ") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("{{env.REGION}}", "{{secret.k}}", "{{ctx.nope}}", "{{x.y}}", "{{unknown}}", "{{", " "),
+  },
 );
 const template = fc.array(templatePiece, { maxLength: 4 }).map((p) => p.join(""));
 const parameters = fc.constantFrom(
   "q | string | required\nn | integer | optional | count\npayload | array:string | optional",
-  { type: "object", properties: { q: { type: "string" }, n: { type: "integer" }, payload: { type: "object" } }, required: ["q"] },
-  JSON.stringify({ type: "object", properties: { q: { type: "string" }, n: { type: "number" }, payload: { type: "array", items: { type: "string" } } } }),
+  {
+    type: "object",
+    properties: { q: { type: "string" }, n: { type: "integer" }, payload: { type: "object" } },
+    required: ["q"],
+  },
+  JSON.stringify({
+    type: "object",
+    properties: { q: { type: "string" }, n: { type: "number" }, payload: { type: "array", items: { type: "string" } } },
+  }),
 );
 const body = fc.oneof(
   fc.dictionary(fc.constantFrom("a", "b", "__proto__"), fc.oneof(template, fc.integer(), fc.boolean()), { maxKeys: 3 }),
@@ -32,15 +42,21 @@ const body = fc.oneof(
   fc.constantFrom('{"q": "{{q}}", "n": "{{n}}"}', '"{{payload}}"', "{{payload}}", "null", ""),
 );
 const request = fc
-  .record({
-    method: fc.constantFrom("GET", "get", "POST", "put", "PATCH", "DELETE", "head"),
-    url: fc.oneof(template.map((t) => `https://api.example.com/s/${t}`), fc.constant("{{env.API_URL}}/x")),
-    headers: fc.dictionary(fc.constantFrom("Authorization", "X-Key", "Accept"), template, { maxKeys: 3 }),
-    query: fc.dictionary(fc.constantFrom("q", "limit"), template, { maxKeys: 2 }),
-    body,
-    mcp: fc.boolean(),
-    secret: fc.boolean(),
-  }, { requiredKeys: ["method", "url", "mcp", "secret"] })
+  .record(
+    {
+      method: fc.constantFrom("GET", "get", "POST", "put", "PATCH", "DELETE", "head"),
+      url: fc.oneof(
+        template.map((t) => `https://api.example.com/s/${t}`),
+        fc.constant("{{env.API_URL}}/x"),
+      ),
+      headers: fc.dictionary(fc.constantFrom("Authorization", "X-Key", "Accept"), template, { maxKeys: 3 }),
+      query: fc.dictionary(fc.constantFrom("q", "limit"), template, { maxKeys: 2 }),
+      body,
+      mcp: fc.boolean(),
+      secret: fc.boolean(),
+    },
+    { requiredKeys: ["method", "url", "mcp", "secret"] },
+  )
   .map(({ mcp, secret, ...r }) => {
     const out: Record<string, unknown> = { ...r };
     if (mcp) Object.assign(out, { method: "POST", protocol: "mcp", mcp_tool: "get-sum", body: undefined });
@@ -52,7 +68,10 @@ const haltWhen = fc.record(
   {
     json_path: fc.constantFrom("tool_result.status", "$", "$.items[0]['id']"),
     equals: fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean()), { minLength: 1, maxLength: 3 }),
-    say: fc.oneof(fc.record({ text: fc.constantFrom("CALL_SUPPORT", "Done.") }), fc.record({ json_path: fc.constantFrom("$.m", "message") })),
+    say: fc.oneof(
+      fc.record({ text: fc.constantFrom("CALL_SUPPORT", "Done.") }),
+      fc.record({ json_path: fc.constantFrom("$.m", "message") }),
+    ),
   },
   { requiredKeys: ["json_path", "equals"] },
 );
@@ -63,7 +82,12 @@ const validish = fc
       description: fc.constantFrom("Search", "d"),
       parameters,
       request,
-      response: fc.constantFrom({ extract: "body_raw" }, { extract: "status" }, { extract: "json_path", path: "$.a[0]" }, {}),
+      response: fc.constantFrom(
+        { extract: "body_raw" },
+        { extract: "status" },
+        { extract: "json_path", path: "$.a[0]" },
+        {},
+      ),
       side_effect: fc.boolean(),
       timeout: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.double({ min: 0.5, max: 300, noNaN: true })),
       group: fc.constantFrom("g", "  ", "mcp:x"),
@@ -78,15 +102,52 @@ const validish = fc
   });
 
 const mutationPath = fc.constantFrom(
-  "name", "description", "parameters", "request", "request.method", "request.url", "request.headers",
-  "request.headers.X-Key", "request.query.q", "request.body", "request.protocol", "request.mcp_tool",
-  "request.extra", "response", "response.extract", "response.path", "secret_headers", "side_effect",
-  "timeout", "group", "tags", "halt_when", "halt_when.json_path", "halt_when.equals", "halt_when.say",
-  "halt_when.say.text", "halt_when.say.json_path", "extra",
+  "name",
+  "description",
+  "parameters",
+  "request",
+  "request.method",
+  "request.url",
+  "request.headers",
+  "request.headers.X-Key",
+  "request.query.q",
+  "request.body",
+  "request.protocol",
+  "request.mcp_tool",
+  "request.extra",
+  "response",
+  "response.extract",
+  "response.path",
+  "secret_headers",
+  "side_effect",
+  "timeout",
+  "group",
+  "tags",
+  "halt_when",
+  "halt_when.json_path",
+  "halt_when.equals",
+  "halt_when.say",
+  "halt_when.say.text",
+  "halt_when.say.json_path",
+  "extra",
 );
 const mutationValue = fc.oneof(
   garbage,
-  fc.constantFrom("Bad", "TRACE", "ftp://a.example", "https://{{q}}/", "{{secret.k}}", "{{env.MISSING}}", 0, 301, "", " ", [], {}, null),
+  fc.constantFrom(
+    "Bad",
+    "TRACE",
+    "ftp://a.example",
+    "https://{{q}}/",
+    "{{secret.k}}",
+    "{{env.MISSING}}",
+    0,
+    301,
+    "",
+    " ",
+    [],
+    {},
+    null,
+  ),
 );
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -144,7 +205,12 @@ describe("validateToolDefinition (properties)", () => {
     let accepted = 0;
     fc.assert(
       fc.property(definition, fc.constantFrom(...writePaths), fc.boolean(), (input, writePath, provisioned) => {
-        const r = validateToolDefinition(input, { writePath, env, reservedNames, isSecretProvisioned: () => provisioned });
+        const r = validateToolDefinition(input, {
+          writePath,
+          env,
+          reservedNames,
+          isSecretProvisioned: () => provisioned,
+        });
         if (!r.ok) {
           expect(r.error.length).toBeGreaterThan(0);
           return;
@@ -155,7 +221,13 @@ describe("validateToolDefinition (properties)", () => {
         expect(checkSafeSchema(tool.parameters)).toEqual([]);
         // Only justified fields: halt_when appears only when the input had one.
         expect("halt_when" in tool).toBe(input.halt_when !== undefined && input.halt_when !== null);
-        expect(Object.keys(tool).every((k) => k in input || ["parameters", "response", "secret_headers", "side_effect", "timeout", "group", "tags"].includes(k))).toBe(true);
+        expect(
+          Object.keys(tool).every(
+            (k) =>
+              k in input ||
+              ["parameters", "response", "secret_headers", "side_effect", "timeout", "group", "tags"].includes(k),
+          ),
+        ).toBe(true);
         const declared = new Set(Object.keys(tool.parameters.properties as object));
         for (const text of allTemplates(tool)) {
           expect(listMalformedPlaceholders(text)).toEqual([]);

@@ -81,7 +81,10 @@ describe("validateToolDefinition: normalization", () => {
   });
 
   it("shares no object with the input", () => {
-    const input = withRequest({ method: "POST", body: { a: ["x"] } }, { parameters: { type: "object", properties: {} } });
+    const input = withRequest(
+      { method: "POST", body: { a: ["x"] } },
+      { parameters: { type: "object", properties: {} } },
+    );
     const tool = toolOf(input);
     expect(tool.parameters).not.toBe(input.parameters);
     expect(tool.request.body).not.toBe((input.request as { body: unknown }).body);
@@ -136,7 +139,9 @@ describe("validateToolDefinition: name and description", () => {
 
   it("refuses reserved names as code tools", () => {
     const reservedNames = new Set(["tool_search", "edit_file"]);
-    expect(errorOf(base({ name: "edit_file" }), { writePath: "api", reservedNames })).toBe("'edit_file' is already a code tool");
+    expect(errorOf(base({ name: "edit_file" }), { writePath: "api", reservedNames })).toBe(
+      "'edit_file' is already a code tool",
+    );
     expect(toolOf(base({ name: "edit_files" }), { writePath: "api", reservedNames }).name).toBe("edit_files");
   });
 
@@ -174,7 +179,9 @@ describe("validateToolDefinition: request shape", () => {
     for (const m of ["get", "Head", "POST", "put", "patch", "delete"]) {
       expect(toolOf(withRequest({ method: m })).request.method).toBe(m.toUpperCase());
     }
-    expect(errorOf(withRequest({ method: "TRACE" }))).toBe("request.method must be one of GET, HEAD, POST, PUT, PATCH, DELETE");
+    expect(errorOf(withRequest({ method: "TRACE" }))).toBe(
+      "request.method must be one of GET, HEAD, POST, PUT, PATCH, DELETE",
+    );
     expect(errorOf(base({ request: { url: "https://a.example" } }))).toBe(
       "request.method must be one of GET, HEAD, POST, PUT, PATCH, DELETE",
     );
@@ -191,8 +198,12 @@ describe("validateToolDefinition: request shape", () => {
     expect(errorOf(withRequest({ headers: { "X-N": 1 } }))).toBe("request.headers.X-N must be a string");
     expect(errorOf(withRequest({ query: { limit: 10 } }))).toBe("request.query.limit must be a string");
     expect(errorOf(withRequest({ headers: ["a"] }))).toBe("request.headers must be an object of strings");
-    expect(errorOf(withRequest({ headers: { "Bad Name": "x" } }))).toBe("request.headers: 'Bad Name' is not a valid header name");
-    expect(errorOf(withRequest({ headers: { "X-A": "a\r\nInjected: 1" } }))).toBe("request.headers.X-A must not contain CR, LF or NUL");
+    expect(errorOf(withRequest({ headers: { "Bad Name": "x" } }))).toBe(
+      "request.headers: 'Bad Name' is not a valid header name",
+    );
+    expect(errorOf(withRequest({ headers: { "X-A": "a\r\nInjected: 1" } }))).toBe(
+      "request.headers.X-A must not contain CR, LF or NUL",
+    );
     expect(errorOf(withRequest({ headers: { "X-A": "1", "x-a": "2" } }))).toBe(
       "request.headers: 'x-a' is given twice (header names are case-insensitive)",
     );
@@ -214,11 +225,14 @@ describe("validateToolDefinition: request shape", () => {
   it("takes a lone placeholder as the whole body, quoted or not", () => {
     const params = { parameters: { type: "object", properties: { payload: { type: "object" } } } };
     expect(toolOf(withRequest({ method: "POST", body: "{{payload}}" }, params)).request.body).toBe("{{payload}}");
-    expect(toolOf(withRequest({ method: "POST", body: ' "{{ payload }}" ' }, params)).request.body).toBe("{{ payload }}");
+    expect(toolOf(withRequest({ method: "POST", body: ' "{{ payload }}" ' }, params)).request.body).toBe(
+      "{{ payload }}",
+    );
   });
 
   it("refuses a body that is a plain JSON string (it could not be told from JSON text later)", () => {
-    const message = 'request.body: a body that is a single JSON string must be a lone placeholder such as "{{payload}}"; use an object or array';
+    const message =
+      'request.body: a body that is a single JSON string must be a lone placeholder such as "{{payload}}"; use an object or array';
     expect(errorOf(withRequest({ method: "POST", body: '"text"' }))).toBe(message);
     expect(errorOf(withRequest({ method: "POST", body: '"123"' }))).toBe(message);
   });
@@ -240,11 +254,19 @@ describe("validateToolDefinition: request shape", () => {
     expect(mcp.request.mcp_tool).toBe("get-sum");
     expect(toolOf(withRequest({ protocol: "http" })).request.protocol).toBe("http");
     expect("protocol" in toolOf(base()).request).toBe(false);
-    expect(errorOf(withRequest({ method: "POST", protocol: "mcp" }))).toBe('request.mcp_tool is required when request.protocol is "mcp"');
-    expect(errorOf(withRequest({ method: "GET", protocol: "mcp", mcp_tool: "x" }))).toBe('request.method must be POST when request.protocol is "mcp"');
-    expect(errorOf(withRequest({ mcp_tool: "x" }))).toBe('request.mcp_tool is only allowed when request.protocol is "mcp"');
+    expect(errorOf(withRequest({ method: "POST", protocol: "mcp" }))).toBe(
+      'request.mcp_tool is required when request.protocol is "mcp"',
+    );
+    expect(errorOf(withRequest({ method: "GET", protocol: "mcp", mcp_tool: "x" }))).toBe(
+      'request.method must be POST when request.protocol is "mcp"',
+    );
+    expect(errorOf(withRequest({ mcp_tool: "x" }))).toBe(
+      'request.mcp_tool is only allowed when request.protocol is "mcp"',
+    );
     expect(errorOf(withRequest({ protocol: "grpc" }))).toBe('request.protocol must be "http" or "mcp"');
-    expect(errorOf(withRequest({ method: "POST", protocol: "mcp", mcp_tool: " " }))).toBe("request.mcp_tool must be a non-blank string");
+    expect(errorOf(withRequest({ method: "POST", protocol: "mcp", mcp_tool: " " }))).toBe(
+      "request.mcp_tool must be a non-blank string",
+    );
     expect(errorOf(withRequest({ method: "POST", protocol: "mcp", mcp_tool: "x", body: {} }))).toBe(
       'request.body is not allowed when request.protocol is "mcp" (the JSON-RPC call is the body)',
     );
@@ -255,15 +277,33 @@ describe("validateToolDefinition: response, side_effect, timeout, group, tags", 
   it("validates response extraction", () => {
     expect(toolOf(base({ response: { extract: "status" } })).response).toEqual({ extract: "status" });
     expect(toolOf(base({ response: {} })).response).toEqual({ extract: "body_raw" });
-    expect(toolOf(base({ response: { extract: "json_path", path: " $.items[0] " } })).response).toEqual({ extract: "json_path", path: "$.items[0]" });
-    expect(errorOf(base({ response: { extract: "json_path" } }))).toBe('response.path is required when extract is "json_path"');
-    expect(errorOf(base({ response: { extract: "json_path", path: "$." } }))).toMatch(/^response\.path: invalid path '\$\.'/);
-    expect(errorOf(base({ response: { extract: "status", path: "$.a" } }))).toBe('response.path is used only with extract "json_path" (extract is "status")');
-    expect(errorOf(base({ response: { extract: "xml" } }))).toBe("response.extract must be one of body_raw, json_path, status");
+    expect(toolOf(base({ response: { extract: "json_path", path: " $.items[0] " } })).response).toEqual({
+      extract: "json_path",
+      path: "$.items[0]",
+    });
+    expect(errorOf(base({ response: { extract: "json_path" } }))).toBe(
+      'response.path is required when extract is "json_path"',
+    );
+    expect(errorOf(base({ response: { extract: "json_path", path: "$." } }))).toMatch(
+      /^response\.path: invalid path '\$\.'/,
+    );
+    expect(errorOf(base({ response: { extract: "status", path: "$.a" } }))).toBe(
+      'response.path is used only with extract "json_path" (extract is "status")',
+    );
+    expect(errorOf(base({ response: { extract: "xml" } }))).toBe(
+      "response.extract must be one of body_raw, json_path, status",
+    );
   });
 
   it("defaults side_effect from the method", () => {
-    for (const [method, expected] of [["GET", false], ["HEAD", false], ["POST", true], ["PUT", true], ["PATCH", true], ["DELETE", true]] as const) {
+    for (const [method, expected] of [
+      ["GET", false],
+      ["HEAD", false],
+      ["POST", true],
+      ["PUT", true],
+      ["PATCH", true],
+      ["DELETE", true],
+    ] as const) {
       expect(toolOf(withRequest({ method })).side_effect).toBe(expected);
     }
     expect(toolOf(withRequest({ method: "POST" }, { side_effect: false })).side_effect).toBe(false);
@@ -274,7 +314,9 @@ describe("validateToolDefinition: response, side_effect, timeout, group, tags", 
     expect(toolOf(base({ timeout: 2.5 })).timeout).toBe(2.5);
     expect(toolOf(base({ timeout: 300 })).timeout).toBe(300);
     for (const bad of [0, -1, 301, "30"]) {
-      expect(errorOf(base({ timeout: bad }))).toBe("timeout must be a number of seconds greater than 0 and at most 300");
+      expect(errorOf(base({ timeout: bad }))).toBe(
+        "timeout must be a number of seconds greater than 0 and at most 300",
+      );
     }
   });
 
@@ -295,13 +337,21 @@ describe("validateToolDefinition: halt_when and say", () => {
   const halt = (h: unknown) => base({ halt_when: h });
 
   it("stores equals as strings and say as given", () => {
-    const tool = toolOf(halt({ json_path: "tool_result.status", equals: ["SUBSCRIBED", 1, 1.5, true], say: { json_path: "tool_result.message" } }));
+    const tool = toolOf(
+      halt({
+        json_path: "tool_result.status",
+        equals: ["SUBSCRIBED", 1, 1.5, true],
+        say: { json_path: "tool_result.message" },
+      }),
+    );
     expect(tool.halt_when).toEqual({
       json_path: "tool_result.status",
       equals: ["SUBSCRIBED", "1", "1.5", "true"],
       say: { json_path: "tool_result.message" },
     });
-    expect(toolOf(halt({ json_path: "tool_result", equals: ["x"], say: { text: "CALL_SUPPORT" } })).halt_when?.say).toEqual({ text: "CALL_SUPPORT" });
+    expect(
+      toolOf(halt({ json_path: "tool_result", equals: ["x"], say: { text: "CALL_SUPPORT" } })).halt_when?.say,
+    ).toEqual({ text: "CALL_SUPPORT" });
     expect(toolOf(halt({ json_path: "$.s", equals: ["x"] })).halt_when).toEqual({ json_path: "$.s", equals: ["x"] });
   });
 
@@ -317,22 +367,41 @@ describe("validateToolDefinition: halt_when and say", () => {
   it("validates each part of the rule", () => {
     expect(errorOf(halt({ equals: ["x"] }))).toBe("halt_when.json_path is required");
     expect(errorOf(halt({ json_path: "$[x]", equals: ["x"] }))).toMatch(/^halt_when\.json_path: invalid path/);
-    expect(errorOf(halt({ json_path: "$.s", equals: [] }))).toBe("halt_when.equals must be a non-empty list of strings, numbers or booleans");
-    expect(errorOf(halt({ json_path: "$.s" }))).toBe("halt_when.equals must be a non-empty list of strings, numbers or booleans");
-    expect(errorOf(halt({ json_path: "$.s", equals: [null] }))).toBe("halt_when.equals[0]: null never matches; use a string, number or boolean");
-    expect(errorOf(halt({ json_path: "$.s", equals: [{ a: 1 }] }))).toBe("halt_when.equals[0] must be a string, number or boolean");
-    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { text: " " } }))).toBe("halt_when.say.text must be a non-blank string");
-    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { json_path: "$." } }))).toMatch(/^halt_when\.say\.json_path: invalid path/);
+    expect(errorOf(halt({ json_path: "$.s", equals: [] }))).toBe(
+      "halt_when.equals must be a non-empty list of strings, numbers or booleans",
+    );
+    expect(errorOf(halt({ json_path: "$.s" }))).toBe(
+      "halt_when.equals must be a non-empty list of strings, numbers or booleans",
+    );
+    expect(errorOf(halt({ json_path: "$.s", equals: [null] }))).toBe(
+      "halt_when.equals[0]: null never matches; use a string, number or boolean",
+    );
+    expect(errorOf(halt({ json_path: "$.s", equals: [{ a: 1 }] }))).toBe(
+      "halt_when.equals[0] must be a string, number or boolean",
+    );
+    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { text: " " } }))).toBe(
+      "halt_when.say.text must be a non-blank string",
+    );
+    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { json_path: "$." } }))).toMatch(
+      /^halt_when\.say\.json_path: invalid path/,
+    );
     expect(errorOf(halt({ json_path: "$.s", equals: ["x"], when: 1 }))).toBe("unknown field 'halt_when.when'");
-    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { text: "a", voice: 1 } }))).toBe("unknown field 'halt_when.say.voice'");
+    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: { text: "a", voice: 1 } }))).toBe(
+      "unknown field 'halt_when.say.voice'",
+    );
     expect(errorOf(halt("SUBSCRIBED"))).toBe("halt_when must be an object");
-    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: "hi" }))).toBe("halt_when.say must be an object with exactly one of text or json_path");
+    expect(errorOf(halt({ json_path: "$.s", equals: ["x"], say: "hi" }))).toBe(
+      "halt_when.say must be an object with exactly one of text or json_path",
+    );
   });
 });
 
 describe("literal credentials in headers", () => {
   const headers = (h: Record<string, string>, secret_headers?: string[]) =>
-    withRequest({ method: "GET", url: "https://api.example.com/x", headers: h }, secret_headers ? { secret_headers } : {});
+    withRequest(
+      { method: "GET", url: "https://api.example.com/x", headers: h },
+      secret_headers ? { secret_headers } : {},
+    );
 
   it("refuses one on every write path, naming the header and pointing to {{secret.*}}", () => {
     for (const writePath of ["api", "manifest", "config", "mcp"] as const) {
@@ -344,14 +413,20 @@ describe("literal credentials in headers", () => {
   });
 
   it("accepts a secret reference, a placeholder, ordinary headers, and a literal the operator listed in secret_headers", () => {
-    expect(toolOf(headers({ Authorization: "Bearer {{secret.api_token}}" }, ["Authorization"])).request.headers).toEqual({
+    expect(
+      toolOf(headers({ Authorization: "Bearer {{secret.api_token}}" }, ["Authorization"])).request.headers,
+    ).toEqual({
       Authorization: "Bearer {{secret.api_token}}",
     });
-    expect(toolOf(headers({ "X-Api-Key": "{{ctx.tenant}}", Accept: "application/json" })).request.headers).toMatchObject({ Accept: "application/json" });
+    expect(
+      toolOf(headers({ "X-Api-Key": "{{ctx.tenant}}", Accept: "application/json" })).request.headers,
+    ).toMatchObject({ Accept: "application/json" });
     expect(toolOf(headers({ "X-Api-Key": "public-demo-key" }, ["X-Api-Key"])).secret_headers).toEqual(["X-Api-Key"]);
   });
 
   it("lets a stored row re-checked with literalCredentials: allow keep validating", () => {
-    expect(toolOf(headers({ Cookie: "sid=abc" }), { writePath: "api", literalCredentials: "allow" }).request.headers).toEqual({ Cookie: "sid=abc" });
+    expect(
+      toolOf(headers({ Cookie: "sid=abc" }), { writePath: "api", literalCredentials: "allow" }).request.headers,
+    ).toEqual({ Cookie: "sid=abc" });
   });
 });

@@ -41,9 +41,7 @@ export interface ValidateToolDefinitionOptions {
 }
 
 /** The normalized tool, or one message (problems joined by "; "). */
-export type ValidateToolDefinitionResult =
-  | { ok: true; tool: DataToolDefinition }
-  | { ok: false; error: string };
+export type ValidateToolDefinitionResult = { ok: true; tool: DataToolDefinition } | { ok: false; error: string };
 
 /** The spec's name rule (`/\A[a-z][a-z0-9_]*\z/`). */
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -55,8 +53,17 @@ export const MAX_TOOL_TIMEOUT_S = 300;
 export const MAX_DEFINITION_PROBLEMS = 20;
 
 const TOP_FIELDS = [
-  "name", "description", "parameters", "request", "response", "secret_headers",
-  "side_effect", "timeout", "group", "tags", "halt_when",
+  "name",
+  "description",
+  "parameters",
+  "request",
+  "response",
+  "secret_headers",
+  "side_effect",
+  "timeout",
+  "group",
+  "tags",
+  "halt_when",
 ];
 const RESPONSE_FIELDS = ["extract", "path"];
 
@@ -89,12 +96,17 @@ export function validateToolDefinition(
     const params = validateParameters(def.parameters);
     if (!params.ok) problems.push(...params.problems);
     const paramNames = params.ok ? topLevelNames(params.schema.properties) : null;
-    const validated = validateRequest(def.request, def.secret_headers, {
-      writePath: opts.writePath,
-      env: opts.env ?? {},
-      isSecretProvisioned: opts.isSecretProvisioned,
-      paramNames,
-    }, problems);
+    const validated = validateRequest(
+      def.request,
+      def.secret_headers,
+      {
+        writePath: opts.writePath,
+        env: opts.env ?? {},
+        isSecretProvisioned: opts.isSecretProvisioned,
+        paramNames,
+      },
+      problems,
+    );
     if (validated && opts.literalCredentials !== "allow") {
       problems.push(...findLiteralCredentials(validated.request.headers, validated.secretHeaders));
     }
@@ -102,8 +114,11 @@ export function validateToolDefinition(
     const sideEffect = optional(def.side_effect, "side_effect must be true or false", problems, (v) =>
       typeof v === "boolean" ? v : undefined,
     );
-    const timeout = optional(def.timeout, `timeout must be a number of seconds greater than 0 and at most ${MAX_TOOL_TIMEOUT_S}`, problems, (v) =>
-      typeof v === "number" && v > 0 && v <= MAX_TOOL_TIMEOUT_S ? v : undefined,
+    const timeout = optional(
+      def.timeout,
+      `timeout must be a number of seconds greater than 0 and at most ${MAX_TOOL_TIMEOUT_S}`,
+      problems,
+      (v) => (typeof v === "number" && v > 0 && v <= MAX_TOOL_TIMEOUT_S ? v : undefined),
     );
     const group = optional(def.group, "group must be a string", problems, (v) =>
       typeof v === "string" ? v : undefined,
@@ -138,7 +153,11 @@ export function validateToolDefinition(
   }
 }
 
-function checkName(raw: JsonValue | undefined, reserved: ReadonlySet<string> | undefined, problems: string[]): string | null {
+function checkName(
+  raw: JsonValue | undefined,
+  reserved: ReadonlySet<string> | undefined,
+  problems: string[],
+): string | null {
   if (raw === undefined || raw === null || raw === "") {
     problems.push("name is required");
     return null;
@@ -149,7 +168,9 @@ function checkName(raw: JsonValue | undefined, reserved: ReadonlySet<string> | u
   }
   const before = problems.length;
   if (!TOOL_NAME_PATTERN.test(raw)) {
-    problems.push(`name '${clip(raw)}' must match /^[a-z][a-z0-9_]*$/ (a lowercase letter, then lowercase letters, digits or _)`);
+    problems.push(
+      `name '${clip(raw)}' must match /^[a-z][a-z0-9_]*$/ (a lowercase letter, then lowercase letters, digits or _)`,
+    );
   }
   if (raw.length > MAX_TOOL_NAME_LENGTH) problems.push(`name must be at most ${MAX_TOOL_NAME_LENGTH} characters`);
   // Code tools win collisions: a data tool may not shadow one (nor a system tool).

@@ -27,7 +27,13 @@ function requestOf(input: unknown, options: ValidateToolDefinitionOptions = { wr
 
 describe("url", () => {
   it("must be http/https", () => {
-    for (const url of ["ftp://a.example/x", "file:///etc/passwd", "javascript:alert(1)", "api.example.com/x", "http://"]) {
+    for (const url of [
+      "ftp://a.example/x",
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "api.example.com/x",
+      "http://",
+    ]) {
       expect(errorOf(def({ url }))).toBe("url must be http/https");
     }
     expect(errorOf(def({ url: "https://a.example:99999/" }))).toBe(
@@ -84,7 +90,9 @@ describe("placeholders", () => {
   });
 
   it("allows only the closed set of ctx keys", () => {
-    const ok = requestOf(def({ headers: { "X-A": "{{ctx.chat_id}}/{{ctx.store_id}}/{{ctx.agent_id}}/{{ctx.tenant}}" } }));
+    const ok = requestOf(
+      def({ headers: { "X-A": "{{ctx.chat_id}}/{{ctx.store_id}}/{{ctx.agent_id}}/{{ctx.tenant}}" } }),
+    );
     expect(ok.headers["X-A"]).toBe("{{ctx.chat_id}}/{{ctx.store_id}}/{{ctx.agent_id}}/{{ctx.tenant}}");
     expect(errorOf(def({ headers: { "X-A": "{{ctx.user_id}}" } }))).toBe(
       "request.headers.X-A: unknown context key {{ctx.user_id}} (allowed: chat_id, store_id, agent_id, tenant)",
@@ -92,15 +100,24 @@ describe("placeholders", () => {
   });
 
   it("allows secrets only inside a secret header", () => {
-    const ok = requestOf(def({ headers: { Authorization: "Bearer {{secret.api_token}}" } }, { secret_headers: ["authorization"] }));
+    const ok = requestOf(
+      def({ headers: { Authorization: "Bearer {{secret.api_token}}" } }, { secret_headers: ["authorization"] }),
+    );
     expect(ok.headers.Authorization).toBe("Bearer {{secret.api_token}}");
     const msg = "{{secret.*}} is allowed only inside a header listed in secret_headers";
-    expect(errorOf(def({ headers: { Authorization: "Bearer {{secret.api_token}}" } }))).toBe(`request.headers.Authorization: ${msg}`);
+    expect(errorOf(def({ headers: { Authorization: "Bearer {{secret.api_token}}" } }))).toBe(
+      `request.headers.Authorization: ${msg}`,
+    );
     expect(errorOf(def({ url: "https://a.example/?k={{secret.k}}" }))).toBe(`request.url: ${msg}`);
     expect(errorOf(def({ query: { k: "{{secret.k}}" } }))).toBe(`request.query.k: ${msg}`);
     expect(errorOf(def({ body: { k: "{{secret.k}}" } }))).toBe(`request.body.k: ${msg}`);
     expect(
-      errorOf(def({ headers: { Authorization: "{{secret.a}}", "X-Other": "{{secret.b}}" } }, { secret_headers: ["Authorization"] })),
+      errorOf(
+        def(
+          { headers: { Authorization: "{{secret.a}}", "X-Other": "{{secret.b}}" } },
+          { secret_headers: ["Authorization"] },
+        ),
+      ),
     ).toBe(`request.headers.X-Other: ${msg}`);
   });
 
@@ -112,25 +129,40 @@ describe("placeholders", () => {
       "request.headers.X-A: malformed placeholder '{{ctx.chat-id}}' (expected {{param}}, {{ctx.key}}, {{secret.name}} or {{env.NAME}})",
     );
     expect(errorOf(def({ body: { a: "{{q" } }))).toMatch(/^request\.body\.a: malformed placeholder '\{\{q'/);
-    expect(errorOf(def({ body: { "{{q}}": 1 } }))).toBe("request.body: placeholders are allowed in values, not in the key '{{q}}'");
+    expect(errorOf(def({ body: { "{{q}}": 1 } }))).toBe(
+      "request.body: placeholders are allowed in values, not in the key '{{q}}'",
+    );
   });
 
   it("skips the parameter check when parameters are invalid, to avoid noise", () => {
-    expect(errorOf(def({ url: "https://a.example/{{q}}" }, { parameters: "q | array | required" }))).toMatch(/^parameters: line 1:/);
+    expect(errorOf(def({ url: "https://a.example/{{q}}" }, { parameters: "q | array | required" }))).toMatch(
+      /^parameters: line 1:/,
+    );
   });
 });
 
 describe("secret_headers", () => {
   it("must list headers that exist, once each", () => {
-    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: ["B"] }))).toBe("secret_headers: 'B' is not a header in request.headers");
-    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: ["A", "a"] }))).toBe("secret_headers: 'a' is listed twice");
-    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: "A" }))).toBe("secret_headers must be a list of header names");
-    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: [""] }))).toBe("secret_headers[0] must be a header name");
+    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: ["B"] }))).toBe(
+      "secret_headers: 'B' is not a header in request.headers",
+    );
+    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: ["A", "a"] }))).toBe(
+      "secret_headers: 'a' is listed twice",
+    );
+    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: "A" }))).toBe(
+      "secret_headers must be a list of header names",
+    );
+    expect(errorOf(def({ headers: { A: "x" } }, { secret_headers: [""] }))).toBe(
+      "secret_headers[0] must be a header name",
+    );
   });
 });
 
 describe("env and the write paths", () => {
-  const manifest = (env: Record<string, string | undefined> = {}, provisioned: string[] = []): ValidateToolDefinitionOptions => ({
+  const manifest = (
+    env: Record<string, string | undefined> = {},
+    provisioned: string[] = [],
+  ): ValidateToolDefinitionOptions => ({
     writePath: "manifest",
     env,
     isSecretProvisioned: (name) => provisioned.includes(name),
@@ -168,7 +200,12 @@ describe("env and the write paths", () => {
   });
 
   it("refuses env names that hold secrets", () => {
-    for (const name of ["INSIKA_SECRET_API_TOKEN", "INSIKA_API_TOKEN", "insika_secret_x", "INSIKA_PROVIDER_SECRET_OPENAI"]) {
+    for (const name of [
+      "INSIKA_SECRET_API_TOKEN",
+      "INSIKA_API_TOKEN",
+      "insika_secret_x",
+      "INSIKA_PROVIDER_SECRET_OPENAI",
+    ]) {
       expect(errorOf(def({ headers: { "X-A": `{{env.${name}}}` } }), manifest({ [name]: "s3cret" }))).toBe(
         `request.headers.X-A: {{env.${name}}} is not allowed: env may not name INSIKA_SECRET_*, INSIKA_PROVIDER_SECRET_* or INSIKA_API_TOKEN (that would put a secret on disk; use {{secret.*}} in a secret header)`,
       );
@@ -183,7 +220,10 @@ describe("env and the write paths", () => {
 
   it("leaves {{env.*}} literal elsewhere, which fails the URL check", () => {
     for (const writePath of ["api", "config", "mcp"] as const) {
-      const error = errorOf(def({ url: "{{env.API_URL}}/search" }), { writePath, env: { API_URL: "https://a.example" } });
+      const error = errorOf(def({ url: "{{env.API_URL}}/search" }), {
+        writePath,
+        env: { API_URL: "https://a.example" },
+      });
       expect(error.split("; ")).toContain("url must be http/https");
     }
     expect(errorOf(def({ url: "https://{{env.HOST}}/x" })).split("; ")).toContain("url must be http/https");
@@ -193,7 +233,10 @@ describe("env and the write paths", () => {
   });
 
   it("on the manifest path, refuses a secret that is not provisioned", () => {
-    const input = def({ headers: { Authorization: "Bearer {{secret.api_token}}" } }, { secret_headers: ["Authorization"] });
+    const input = def(
+      { headers: { Authorization: "Bearer {{secret.api_token}}" } },
+      { secret_headers: ["Authorization"] },
+    );
     expect(errorOf(input, manifest())).toBe(
       "request.headers.Authorization: secret 'api_token' is not provisioned (set INSIKA_SECRET_API_TOKEN or add 'api_token' to INSIKA_SECRETS_DIR)",
     );
@@ -201,6 +244,13 @@ describe("env and the write paths", () => {
     // Without a way to check, the manifest path refuses (fail closed); other paths accept the reference.
     expect(errorOf(input, { writePath: "manifest" })).toMatch(/secret 'api_token' is not provisioned/);
     expect(requestOf(input, { writePath: "api" }).headers.Authorization).toBe("Bearer {{secret.api_token}}");
-    expect(errorOf(input, { writePath: "manifest", isSecretProvisioned: () => { throw new Error("x"); } })).toMatch(/not provisioned/);
+    expect(
+      errorOf(input, {
+        writePath: "manifest",
+        isSecretProvisioned: () => {
+          throw new Error("x");
+        },
+      }),
+    ).toMatch(/not provisioned/);
   });
 });

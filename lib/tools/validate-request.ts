@@ -65,7 +65,8 @@ export function validateRequest(
   const mcpTool = present(req.mcp_tool) ? req.mcp_tool : undefined;
   if (protocol === "mcp") {
     if (mcpTool === undefined) problems.push(`request.mcp_tool is required when request.protocol is "mcp"`);
-    if (method !== null && method !== "POST") problems.push(`request.method must be POST when request.protocol is "mcp"`);
+    if (method !== null && method !== "POST")
+      problems.push(`request.method must be POST when request.protocol is "mcp"`);
   } else if (mcpTool !== undefined) {
     problems.push(`request.mcp_tool is only allowed when request.protocol is "mcp"`);
   }
@@ -126,8 +127,7 @@ function finish(s: Shaped, hasUrl: boolean, rules: RequestRules, problems: strin
   const templateRules = (secretAllowed: boolean) => ({
     paramNames: rules.paramNames,
     secretAllowed,
-    isSecretProvisioned:
-      rules.writePath === "manifest" ? (rules.isSecretProvisioned ?? (() => false)) : undefined,
+    isSecretProvisioned: rules.writePath === "manifest" ? (rules.isSecretProvisioned ?? (() => false)) : undefined,
   });
   // Substitutes env (manifest only) and checks the result; null on failure.
   const template = (text: string, where: string, secretAllowed: boolean): string | null => {
@@ -150,8 +150,7 @@ function finish(s: Shaped, hasUrl: boolean, rules: RequestRules, problems: strin
     template(v, `request.headers.${name}`, secretSet === null || secretSet.has(name.toLowerCase())),
   );
   const query = mapValues(s.query, (name, v) => template(v, `request.query.${name}`, false));
-  const body =
-    s.body === undefined ? undefined : mapBodyStrings(s.body.value, "request.body", template, problems);
+  const body = s.body === undefined ? undefined : mapBodyStrings(s.body.value, "request.body", template, problems);
 
   if (problems.length > start || url === null) return null;
   const request: ToolRequest = { method: s.method, url, headers, query };
@@ -183,10 +182,13 @@ function stringMap(
   const out: Record<string, string> = {};
   let ok = true;
   for (const [name, value] of Object.entries(raw)) {
-    const bad = checkName(name) ?? (name.includes("{{") ? `${where}: placeholders are allowed in values, not in the name '${name}'` : null);
+    const bad =
+      checkName(name) ??
+      (name.includes("{{") ? `${where}: placeholders are allowed in values, not in the name '${name}'` : null);
     if (bad) problems.push(bad);
     if (typeof value !== "string") problems.push(`${where}.${name} must be a string`);
-    else if (["\r", "\n", "\0"].some((c) => value.includes(c))) problems.push(`${where}.${name} must not contain CR, LF or NUL`);
+    else if (["\r", "\n", "\0"].some((c) => value.includes(c)))
+      problems.push(`${where}.${name} must not contain CR, LF or NUL`);
     else if (!bad) {
       defineOwn(out, name, value);
       continue;

@@ -42,7 +42,10 @@ function fail(message) {
 async function api(method, pathname, body) {
   const res = await fetch(`${base}${pathname}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -70,12 +73,16 @@ async function main() {
   const agent = `conf-${instance.replace(/_/g, "-")}`;
   const steps = [[{ type: "tool-call", name: call.tool, args: call.args }], [{ type: "text", text: "done" }]];
   fs.writeFileSync(path.join(scriptedDir, `${agent}.json`), JSON.stringify(steps));
-  const put = await api("PUT", `/v1/agents/${agent}`, { model: { provider: "scripted", model: agent }, tools_allow_groups: [imported.body.group] });
+  const put = await api("PUT", `/v1/agents/${agent}`, {
+    model: { provider: "scripted", model: agent },
+    tools_allow_groups: [imported.body.group],
+  });
   if (put.status !== 200 && put.status !== 201) fail(`agent write answered ${put.status}: ${JSON.stringify(put.body)}`);
   const session = await api("POST", "/v1/sessions", { agent_id: agent });
   if (session.status !== 201) fail(`session answered ${session.status}: ${JSON.stringify(session.body)}`);
   const turn = await api("POST", `/v1/sessions/${session.body.id}/turns`, { message: "go" });
-  if (turn.status !== 200 || turn.body.status !== "completed") fail(`the turn did not complete: ${turn.status} ${JSON.stringify(turn.body)}`);
+  if (turn.status !== 200 || turn.body.status !== "completed")
+    fail(`the turn did not complete: ${turn.status} ${JSON.stringify(turn.body)}`);
   const trace = await api("GET", `/v1/sessions/${session.body.id}/trace`);
   const calls = trace.body?.turns?.[0]?.calls ?? [];
   const made = calls.find((c) => c.tool === call.tool);
@@ -88,5 +95,5 @@ async function main() {
 // Exit at once: the HTTP client's idle keep-alive sockets would hold the process (and the runner) for seconds.
 main().then(
   () => process.exit(0),
-  (e) => fail(e instanceof Error ? e.stack ?? e.message : String(e)),
+  (e) => fail(e instanceof Error ? (e.stack ?? e.message) : String(e)),
 );

@@ -16,12 +16,27 @@ describe("deleting an agent keeps its history", () => {
   let server: TestServer;
   let backend: LoopbackBackend;
   let scripts: string;
-  const sent = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
+  const sent = (key: string) =>
+    backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
 
   async function agent(id: string, key: string, extra: Record<string, unknown> = {}) {
-    const steps = [[{ type: "text", text: "Charging. " }, { type: "tool-call", name: "charge", args: { key } }], [{ type: "text", text: "charged" }]];
+    const steps = [
+      [
+        { type: "text", text: "Charging. " },
+        { type: "tool-call", name: "charge", args: { key } },
+      ],
+      [{ type: "text", text: "charged" }],
+    ];
     fs.writeFileSync(path.join(scripts, `${id}.json`), JSON.stringify(steps));
-    expect((await server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, memory: true, ...extra })).status).toBe(201);
+    expect(
+      (
+        await server.api("PUT", `/v1/agents/${id}`, {
+          model: { provider: "scripted", model: id },
+          memory: true,
+          ...extra,
+        })
+      ).status,
+    ).toBe(201);
     return (await server.api("POST", "/v1/sessions", { agent_id: id })).body.id as string;
   }
   async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
@@ -33,12 +48,23 @@ describe("deleting an agent keeps its history", () => {
     }
     throw new Error(`timed out waiting for ${what}\n${server.output().slice(-2000)}`);
   }
-  const turnOf = async (sessionId: string) => (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as { id: string; status: string; error?: string | null };
+  const turnOf = async (sessionId: string) =>
+    (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as {
+      id: string;
+      status: string;
+      error?: string | null;
+    };
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-delete-scripts-");
-    server = await startServer({ env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
+    server = await startServer({
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      },
+    });
     backend.route("POST", "/charge", (req) => {
       const key = JSON.parse(req.body).key as string;
       return { body: { charged: key }, ...(key === "slow" ? { delayMs: 1_500 } : {}) };
@@ -69,7 +95,9 @@ describe("deleting an agent keeps its history", () => {
     expect(session.body.turns.map((t: { status: string }) => t.status)).toEqual(["completed"]);
     const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);
     expect(trace.body.turns[0].calls.map((c: { tool: string }) => c.tool)).toEqual(["charge"]);
-    expect((await server.api("GET", "/v1/sessions?agent_id=gone")).body.sessions.map((s: { id: string }) => s.id)).toEqual([sessionId]);
+    expect(
+      (await server.api("GET", "/v1/sessions?agent_id=gone")).body.sessions.map((s: { id: string }) => s.id),
+    ).toEqual([sessionId]);
 
     expect((await server.api("GET", "/v1/agents")).body.agents.map((a: { id: string }) => a.id)).not.toContain("gone");
     expect((await server.api("GET", "/v1/agents/gone")).status).toBe(404);
@@ -81,20 +109,29 @@ describe("deleting an agent keeps its history", () => {
     expect((await server.api("DELETE", "/v1/agents/gone")).status).toBe(404);
 
     // Re-creating the id brings the agent back with its history: the old session takes turns again.
-    expect((await server.api("PUT", "/v1/agents/gone", { model: { provider: "scripted", model: "gone" } })).status).toBe(201);
+    expect(
+      (await server.api("PUT", "/v1/agents/gone", { model: { provider: "scripted", model: "gone" } })).status,
+    ).toBe(201);
     expect((await server.api("GET", "/v1/agents")).body.agents.map((a: { id: string }) => a.id)).toContain("gone");
-    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" })).body.status).toBe("completed");
+    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" })).body.status).toBe(
+      "completed",
+    );
   });
 
   it("a turn waiting for an approval ends failed with a clear error; its approval can no longer be decided", async () => {
     const sessionId = await agent("waits", "w1", { approvals: ["charge"] });
     const turn = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" });
     expect(turn.body.status).toBe("waiting");
-    const approval = ((await server.api("GET", "/v1/approvals?status=pending")).body.approvals as { id: string; session_id: string }[]).find((a) => a.session_id === sessionId)!;
+    const approval = (
+      (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as { id: string; session_id: string }[]
+    ).find((a) => a.session_id === sessionId)!;
 
     const deleted = await server.api("DELETE", "/v1/agents/waits");
     expect(deleted.body).toEqual({ deleted: "waits", failed_turns: [turn.body.turn_id] });
-    expect(await turnOf(sessionId)).toMatchObject({ status: "failed", error: "agent 'waits' was deleted while this turn waited for an approval" });
+    expect(await turnOf(sessionId)).toMatchObject({
+      status: "failed",
+      error: "agent 'waits' was deleted while this turn waited for an approval",
+    });
     const decided = await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "approved" });
     expect(decided.status).toBe(409);
     expect(sent("w1")).toBe(0);

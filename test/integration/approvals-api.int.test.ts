@@ -17,19 +17,32 @@ describe("approvals over the API", () => {
   let backend: LoopbackBackend;
   let scripts: string;
 
-  const charged = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
+  const charged = (key: string) =>
+    backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
   const charge = (key: string) => ({ type: "tool-call", name: "charge", args: { key } });
   /** An agent whose scripted model makes `calls` in one step, then answers `answer`. */
   async function agent(id: string, calls: unknown[], extra: Record<string, unknown> = {}) {
-    fs.writeFileSync(path.join(scripts, `${id}.json`), JSON.stringify([[{ type: "text", text: "One moment. " }, ...calls], [{ type: "text", text: "finished" }]]));
-    const res = await server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, approvals: ["charge"], ...extra });
+    fs.writeFileSync(
+      path.join(scripts, `${id}.json`),
+      JSON.stringify([[{ type: "text", text: "One moment. " }, ...calls], [{ type: "text", text: "finished" }]]),
+    );
+    const res = await server.api("PUT", `/v1/agents/${id}`, {
+      model: { provider: "scripted", model: id },
+      approvals: ["charge"],
+      ...extra,
+    });
     expect(res.status).toBeLessThan(300);
     return (await server.api("POST", "/v1/sessions", { agent_id: id })).body.id as string;
   }
   const pending = async (sessionId: string) =>
-    ((await server.api("GET", "/v1/approvals?status=pending")).body.approvals as { id: string; session_id: string; tool: string; arguments: { key: string } }[]).filter(
-      (a) => a.session_id === sessionId,
-    );
+    (
+      (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as {
+        id: string;
+        session_id: string;
+        tool: string;
+        arguments: { key: string };
+      }[]
+    ).filter((a) => a.session_id === sessionId);
   async function settled(sessionId: string) {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
@@ -41,12 +54,21 @@ describe("approvals over the API", () => {
     throw new Error(`turn did not settle\n${server.output().slice(-2000)}`);
   }
   const events = async (sessionId: string) =>
-    ((await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0].events as { type: string; [k: string]: unknown }[]);
+    (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns[0].events as {
+      type: string;
+      [k: string]: unknown;
+    }[];
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-approval-scripts-");
-    server = await startServer({ env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
+    server = await startServer({
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      },
+    });
     backend.route("POST", "/charge", (req) => ({ body: { charged: JSON.parse(req.body).key } }));
     const put = await server.api("PUT", "/v1/tools/charge", {
       name: "charge",
@@ -68,11 +90,21 @@ describe("approvals over the API", () => {
     expect(charged("ap-1")).toBe(0);
 
     const [approval] = await pending(sessionId);
-    expect(approval).toMatchObject({ turn_id: turn.body.turn_id, session_id: sessionId, call_id: "call_0_0", tool: "charge", arguments: { key: "ap-1" }, status: "pending" });
+    expect(approval).toMatchObject({
+      turn_id: turn.body.turn_id,
+      session_id: sessionId,
+      call_id: "call_0_0",
+      tool: "charge",
+      arguments: { key: "ap-1" },
+      status: "pending",
+    });
     expect(typeof (approval as unknown as { created_at: string }).created_at).toBe("string");
     expect((await server.api("POST", `/v1/turns/${turn.body.turn_id}/resume`)).status).toBe(409);
 
-    const decided = await server.api("POST", `/v1/approvals/${approval!.id}`, { decision: "approved", note: "ok by me" });
+    const decided = await server.api("POST", `/v1/approvals/${approval!.id}`, {
+      decision: "approved",
+      note: "ok by me",
+    });
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ id: approval!.id, status: "approved", note: "ok by me" });
     const { turn: ended, messages } = await settled(sessionId);
@@ -80,8 +112,16 @@ describe("approvals over the API", () => {
     expect(charged("ap-1")).toBe(1);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect((await events(sessionId)).map((e) => e.type)).toEqual([
-      "turn_started", "text_delta", "approval_requested", "turn_waiting",
-      "turn_resumed", "approval_resolved", "tool_call", "tool_result", "text_delta", "turn_completed",
+      "turn_started",
+      "text_delta",
+      "approval_requested",
+      "turn_waiting",
+      "turn_resumed",
+      "approval_resolved",
+      "tool_call",
+      "tool_result",
+      "text_delta",
+      "turn_completed",
     ]);
     expect(await pending(sessionId)).toEqual([]);
 
@@ -90,11 +130,16 @@ describe("approvals over the API", () => {
     expect(again.body.error.message).toBe(`approval ${approval!.id} is already approved`);
   });
 
-  it("a rejection reaches the model as {\"error\":\"rejected by operator\"} and nothing is sent", async () => {
+  it('a rejection reaches the model as {"error":"rejected by operator"} and nothing is sent', async () => {
     const sessionId = await agent("reject", [charge("rj-1")]);
-    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe("waiting");
+    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe(
+      "waiting",
+    );
     const [approval] = await pending(sessionId);
-    expect((await server.api("POST", `/v1/approvals/${approval!.id}`, { decision: "rejected", note: "too much" })).body.status).toBe("rejected");
+    expect(
+      (await server.api("POST", `/v1/approvals/${approval!.id}`, { decision: "rejected", note: "too much" })).body
+        .status,
+    ).toBe("rejected");
     const { turn, messages } = await settled(sessionId);
     expect(turn.status).toBe("completed");
     expect(messages[2]?.content).toBe(REJECTED);
@@ -104,15 +149,25 @@ describe("approvals over the API", () => {
   });
 
   it("two calls to the same tool in one turn need two decisions; the turn runs serially and warns", async () => {
-    const sessionId = await agent("twice", [charge("tw-1"), { type: "tool-call", name: "current_time", args: {} }, charge("tw-2")], { limits: { tool_concurrency: 4 } });
+    const sessionId = await agent(
+      "twice",
+      [charge("tw-1"), { type: "tool-call", name: "current_time", args: {} }, charge("tw-2")],
+      { limits: { tool_concurrency: 4 } },
+    );
     const stream = await fetch(`${server.url}/v1/sessions/${sessionId}/turns`, {
       method: "POST",
-      headers: { authorization: `Bearer ${server.token}`, accept: "text/event-stream", "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        accept: "text/event-stream",
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ message: "pay twice" }),
     });
     const sse = await stream.text();
     expect(sse).toContain("event: warning");
-    expect(sse).toContain('"message":"approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn"');
+    expect(sse).toContain(
+      '"message":"approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn"',
+    );
     expect(sse.match(/event: warning/g)).toHaveLength(1);
     expect(sse).toContain("event: approval_requested");
     expect(sse.trim().endsWith("}")).toBe(true);
@@ -139,7 +194,12 @@ describe("approvals over the API", () => {
     expect((await events(sessionId)).filter((e) => e.type === "approval_requested")).toHaveLength(2);
     // The trace keeps the warning, once, though the turn ran three times (two resumes).
     const warnings = (await events(sessionId)).filter((e) => e.type === "warning");
-    expect(warnings).toEqual([expect.objectContaining({ type: "warning", message: "approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn" })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        type: "warning",
+        message: "approvals on charge force serial execution; tool_concurrency 4 is ignored for this turn",
+      }),
+    ]);
     expect((await events(sessionId)).filter((e) => e.type === "turn_resumed")).toHaveLength(2);
   });
 
@@ -151,7 +211,9 @@ describe("approvals over the API", () => {
 
   it("survives a restart while waiting: the decision in the new process resumes the turn", async () => {
     const sessionId = await agent("restart", [charge("rs-1")]);
-    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe("waiting");
+    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe(
+      "waiting",
+    );
     await server.stop("SIGKILL");
     await server.restart();
     const [approval] = await pending(sessionId);
@@ -167,7 +229,9 @@ describe("approvals over the API", () => {
     server.env.INSIKA_APPROVAL_TTL = "1";
     await server.restart();
     const sessionId = await agent("expire", [charge("ex-1")]);
-    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe("waiting");
+    expect((await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "pay" })).body.status).toBe(
+      "waiting",
+    );
     const [approval] = await pending(sessionId);
     // Only the session is polled here: the server's own timer must expire it.
     const deadline = Date.now() + 6_000;

@@ -8,10 +8,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend as startBackend, type LoopbackBackend as Backend } from "../support/loopback-backend";
-import { startLoopbackEverythingMcp as startEverything, type LoopbackEverythingMcp as EverythingServer } from "../support/loopback-everything-mcp";
+import {
+  startLoopbackEverythingMcp as startEverything,
+  type LoopbackEverythingMcp as EverythingServer,
+} from "../support/loopback-everything-mcp";
 import { runCli, startServer, tempDir, type TestServer } from "../support/server";
 
-type Entry = { id: number; at: string; actor: { key_id: string; name: string }; source: string; action: string; target: string; summary: any };
+type Entry = {
+  id: number;
+  at: string;
+  actor: { key_id: string; name: string };
+  source: string;
+  action: string;
+  target: string;
+  summary: any;
+};
 
 const BOOTSTRAP = { key_id: "key_bootstrap", name: expect.stringMatching(/bootstrap/) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,7 +45,11 @@ describe("the audit trail of every write path", () => {
     return entries[0]!;
   };
   const count = async (target: string) => (await audit(`target=${encodeURIComponent(target)}`)).entries.length;
-  const tool = (name: string, description = "a tool") => ({ name, description, request: { method: "GET", url: "https://api.example.com/x" } });
+  const tool = (name: string, description = "a tool") => ({
+    name,
+    description,
+    request: { method: "GET", url: "https://api.example.com/x" },
+  });
 
   beforeAll(async () => {
     backend = await startBackend();
@@ -60,21 +75,32 @@ describe("the audit trail of every write path", () => {
     expect(writer.status).toBe(201);
     const as = { authorization: `Bearer ${writer.body.key}` };
     expect((await server.api("PUT", "/v1/tools/audited", tool("audited"), as)).status).toBe(201);
-    expect(await only("tool:audited", "tool.put")).toMatchObject({ actor: { key_id: writer.body.id, name: "tool writer" }, source: "api", summary: { change: "created" } });
+    expect(await only("tool:audited", "tool.put")).toMatchObject({
+      actor: { key_id: writer.body.id, name: "tool writer" },
+      source: "api",
+      summary: { change: "created" },
+    });
     // An unchanged PUT writes nothing, so it records nothing.
     await server.api("PUT", "/v1/tools/audited", tool("audited"), as);
     expect(await count("tool:audited")).toBe(1);
     expect((await server.api("DELETE", "/v1/tools/audited", undefined, as)).status).toBeLessThan(300);
-    expect(await only("tool:audited", "tool.delete")).toMatchObject({ actor: { key_id: writer.body.id }, source: "api" });
+    expect(await only("tool:audited", "tool.delete")).toMatchObject({
+      actor: { key_id: writer.body.id },
+      source: "api",
+    });
     expect(await count("tool:audited")).toBe(2);
     // The version history names who made each version.
-    const versions = (await server.api("GET", "/v1/tools/audited/versions")).body.versions as { by: { key_id: string; name: string } | null }[];
+    const versions = (await server.api("GET", "/v1/tools/audited/versions")).body.versions as {
+      by: { key_id: string; name: string } | null;
+    }[];
     expect(versions.every((v) => v.by?.key_id === writer.body.id && v.by?.name === "tool writer")).toBe(true);
   });
 
   it("a refused write records nothing", async () => {
     const reader = await server.api("POST", "/v1/keys", { name: "reader", scopes: ["traces:read"] });
-    const res = await server.api("PUT", "/v1/tools/refused", tool("refused"), { authorization: `Bearer ${reader.body.key}` });
+    const res = await server.api("PUT", "/v1/tools/refused", tool("refused"), {
+      authorization: `Bearer ${reader.body.key}`,
+    });
     expect(res.status).toBe(403);
     expect(await count("tool:refused")).toBe(0);
     expect((await server.api("PUT", "/v1/tools/bad", { name: "bad" })).status).toBe(422);
@@ -83,11 +109,17 @@ describe("the audit trail of every write path", () => {
 
   it("a manifest: one entry for the whole manifest", async () => {
     const before = (await audit("action=manifest.apply")).entries.length;
-    const res = await server.api("POST", "/v1/tools/manifest", { tools: [tool("from_manifest_a"), tool("from_manifest_b")] });
+    const res = await server.api("POST", "/v1/tools/manifest", {
+      tools: [tool("from_manifest_a"), tool("from_manifest_b")],
+    });
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     const entries = (await audit("action=manifest.apply")).entries;
     expect(entries).toHaveLength(before + 1);
-    expect(entries[0]).toMatchObject({ actor: BOOTSTRAP, source: "api", summary: { created: ["from_manifest_a", "from_manifest_b"] } });
+    expect(entries[0]).toMatchObject({
+      actor: BOOTSTRAP,
+      source: "api",
+      summary: { created: ["from_manifest_a", "from_manifest_b"] },
+    });
     // Its tools get no entry of their own (one write, one entry).
     expect(await count("tool:from_manifest_a")).toBe(0);
   });
@@ -101,11 +133,27 @@ describe("the audit trail of every write path", () => {
   });
 
   it("PUT and DELETE of an agent, PUT and DELETE of a skill", async () => {
-    expect((await server.api("PUT", "/v1/skills/refunds", { description: "how refunds go", body: "Refund within 30 days." })).status).toBe(201);
-    expect(await only("skill:refunds", "skill.put")).toMatchObject({ actor: BOOTSTRAP, source: "api", summary: { change: "created" } });
-    expect((await server.api("PUT", "/v1/agents/audited", { model: { provider: "demo", model: "demo" } })).status).toBe(201);
-    expect(await only("agent:audited", "agent.put")).toMatchObject({ actor: BOOTSTRAP, source: "api", summary: { change: "created" } });
-    expect((await server.api("PUT", "/v1/agents/audited", { name: "Renamed", model: { provider: "demo", model: "demo" } })).status).toBe(200);
+    expect(
+      (await server.api("PUT", "/v1/skills/refunds", { description: "how refunds go", body: "Refund within 30 days." }))
+        .status,
+    ).toBe(201);
+    expect(await only("skill:refunds", "skill.put")).toMatchObject({
+      actor: BOOTSTRAP,
+      source: "api",
+      summary: { change: "created" },
+    });
+    expect((await server.api("PUT", "/v1/agents/audited", { model: { provider: "demo", model: "demo" } })).status).toBe(
+      201,
+    );
+    expect(await only("agent:audited", "agent.put")).toMatchObject({
+      actor: BOOTSTRAP,
+      source: "api",
+      summary: { change: "created" },
+    });
+    expect(
+      (await server.api("PUT", "/v1/agents/audited", { name: "Renamed", model: { provider: "demo", model: "demo" } }))
+        .status,
+    ).toBe(200);
     expect(await count("agent:audited")).toBe(2);
     expect((await server.api("DELETE", "/v1/agents/audited")).status).toBe(200);
     expect(await only("agent:audited", "agent.delete")).toMatchObject({ actor: BOOTSTRAP, source: "api" });
@@ -116,7 +164,11 @@ describe("the audit trail of every write path", () => {
   it("key create and revoke, through the API and the CLI (source cli)", async () => {
     const created = await server.api("POST", "/v1/keys", { name: "short lived", scopes: ["turns:run"] });
     const entry = await only(`key:${created.body.id}`, "key.create");
-    expect(entry).toMatchObject({ actor: BOOTSTRAP, source: "api", summary: { name: "short lived", scopes: ["turns:run"] } });
+    expect(entry).toMatchObject({
+      actor: BOOTSTRAP,
+      source: "api",
+      summary: { name: "short lived", scopes: ["turns:run"] },
+    });
     expect(JSON.stringify(entry)).not.toContain(created.body.key);
     expect((await server.api("DELETE", `/v1/keys/${created.body.id}`)).status).toBe(200);
     expect(await only(`key:${created.body.id}`, "key.revoke")).toMatchObject({ actor: BOOTSTRAP, source: "api" });
@@ -124,29 +176,61 @@ describe("the audit trail of every write path", () => {
     const cli = runCli(["keys", "create", "from the cli", "--scope", "traces:read"], server.env);
     expect(cli.code, cli.stderr).toBe(0);
     const id = /Created key (key_\S+)/.exec(cli.stdout)![1]!;
-    expect(await only(`key:${id}`, "key.create")).toMatchObject({ actor: { key_id: "operator", name: "cli" }, source: "cli" });
+    expect(await only(`key:${id}`, "key.create")).toMatchObject({
+      actor: { key_id: "operator", name: "cli" },
+      source: "cli",
+    });
   });
 
   it("an approval decision", async () => {
-    expect((await server.api("PUT", "/v1/tools/charge", { name: "charge", description: "charge", request: { method: "POST", url: `${backend.url}/charge` } })).status).toBe(201);
-    fs.writeFileSync(path.join(scripts, "payer.json"), JSON.stringify([[{ type: "tool-call", name: "charge", args: {} }], [{ type: "text", text: "done" }]]));
-    await server.api("PUT", "/v1/agents/payer", { model: { provider: "scripted", model: "payer" }, approvals: ["charge"] });
+    expect(
+      (
+        await server.api("PUT", "/v1/tools/charge", {
+          name: "charge",
+          description: "charge",
+          request: { method: "POST", url: `${backend.url}/charge` },
+        })
+      ).status,
+    ).toBe(201);
+    fs.writeFileSync(
+      path.join(scripts, "payer.json"),
+      JSON.stringify([[{ type: "tool-call", name: "charge", args: {} }], [{ type: "text", text: "done" }]]),
+    );
+    await server.api("PUT", "/v1/agents/payer", {
+      model: { provider: "scripted", model: "payer" },
+      approvals: ["charge"],
+    });
     const session = (await server.api("POST", "/v1/sessions", { agent_id: "payer" })).body.id as string;
     expect((await server.api("POST", `/v1/sessions/${session}/turns`, { message: "pay" })).body.status).toBe("waiting");
-    const approval = ((await server.api("GET", "/v1/approvals?status=pending")).body.approvals as { id: string; session_id: string }[]).find((a) => a.session_id === session)!;
-    expect((await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "rejected", note: "not today" })).status).toBe(200);
-    expect(await only(`approval:${approval.id}`, "approval.decide")).toMatchObject({ actor: BOOTSTRAP, source: "api", summary: { decision: "rejected", tool: "charge", note: "not today" } });
+    const approval = (
+      (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as { id: string; session_id: string }[]
+    ).find((a) => a.session_id === session)!;
+    expect(
+      (await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "rejected", note: "not today" })).status,
+    ).toBe(200);
+    expect(await only(`approval:${approval.id}`, "approval.decide")).toMatchObject({
+      actor: BOOTSTRAP,
+      source: "api",
+      summary: { decision: "rejected", tool: "charge", note: "not today" },
+    });
   });
 
   it("config apply through `insika apply`: one entry, source cli", async () => {
     const dir = fs.mkdtempSync(path.join(server.dataDir, "cfg-"));
     const file = path.join(dir, "insika.config.ts");
-    fs.writeFileSync(file, `export default [{ id: "from_config", model: { provider: "demo", model: "demo" }, dataTools: [{ name: "cfg_tool", description: "from the config", request: { method: "GET", url: "https://api.example.com/x" } }] }];`);
+    fs.writeFileSync(
+      file,
+      `export default [{ id: "from_config", model: { provider: "demo", model: "demo" }, dataTools: [{ name: "cfg_tool", description: "from the config", request: { method: "GET", url: "https://api.example.com/x" } }] }];`,
+    );
     const applied = runCli(["apply", file], server.env);
     expect(applied.code, applied.stderr).toBe(0);
     const entries = (await audit("action=config.apply")).entries.filter((e) => e.source === "cli");
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor: { key_id: "operator", name: "cli" }, target: expect.stringMatching(/^config:/), summary: { agents: ["from_config"] } });
+    expect(entries[0]).toMatchObject({
+      actor: { key_id: "operator", name: "cli" },
+      target: expect.stringMatching(/^config:/),
+      summary: { agents: ["from_config"] },
+    });
   });
 
   it("GET /v1/audit filters by target, actor, action and since, newest first, and pages back", async () => {
@@ -178,6 +262,8 @@ describe("the audit trail of every write path", () => {
     }
     // Only admin reads the audit log.
     const reader = await server.api("POST", "/v1/keys", { name: "audit reader?", scopes: ["traces:read"] });
-    expect((await server.api("GET", "/v1/audit", undefined, { authorization: `Bearer ${reader.body.key}` })).status).toBe(403);
+    expect(
+      (await server.api("GET", "/v1/audit", undefined, { authorization: `Bearer ${reader.body.key}` })).status,
+    ).toBe(403);
   });
 });

@@ -8,12 +8,20 @@ import { freePort, startServer, type TestServer } from "../support/server";
 const SECRET = "example-int-secret-8d2e61";
 
 /** Runs the example to its end (async, so the server in this process keeps answering). */
-function runExample(server: TestServer, backendPort: number, secret: string): Promise<{ code: number | null; out: string }> {
+function runExample(
+  server: TestServer,
+  backendPort: number,
+  secret: string,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["examples/data-tool/run.mjs", "--url", server.url, "--backend-port", String(backendPort)], {
-      env: { ...process.env, INSIKA_API_TOKEN: server.token, INSIKA_SECRET_CALLBACKS_API_KEY: secret },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["examples/data-tool/run.mjs", "--url", server.url, "--backend-port", String(backendPort)],
+      {
+        env: { ...process.env, INSIKA_API_TOKEN: server.token, INSIKA_SECRET_CALLBACKS_API_KEY: secret },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -28,7 +36,12 @@ describe("the data-tool example against a running Insika", () => {
 
   beforeAll(async () => {
     backendPort = await freePort();
-    const base = { INSIKA_SECRET_CALLBACKS_API_KEY: SECRET, CALLBACKS_BACKEND_URL: `http://127.0.0.1:${backendPort}`, INSIKA_MANIFEST_ENV: "CALLBACKS_BACKEND_URL", INSIKA_EGRESS_ALLOW_HTTP: "1" };
+    const base = {
+      INSIKA_SECRET_CALLBACKS_API_KEY: SECRET,
+      CALLBACKS_BACKEND_URL: `http://127.0.0.1:${backendPort}`,
+      INSIKA_MANIFEST_ENV: "CALLBACKS_BACKEND_URL",
+      INSIKA_EGRESS_ALLOW_HTTP: "1",
+    };
     server = await startServer({ env: { ...base, INSIKA_EGRESS_HOSTS: `127.0.0.1:${backendPort}` } });
     // Set up like the first, but without the egress opening for the backend.
     closed = await startServer({ env: base });

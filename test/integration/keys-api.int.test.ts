@@ -23,8 +23,13 @@ describe("the keys API", () => {
   beforeAll(async () => {
     server = await startServer();
     // A second process on the same data directory: a revocation made here must hold there at once.
-    other = await startServer({ env: { INSIKA_DATA_DIR: server.dataDir, INSIKA_API_TOKEN: server.token }, prepare: false });
-    expect((await server.api("PUT", "/v1/agents/support", { model: { provider: "scripted", model: "x" } })).status).toBe(201);
+    other = await startServer({
+      env: { INSIKA_DATA_DIR: server.dataDir, INSIKA_API_TOKEN: server.token },
+      prepare: false,
+    });
+    expect(
+      (await server.api("PUT", "/v1/agents/support", { model: { provider: "scripted", model: "x" } })).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await other?.stop();
@@ -34,11 +39,27 @@ describe("the keys API", () => {
   const create = async (body: Record<string, unknown>) => {
     const res = await server.api("POST", "/v1/keys", body);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body as { id: string; key: string; name: string; scopes: string[]; agents: string[] | null; tenant: string | null; expires_at: string | null; turns_per_minute: number | null; created_at: string };
+    return res.body as {
+      id: string;
+      key: string;
+      name: string;
+      scopes: string[];
+      agents: string[] | null;
+      tenant: string | null;
+      expires_at: string | null;
+      turns_per_minute: number | null;
+      created_at: string;
+    };
   };
 
   it("creates a key and shows its value once; the list never shows a value or a hash", async () => {
-    const made = await create({ name: "chat", scopes: ["turns:run"], agents: ["support"], tenant: "acme", turns_per_minute: 30 });
+    const made = await create({
+      name: "chat",
+      scopes: ["turns:run"],
+      agents: ["support"],
+      tenant: "acme",
+      turns_per_minute: 30,
+    });
     expect(made).toEqual({
       id: expect.stringMatching(/^key_/),
       key: expect.stringMatching(/^insk_[A-Za-z0-9_-]{40,}$/),
@@ -57,7 +78,15 @@ describe("the keys API", () => {
     expect(text).not.toContain(sha256(made.key));
     expect(text).not.toContain(sha256(server.token));
     const row = list.body.keys.find((k: { id: string }) => k.id === made.id);
-    expect(row).toMatchObject({ name: "chat", status: "active", scopes: ["turns:run"], agents: ["support"], tenant: "acme", last_used_at: null, revoked_at: null });
+    expect(row).toMatchObject({
+      name: "chat",
+      status: "active",
+      scopes: ["turns:run"],
+      agents: ["support"],
+      tenant: "acme",
+      last_used_at: null,
+      revoked_at: null,
+    });
     expect(Object.keys(row)).not.toEqual(expect.arrayContaining(["key"]));
     expect(Object.keys(row)).not.toContain("hash");
     expect(made.key.startsWith(row.prefix.replace("…", ""))).toBe(true);
@@ -90,7 +119,11 @@ describe("the keys API", () => {
     ];
     for (const [body, message] of cases) {
       const res = await server.api("POST", "/v1/keys", body);
-      expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({ body, status: 422, code: "validation_failed" });
+      expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({
+        body,
+        status: 422,
+        code: "validation_failed",
+      });
       expect(res.body.error.message, JSON.stringify(body)).toMatch(message);
     }
     const notJson = await server.api("POST", "/v1/keys", "{not json");
@@ -99,7 +132,10 @@ describe("the keys API", () => {
   });
 
   it("lets only an admin key create, list or revoke keys (a tools:write key cannot mint an admin key)", async () => {
-    const writer = await create({ name: "writer", scopes: ["tools:write", "agents:write", "approvals:decide", "traces:read", "turns:run"] });
+    const writer = await create({
+      name: "writer",
+      scopes: ["tools:write", "agents:write", "approvals:decide", "traces:read", "turns:run"],
+    });
     for (const [method, pathname, body] of [
       ["POST", "/v1/keys", { name: "escalate", scopes: ["admin"] }],
       ["GET", "/v1/keys", undefined],
@@ -107,7 +143,12 @@ describe("the keys API", () => {
       ["GET", "/v1/audit", undefined],
     ] as const) {
       const res = await as(server, writer.key, method, pathname, body);
-      expect({ method, pathname, status: res.status, code: res.body.error?.code }).toEqual({ method, pathname, status: 403, code: "forbidden" });
+      expect({ method, pathname, status: res.status, code: res.body.error?.code }).toEqual({
+        method,
+        pathname,
+        status: 403,
+        code: "forbidden",
+      });
       expect(res.body.error.message).toMatch(/needs scope admin/);
     }
     const names = (await server.api("GET", "/v1/keys")).body.keys.map((k: { name: string }) => k.name);
@@ -154,7 +195,9 @@ describe("the keys API", () => {
 
   it("records last_used_at on first use, then at most once a minute", async () => {
     const made = await create({ name: "used", scopes: ["traces:read"] });
-    const lastUsed = async () => (await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === made.id).last_used_at as string | null;
+    const lastUsed = async () =>
+      (await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === made.id).last_used_at as
+        string | null;
     expect(await lastUsed()).toBeNull();
     await as(server, made.key, "GET", "/v1/tools");
     const first = await lastUsed();
@@ -175,18 +218,29 @@ describe("the keys API", () => {
   });
 
   it("stops an expiring key at its expiry, with a 401 that says so", async () => {
-    const made = await create({ name: "short", scopes: ["traces:read"], expires_at: new Date(Date.now() + 1500).toISOString() });
+    const made = await create({
+      name: "short",
+      scopes: ["traces:read"],
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     expect((await as(server, made.key, "GET", "/v1/tools")).status).toBe(200);
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(made.expires_at!) - Date.now() + 200)));
     const res = await as(server, made.key, "GET", "/v1/tools");
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/expired/);
-    expect((await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === made.id).status).toBe("expired");
+    expect((await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === made.id).status).toBe(
+      "expired",
+    );
   });
 
   it("makes INSIKA_API_TOKEN the bootstrap admin key, and a new value replaces the old one", async () => {
     const keys = (await server.api("GET", "/v1/keys")).body.keys;
-    expect(keys.find((k: { id: string }) => k.id === "key_bootstrap")).toMatchObject({ scopes: ["admin"], status: "active", agents: null, tenant: null });
+    expect(keys.find((k: { id: string }) => k.id === "key_bootstrap")).toMatchObject({
+      scopes: ["admin"],
+      status: "active",
+      agents: null,
+      tenant: null,
+    });
     const token = runCli(["token"], server.env);
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout).toMatch(/INSIKA_API_TOKEN/);
@@ -203,7 +257,10 @@ describe("the keys API", () => {
   });
 
   it("creates, lists and revokes keys with `insika keys`, audited as the CLI", async () => {
-    const made = runCli(["keys", "create", "cli chat", "--scope", "turns:run", "--agent", "support", "--turns-per-minute", "10"], server.env);
+    const made = runCli(
+      ["keys", "create", "cli chat", "--scope", "turns:run", "--agent", "support", "--turns-per-minute", "10"],
+      server.env,
+    );
     expect(made.code, made.stderr).toBe(0);
     const value = /(insk_[A-Za-z0-9_-]+)/.exec(made.stdout)?.[1];
     const id = /Created key (key_\S+)/.exec(made.stdout)?.[1];

@@ -23,9 +23,14 @@ const SCENARIOS = ["initialize", "tools_call", "sse-retry"];
 function ensureNode22(): void {
   if (fs.existsSync(NODE22)) return;
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const installed = spawnSync(npm, ["ci", "--prefix", NODE22_DIR, "--no-audit", "--no-fund"], { cwd: ROOT, encoding: "utf8" });
+  const installed = spawnSync(npm, ["ci", "--prefix", NODE22_DIR, "--no-audit", "--no-fund"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   if (installed.status !== 0 || !fs.existsSync(NODE22)) {
-    throw new Error(`could not install the Node 22 runtime (npm ci --prefix tools/node22):\n${installed.stdout}\n${installed.stderr}`);
+    throw new Error(
+      `could not install the Node 22 runtime (npm ci --prefix tools/node22):\n${installed.stdout}\n${installed.stderr}`,
+    );
   }
 }
 

@@ -9,11 +9,18 @@ import { startServer, tempDir, type TestServer } from "../support/server";
  * The insika CLI, run without blocking the event loop (spawnSync would stall
  * the keep-alive sockets of the test's HTTP client past the server's timeout).
  */
-function runCliAsync(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(process.cwd(), "node_modules/tsx/dist/cli.mjs"), "cli/insika.ts", ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+function runCliAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(process.cwd(), "node_modules/tsx/dist/cli.mjs"), "cli/insika.ts", ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -21,7 +28,15 @@ function runCliAsync(args: string[], env: Record<string, string>): Promise<{ cod
   return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr })));
 }
 
-type Call = { tool: string; kind: string; ok: boolean; status: number | null; result: string | null; error?: string; request: { url: string; headers: Record<string, string>; body?: string } | null };
+type Call = {
+  tool: string;
+  kind: string;
+  ok: boolean;
+  status: number | null;
+  result: string | null;
+  error?: string;
+  request: { url: string; headers: Record<string, string>; body?: string } | null;
+};
 
 describe("MCP ingestion against @modelcontextprotocol/server-everything", () => {
   let mcp: LoopbackEverythingMcp;
@@ -29,19 +44,29 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
   let strict: TestServer;
   let scripts: string;
 
-  const script = (name: string, steps: unknown) => fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
-  const importBody = () => ({ name: "everything", url: mcp.url, headers: { Authorization: "Bearer {{secret.mcp_token}}" } });
+  const script = (name: string, steps: unknown) =>
+    fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
+  const importBody = () => ({
+    name: "everything",
+    url: mcp.url,
+    headers: { Authorization: "Bearer {{secret.mcp_token}}" },
+  });
   /** Runs one turn of a scripted agent allowed the MCP group; returns the turn and its calls. */
   const turn = async (id: string, steps: unknown) => {
     script(id, steps);
-    await server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, tools_allow_groups: ["mcp:everything"] });
+    await server.api("PUT", `/v1/agents/${id}`, {
+      model: { provider: "scripted", model: id },
+      tools_allow_groups: ["mcp:everything"],
+    });
     const session = (await server.api("POST", "/v1/sessions", { agent_id: id })).body.id as string;
     const res = await server.api("POST", `/v1/sessions/${session}/turns`, { message: "go" });
     const trace = await server.api("GET", `/v1/sessions/${session}/trace`);
     return { turn: res.body, calls: trace.body.turns[0].calls as Call[] };
   };
   const groupTools = async () =>
-    ((await server.api("GET", "/v1/tools")).body.tools as { name: string; kind: string; group: string }[]).filter((t) => t.group === "mcp:everything");
+    ((await server.api("GET", "/v1/tools")).body.tools as { name: string; kind: string; group: string }[]).filter(
+      (t) => t.group === "mcp:everything",
+    );
 
   beforeAll(async () => {
     mcp = await startLoopbackEverythingMcp();
@@ -65,14 +90,24 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
   it("refuses the loopback server under the default egress posture with the guard's message, writing nothing", async () => {
     const res = await strict.api("POST", "/v1/mcp/import", importBody());
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: "egress_blocked", message: expect.stringMatching(/^destination blocked: /) });
-    expect(res.body.error.details).toMatchObject({ rule: expect.any(String), hint: expect.stringContaining("INSIKA_EGRESS") });
+    expect(res.body.error).toMatchObject({
+      code: "egress_blocked",
+      message: expect.stringMatching(/^destination blocked: /),
+    });
+    expect(res.body.error.details).toMatchObject({
+      rule: expect.any(String),
+      hint: expect.stringContaining("INSIKA_EGRESS"),
+    });
     const tools = (await strict.api("GET", "/v1/tools")).body.tools as { kind: string }[];
     expect(tools.some((t) => t.kind === "mcp")).toBe(false);
   });
 
   it("refuses a stdio server", async () => {
-    const res = await server.api("POST", "/v1/mcp/import", { name: "local", command: "npx", args: ["-y", "server-everything"] });
+    const res = await server.api("POST", "/v1/mcp/import", {
+      name: "local",
+      command: "npx",
+      args: ["-y", "server-everything"],
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.message).toBe("only HTTP-transport MCP servers are ingestible");
   });
@@ -81,7 +116,9 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
     const res = await server.api("POST", "/v1/mcp/import", importBody());
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ group: "mcp:everything", updated: [], removed: [], errors: [] });
-    expect(res.body.created).toEqual(expect.arrayContaining(["echo", "get_sum", "get_structured_content", "gzip_file_as_resource"]));
+    expect(res.body.created).toEqual(
+      expect.arrayContaining(["echo", "get_sum", "get_structured_content", "gzip_file_as_resource"]),
+    );
     const listed = await groupTools();
     expect(listed.map((t) => t.name).sort()).toEqual([...res.body.created].sort());
     expect(listed.every((t) => t.kind === "mcp")).toBe(true);
@@ -91,14 +128,31 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
       kind: "mcp",
       side_effect: false,
       secret_headers: ["Authorization"],
-      parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-      request: { method: "POST", url: mcp.url, protocol: "mcp", mcp_tool: "get-sum", headers: { Authorization: "Bearer {{secret.mcp_token}}" } },
+      parameters: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+      request: {
+        method: "POST",
+        url: mcp.url,
+        protocol: "mcp",
+        mcp_tool: "get-sum",
+        headers: { Authorization: "Bearer {{secret.mcp_token}}" },
+      },
     });
     expect((await server.api("GET", "/v1/tools/gzip_file_as_resource")).body.side_effect).toBe(true);
 
-    await server.api("PUT", "/v1/agents/by-group", { model: { provider: "scripted", model: "x" }, tools_allow_groups: ["mcp:everything"] });
-    const offered = (await server.api("GET", "/v1/agents/by-group/tools")).body.offered as ({ name: string } | string)[];
-    expect(offered.map((o) => (typeof o === "string" ? o : o.name))).toEqual(expect.arrayContaining(["echo", "get_sum"]));
+    await server.api("PUT", "/v1/agents/by-group", {
+      model: { provider: "scripted", model: "x" },
+      tools_allow_groups: ["mcp:everything"],
+    });
+    const offered = (await server.api("GET", "/v1/agents/by-group/tools")).body.offered as (
+      { name: string } | string
+    )[];
+    expect(offered.map((o) => (typeof o === "string" ? o : o.name))).toEqual(
+      expect.arrayContaining(["echo", "get_sum"]),
+    );
   });
 
   it("calls three tools in a real turn; the trace shows each JSON-RPC request and the unwrapped result", async () => {
@@ -118,9 +172,20 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
     ]);
     expect(JSON.parse(calls[0]!.result!)).toBe("Echo: hello mcp");
     expect(JSON.parse(calls[1]!.result!)).toBe("The sum of 2 and 3 is 5.");
-    expect(JSON.parse(calls[2]!.result!)).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
-    expect(JSON.parse(calls[1]!.request!.body!)).toMatchObject({ jsonrpc: "2.0", method: "tools/call", params: { name: "get-sum", arguments: { a: 2, b: 3 } } });
-    expect(calls[0]!.request!.headers).toMatchObject({ Authorization: "[secret]", "Mcp-Session-Id": expect.any(String) });
+    expect(JSON.parse(calls[2]!.result!)).toEqual({
+      temperature: 36,
+      conditions: "Light rain / drizzle",
+      humidity: 82,
+    });
+    expect(JSON.parse(calls[1]!.request!.body!)).toMatchObject({
+      jsonrpc: "2.0",
+      method: "tools/call",
+      params: { name: "get-sum", arguments: { a: 2, b: 3 } },
+    });
+    expect(calls[0]!.request!.headers).toMatchObject({
+      Authorization: "[secret]",
+      "Mcp-Session-Id": expect.any(String),
+    });
     // One handshake for the three calls: they share the session.
     expect(new Set(calls.map((c) => c.request!.headers["Mcp-Session-Id"])).size).toBe(1);
     expect(JSON.stringify(calls)).not.toContain("mcp-token-value-1");
@@ -128,7 +193,13 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
 
   it("gives the model an error result for an isError answer", async () => {
     const { calls } = await turn("is-error", [
-      [{ type: "tool-call", name: "gzip_file_as_resource", args: { name: "x.gz", data: "ftp://example.invalid/file", outputType: "resource" } }],
+      [
+        {
+          type: "tool-call",
+          name: "gzip_file_as_resource",
+          args: { name: "x.gz", data: "ftp://example.invalid/file", outputType: "resource" },
+        },
+      ],
       [{ type: "text", text: "it failed" }],
     ]);
     expect(calls[0]).toMatchObject({ tool: "gzip_file_as_resource", ok: false, status: 200 });
@@ -136,16 +207,25 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
   });
 
   it("recovers when the server forgets the session (DELETE) and when it restarts", async () => {
-    const first = await turn("session-a", [[{ type: "tool-call", name: "echo", args: { message: "one" } }], [{ type: "text", text: "ok" }]]);
+    const first = await turn("session-a", [
+      [{ type: "tool-call", name: "echo", args: { message: "one" } }],
+      [{ type: "text", text: "ok" }],
+    ]);
     const sid = first.calls[0]!.request!.headers["Mcp-Session-Id"]!;
     const del = await fetch(mcp.url, { method: "DELETE", headers: { "mcp-session-id": sid } });
     expect(del.status).toBe(200);
-    const afterDelete = await turn("session-b", [[{ type: "tool-call", name: "echo", args: { message: "two" } }], [{ type: "text", text: "ok" }]]);
+    const afterDelete = await turn("session-b", [
+      [{ type: "tool-call", name: "echo", args: { message: "two" } }],
+      [{ type: "text", text: "ok" }],
+    ]);
     expect(afterDelete.calls[0]).toMatchObject({ ok: true, result: '"Echo: two"' });
     expect(afterDelete.calls[0]!.request!.headers["Mcp-Session-Id"]).not.toBe(sid);
 
     await mcp.restart();
-    const afterRestart = await turn("session-c", [[{ type: "tool-call", name: "get_sum", args: { a: 40, b: 2 } }], [{ type: "text", text: "ok" }]]);
+    const afterRestart = await turn("session-c", [
+      [{ type: "tool-call", name: "get_sum", args: { a: 40, b: 2 } }],
+      [{ type: "text", text: "ok" }],
+    ]);
     expect(afterRestart.calls[0]).toMatchObject({ ok: true, result: '"The sum of 40 and 2 is 42."' });
   });
 
@@ -156,12 +236,17 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
 
     const sum = (await server.api("GET", "/v1/tools/get_sum")).body;
     const { kind: _k, version: _v, updated_at: _u, ...definition } = sum;
-    expect((await server.api("PUT", "/v1/tools/get_sum", { ...definition, description: "edited in the Studio" })).status).toBe(200);
+    expect(
+      (await server.api("PUT", "/v1/tools/get_sum", { ...definition, description: "edited in the Studio" })).status,
+    ).toBe(200);
     expect((await server.api("DELETE", "/v1/tools/echo")).status).toBe(200);
     const stale = { ...definition, name: "retired_tool", request: { ...definition.request, mcp_tool: "retired-tool" } };
     expect((await server.api("PUT", "/v1/tools/retired_tool", stale)).status).toBe(201);
 
-    const cli = await runCliAsync(["mcp", "import", "everything", mcp.url, "--header", "Authorization: Bearer {{secret.mcp_token}}"], server.env);
+    const cli = await runCliAsync(
+      ["mcp", "import", "everything", mcp.url, "--header", "Authorization: Bearer {{secret.mcp_token}}"],
+      server.env,
+    );
     expect(cli.code, cli.stderr).toBe(0);
     const report = JSON.parse(cli.stdout) as Record<string, string[]>;
     expect(report).toMatchObject({ group: "mcp:everything", created: ["echo"], removed: ["retired_tool"], errors: [] });
@@ -180,7 +265,10 @@ describe("MCP ingestion against @modelcontextprotocol/server-everything", () => 
       expect(res.body.error).toMatchObject({ code: "upstream_failed", message: expect.stringContaining(mcp.url) });
       expect((await server.api("GET", "/v1/tools")).body.tools.length).toBe(before);
 
-      const { calls } = await turn("down", [[{ type: "tool-call", name: "echo", args: { message: "x" } }], [{ type: "text", text: "ok" }]]);
+      const { calls } = await turn("down", [
+        [{ type: "tool-call", name: "echo", args: { message: "x" } }],
+        [{ type: "text", text: "ok" }],
+      ]);
       expect(calls[0]).toMatchObject({ tool: "echo", ok: false });
       expect(calls[0]!.error).toMatch(/ECONNREFUSED|connect|refused/i);
     } finally {

@@ -22,7 +22,10 @@ function typedSse(text: string): { event: string; data: any }[] {
   return text
     .split("\n\n")
     .filter((block) => block.trim() !== "")
-    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1] ?? "", data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") }));
+    .map((block) => ({
+      event: /^event: (.*)$/m.exec(block)?.[1] ?? "",
+      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null"),
+    }));
 }
 
 const WEATHER_ANSWER = "It is 21 degrees in Oslo.";
@@ -33,8 +36,10 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
   let scripts: string;
   let client: OpenAI;
 
-  const script = (name: string, steps: unknown) => fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
-  const agent = (id: string, tools: string[]) => server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, tools_allow: tools });
+  const script = (name: string, steps: unknown) =>
+    fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
+  const agent = (id: string, tools: string[]) =>
+    server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, tools_allow: tools });
   const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${pathname}`, {
       method: "POST",
@@ -49,12 +54,18 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-openai-scripts-");
     server = await startServer({
-      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      },
     });
     // No retries: a retried 5xx would run the turn again and hide what happened.
     client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: server.token, maxRetries: 0 });
 
-    backend.route("GET", "/weather", (req) => ({ body: { city: new URL(req.url, "http://x").searchParams.get("city"), celsius: 21 } }));
+    backend.route("GET", "/weather", (req) => ({
+      body: { city: new URL(req.url, "http://x").searchParams.get("city"), celsius: 21 },
+    }));
     backend.route("POST", "/subscribe", () => ({ body: { status: "SUBSCRIBED", message: "done!" } }));
     expect(
       (
@@ -73,28 +84,53 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
           description: "subscribe to the newsletter",
           parameters: "email | string | required | who",
           request: { method: "POST", url: `${backend.url}/subscribe`, body: { email: "{{email}}" } },
-          halt_when: { json_path: "tool_result.status", equals: ["SUBSCRIBED"], say: { json_path: "tool_result.message" } },
+          halt_when: {
+            json_path: "tool_result.status",
+            equals: ["SUBSCRIBED"],
+            say: { json_path: "tool_result.message" },
+          },
         })
       ).status,
     ).toBe(201);
 
     const weatherTurn = [
       [{ type: "tool-call", name: "oc_weather", args: { city: "Oslo" } }],
-      [{ type: "text", text: "It is 21" }, { type: "text", text: " degrees in Oslo." }, { type: "usage", usage: { inputTokens: 12, outputTokens: 6 } }],
+      [
+        { type: "text", text: "It is 21" },
+        { type: "text", text: " degrees in Oslo." },
+        { type: "usage", usage: { inputTokens: 12, outputTokens: 6 } },
+      ],
     ];
     script("oc-weather", {
       turns: { "Weather in Oslo?": weatherTurn, "And in Bergen?": [[{ type: "text", text: "Bergen is rainy." }]] },
       steps: [[{ type: "text", text: "I only know the weather." }]],
     });
-    script("oc-subscribe", [[{ type: "tool-call", name: "oc_subscribe", args: { email: "a@example.com" } }], [{ type: "text", text: "SHOULD NEVER BE SAID" }]]);
-    script("oc-broken", [[{ type: "text", text: "Let me " }, { type: "error", message: "upstream exploded" }]]);
+    script("oc-subscribe", [
+      [{ type: "tool-call", name: "oc_subscribe", args: { email: "a@example.com" } }],
+      [{ type: "text", text: "SHOULD NEVER BE SAID" }],
+    ]);
+    script("oc-broken", [
+      [
+        { type: "text", text: "Let me " },
+        { type: "error", message: "upstream exploded" },
+      ],
+    ]);
     script("oc-approve", {
       turns: {
-        "subscribe me": [[{ type: "text", text: "Subscribing you now." }, { type: "tool-call", name: "oc_subscribe", args: { email: "a@example.com" } }]],
+        "subscribe me": [
+          [
+            { type: "text", text: "Subscribing you now." },
+            { type: "tool-call", name: "oc_subscribe", args: { email: "a@example.com" } },
+          ],
+        ],
         thanks: [[{ type: "text", text: "You're welcome." }]],
       },
     });
-    for (const [id, tools] of [["oc-weather", ["oc_weather"]], ["oc-subscribe", ["oc_subscribe"]], ["oc-broken", []]] as const) {
+    for (const [id, tools] of [
+      ["oc-weather", ["oc_weather"]],
+      ["oc-subscribe", ["oc_subscribe"]],
+      ["oc-broken", []],
+    ] as const) {
       expect((await agent(id, [...tools])).status).toBeLessThan(300);
     }
     const approve = await server.api("PUT", "/v1/agents/oc-approve", {
@@ -112,8 +148,14 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
   describe("POST /v1/chat/completions", () => {
     it("runs a turn with a tool call inside Insika and continues the session from the header, running only the new message", async () => {
       const before = weatherCalls();
-      const { data, response } = await client.chat.completions.create({ model: "oc-weather", messages: [{ role: "user", content: "Weather in Oslo?" }] }).withResponse();
-      expect(data).toMatchObject({ object: "chat.completion", model: "oc-weather", id: expect.stringMatching(/^chatcmpl-turn_/) });
+      const { data, response } = await client.chat.completions
+        .create({ model: "oc-weather", messages: [{ role: "user", content: "Weather in Oslo?" }] })
+        .withResponse();
+      expect(data).toMatchObject({
+        object: "chat.completion",
+        model: "oc-weather",
+        id: expect.stringMatching(/^chatcmpl-turn_/),
+      });
       expect(data.choices).toHaveLength(1);
       expect(data.choices[0]?.message).toMatchObject({ role: "assistant", content: WEATHER_ANSWER });
       expect(data.choices[0]?.message.tool_calls).toBeUndefined();
@@ -127,8 +169,14 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);
       expect(trace.body.agent_id).toBe("oc-weather");
       expect(trace.body.turns).toHaveLength(1);
-      expect(trace.body.turns[0]).toMatchObject({ status: "completed", user_message: "Weather in Oslo?", content: WEATHER_ANSWER });
-      expect(trace.body.turns[0].calls).toEqual([expect.objectContaining({ tool: "oc_weather", ok: true, status: 200, arguments: { city: "Oslo" } })]);
+      expect(trace.body.turns[0]).toMatchObject({
+        status: "completed",
+        user_message: "Weather in Oslo?",
+        content: WEATHER_ANSWER,
+      });
+      expect(trace.body.turns[0].calls).toEqual([
+        expect.objectContaining({ tool: "oc_weather", ok: true, status: 200, arguments: { city: "Oslo" } }),
+      ]);
       expect(trace.body.turns[0].events.map((e: { type: string }) => e.type)).toContain("tool_call");
       const listed = await server.api("GET", "/v1/sessions?agent_id=oc-weather");
       expect(JSON.stringify(listed.body)).toContain(sessionId);
@@ -153,13 +201,23 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       expect(follow.response.headers.get("x-insika-session")).toBe(sessionId);
       expect(weatherCalls()).toBe(before + 1);
       const t = await transcript(sessionId);
-      expect(t.turns.map((turn: { user_message: string }) => turn.user_message)).toEqual(["Weather in Oslo?", "And in Bergen?"]);
-      expect(t.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual(["Weather in Oslo?", "And in Bergen?"]);
+      expect(t.turns.map((turn: { user_message: string }) => turn.user_message)).toEqual([
+        "Weather in Oslo?",
+        "And in Bergen?",
+      ]);
+      expect(
+        t.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content),
+      ).toEqual(["Weather in Oslo?", "And in Bergen?"]);
     });
 
     it("streams deltas with the official client, usage last, and continues through metadata.session_id", async () => {
       const { data: stream, response } = await client.chat.completions
-        .create({ model: "oc-weather", messages: [{ role: "user", content: "Weather in Oslo?" }], stream: true, stream_options: { include_usage: true } })
+        .create({
+          model: "oc-weather",
+          messages: [{ role: "user", content: "Weather in Oslo?" }],
+          stream: true,
+          stream_options: { include_usage: true },
+        })
         .withResponse();
       const sessionId = response.headers.get("x-insika-session") ?? "";
       expect(sessionId).toMatch(/^ses_/);
@@ -170,7 +228,10 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
       expect(chunks.flatMap((c) => c.choices.map((choice) => choice.finish_reason)).filter(Boolean)).toEqual(["stop"]);
       expect(chunks.some((c) => c.choices.some((choice) => choice.delta.tool_calls))).toBe(false);
-      expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 } });
+      expect(chunks.at(-1)).toMatchObject({
+        choices: [],
+        usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 },
+      });
 
       const next = await client.chat.completions.create({
         model: "oc-weather",
@@ -181,22 +242,41 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       let text = "";
       for await (const chunk of next) text += chunk.choices[0]?.delta.content ?? "";
       expect(text).toBe("Bergen is rainy.");
-      expect((await transcript(sessionId)).turns.map((turn: { status: string }) => turn.status)).toEqual(["completed", "completed"]);
+      expect((await transcript(sessionId)).turns.map((turn: { status: string }) => turn.status)).toEqual([
+        "completed",
+        "completed",
+      ]);
     });
 
     it("streams a halted turn as the exact chunk sequence: role, the say, stop, [DONE]", async () => {
-      const res = await post("/v1/chat/completions", { model: "oc-subscribe", messages: [{ role: "user", content: "subscribe me" }], stream: true });
+      const res = await post("/v1/chat/completions", {
+        model: "oc-subscribe",
+        messages: [{ role: "user", content: "subscribe me" }],
+        stream: true,
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/event-stream");
       const sessionId = res.headers.get("x-insika-session") ?? "";
       expect(sessionId).toMatch(/^ses_/);
       const turnId = res.headers.get("x-insika-turn") ?? "";
       const events = chatSse(await res.text());
-      const base = { id: `chatcmpl-${turnId}`, object: "chat.completion.chunk", created: expect.any(Number), model: "oc-subscribe" };
+      const base = {
+        id: `chatcmpl-${turnId}`,
+        object: "chat.completion.chunk",
+        created: expect.any(Number),
+        model: "oc-subscribe",
+      };
       expect(events).toEqual([
-        { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] },
+        {
+          ...base,
+          choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }],
+        },
         { ...base, choices: [{ index: 0, delta: { content: "done!" }, logprobs: null, finish_reason: null }] },
-        { ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }], insika: { session_id: sessionId, turn_id: turnId, status: "halted" } },
+        {
+          ...base,
+          choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }],
+          insika: { session_id: sessionId, turn_id: turnId, status: "halted" },
+        },
         "[DONE]",
       ]);
       const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);
@@ -205,19 +285,31 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
     });
 
     it("returns exactly what a halted turn published when not streaming", async () => {
-      const completion = await client.chat.completions.create({ model: "oc-subscribe", messages: [{ role: "user", content: "subscribe me" }] });
+      const completion = await client.chat.completions.create({
+        model: "oc-subscribe",
+        messages: [{ role: "user", content: "subscribe me" }],
+      });
       expect(completion.choices[0]?.message.content).toBe("done!");
       expect(completion.choices[0]?.finish_reason).toBe("stop");
       expect(JSON.stringify(completion)).not.toContain("SHOULD NEVER");
     });
 
     it("reports a failed turn as an OpenAI error: 502 JSON, or an error event in the stream", async () => {
-      const res = await post("/v1/chat/completions", { model: "oc-broken", messages: [{ role: "user", content: "hi" }] });
+      const res = await post("/v1/chat/completions", {
+        model: "oc-broken",
+        messages: [{ role: "user", content: "hi" }],
+      });
       expect(res.status).toBe(502);
       expect(res.headers.get("x-insika-session")).toMatch(/^ses_/);
-      expect(await res.json()).toEqual({ error: { message: "model error: upstream exploded", type: "server_error", param: null, code: "turn_failed" } });
+      expect(await res.json()).toEqual({
+        error: { message: "model error: upstream exploded", type: "server_error", param: null, code: "turn_failed" },
+      });
 
-      const stream = await client.chat.completions.create({ model: "oc-broken", messages: [{ role: "user", content: "hi" }], stream: true });
+      const stream = await client.chat.completions.create({
+        model: "oc-broken",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+      });
       let text = "";
       const failure = await (async () => {
         for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
@@ -228,36 +320,63 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
     });
 
     it("answers errors in OpenAI's shape: unknown agent 404, bad requests 400, auth 401", async () => {
-      const unknown = await client.chat.completions.create({ model: "no-such-agent", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+      const unknown = await client.chat.completions
+        .create({ model: "no-such-agent", messages: [{ role: "user", content: "hi" }] })
+        .catch((e: unknown) => e);
       expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
       expect(unknown).toMatchObject({ status: 404, type: "invalid_request_error", code: "model_not_found" });
 
-      const raw = await post("/v1/chat/completions", { model: "no-such-agent", messages: [{ role: "user", content: "hi" }] });
+      const raw = await post("/v1/chat/completions", {
+        model: "no-such-agent",
+        messages: [{ role: "user", content: "hi" }],
+      });
       expect(raw.status).toBe(404);
       const body = await raw.json();
       expect(Object.keys(body)).toEqual(["error"]);
-      expect(body.error).toMatchObject({ message: expect.stringContaining("no-such-agent"), type: "invalid_request_error", code: "model_not_found" });
+      expect(body.error).toMatchObject({
+        message: expect.stringContaining("no-such-agent"),
+        type: "invalid_request_error",
+        code: "model_not_found",
+      });
 
-      const noUser = await client.chat.completions.create({ model: "oc-weather", messages: [{ role: "system", content: "only a system message" }] }).catch((e: unknown) => e);
+      const noUser = await client.chat.completions
+        .create({ model: "oc-weather", messages: [{ role: "system", content: "only a system message" }] })
+        .catch((e: unknown) => e);
       expect(noUser).toBeInstanceOf(OpenAI.BadRequestError);
       expect(noUser).toMatchObject({ status: 400, type: "invalid_request_error", code: "missing_user_message" });
 
       const noModel = await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }] });
       expect(noModel.status).toBe(400);
-      expect((await noModel.json()).error).toMatchObject({ type: "invalid_request_error", message: expect.stringContaining("model") });
+      expect((await noModel.json()).error).toMatchObject({
+        type: "invalid_request_error",
+        message: expect.stringContaining("model"),
+      });
       const badJson = await post("/v1/chat/completions", "{not json");
       expect(badJson.status).toBe(400);
       expect((await badJson.json()).error.type).toBe("invalid_request_error");
 
-      const unknownSession = await post("/v1/chat/completions", { model: "oc-weather", messages: [{ role: "user", content: "hi" }] }, { "x-insika-session": "ses_nope" });
+      const unknownSession = await post(
+        "/v1/chat/completions",
+        { model: "oc-weather", messages: [{ role: "user", content: "hi" }] },
+        { "x-insika-session": "ses_nope" },
+      );
       expect(unknownSession.status).toBe(404);
       const other = (await server.api("POST", "/v1/sessions", { agent_id: "oc-subscribe" })).body.id as string;
-      const mismatch = await post("/v1/chat/completions", { model: "oc-weather", messages: [{ role: "user", content: "hi" }] }, { "x-insika-session": other });
+      const mismatch = await post(
+        "/v1/chat/completions",
+        { model: "oc-weather", messages: [{ role: "user", content: "hi" }] },
+        { "x-insika-session": other },
+      );
       expect(mismatch.status).toBe(400);
-      expect((await mismatch.json()).error).toMatchObject({ code: "session_agent_mismatch", message: expect.stringContaining("oc-subscribe") });
+      expect((await mismatch.json()).error).toMatchObject({
+        code: "session_agent_mismatch",
+        message: expect.stringContaining("oc-subscribe"),
+      });
 
       const wrongKey = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "wrong", maxRetries: 0 });
-      const denied = await wrongKey.chat.completions.create({ model: "oc-weather", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+      const denied = await wrongKey.chat.completions
+        .create({ model: "oc-weather", messages: [{ role: "user", content: "hi" }] })
+        .catch((e: unknown) => e);
       expect(denied).toBeInstanceOf(OpenAI.AuthenticationError);
       expect(denied).toMatchObject({ status: 401, type: "authentication_error" });
       const anonymous = await fetch(`${server.url}/v1/responses`, { method: "POST", body: "{}" });
@@ -270,7 +389,13 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
     it("runs a turn with a tool call and continues it through previous_response_id", async () => {
       const before = weatherCalls();
       const first = await client.responses.create({ model: "oc-weather", input: "Weather in Oslo?" });
-      expect(first).toMatchObject({ object: "response", status: "completed", model: "oc-weather", id: expect.stringMatching(/^resp_turn_/), error: null });
+      expect(first).toMatchObject({
+        object: "response",
+        status: "completed",
+        model: "oc-weather",
+        id: expect.stringMatching(/^resp_turn_/),
+        error: null,
+      });
       expect(first.output_text).toBe(WEATHER_ANSWER);
       expect(first.output).toHaveLength(1);
       expect(first.output[0]).toMatchObject({ type: "message", role: "assistant", status: "completed" });
@@ -291,7 +416,10 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       expect(second.previous_response_id).toBe(first.id);
       expect(second.metadata?.insika_session_id).toBe(sessionId);
       const trace = await server.api("GET", `/v1/sessions/${sessionId}/trace`);
-      expect(trace.body.turns.map((t: { user_message: string }) => t.user_message)).toEqual(["Weather in Oslo?", "And in Bergen?"]);
+      expect(trace.body.turns.map((t: { user_message: string }) => t.user_message)).toEqual([
+        "Weather in Oslo?",
+        "And in Bergen?",
+      ]);
       expect(trace.body.turns[0].calls).toEqual([expect.objectContaining({ tool: "oc_weather", ok: true })]);
       expect(weatherCalls()).toBe(before + 1);
     });
@@ -337,16 +465,33 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       expect(events[4]?.data).toMatchObject({ ...item, delta: "done!" });
       expect(events[5]?.data).toMatchObject({ ...item, text: "done!" });
       const done = events[8]?.data.response;
-      expect(done).toMatchObject({ id: `resp_${turnId}`, object: "response", status: "completed", model: "oc-subscribe", metadata: { insika_status: "halted", insika_turn_id: turnId } });
+      expect(done).toMatchObject({
+        id: `resp_${turnId}`,
+        object: "response",
+        status: "completed",
+        model: "oc-subscribe",
+        metadata: { insika_status: "halted", insika_turn_id: turnId },
+      });
       expect(done.output).toEqual([
-        { id: `msg_${turnId}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "done!", annotations: [] }] },
+        {
+          id: `msg_${turnId}`,
+          type: "message",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "done!", annotations: [] }],
+        },
       ]);
     });
 
     it("reports a failed turn as response.failed when streaming and 502 otherwise", async () => {
       const res = await post("/v1/responses", { model: "oc-broken", input: "hi", stream: true });
       const events = typedSse(await res.text());
-      expect(events.at(-1)).toMatchObject({ event: "response.failed", data: { response: { status: "failed", error: { code: "server_error", message: "model error: upstream exploded" } } } });
+      expect(events.at(-1)).toMatchObject({
+        event: "response.failed",
+        data: {
+          response: { status: "failed", error: { code: "server_error", message: "model error: upstream exploded" } },
+        },
+      });
       const plain = await client.responses.create({ model: "oc-broken", input: "hi" }).catch((e: unknown) => e);
       expect(plain).toBeInstanceOf(OpenAI.InternalServerError);
       expect(plain).toMatchObject({ status: 502, type: "server_error", code: "turn_failed" });
@@ -356,22 +501,44 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       const unknown = await client.responses.create({ model: "no-such-agent", input: "hi" }).catch((e: unknown) => e);
       expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
       expect(unknown).toMatchObject({ status: 404, code: "model_not_found", type: "invalid_request_error" });
-      const previous = await client.responses.create({ model: "oc-weather", input: "hi", previous_response_id: "resp_turn_nope" }).catch((e: unknown) => e);
+      const previous = await client.responses
+        .create({ model: "oc-weather", input: "hi", previous_response_id: "resp_turn_nope" })
+        .catch((e: unknown) => e);
       expect(previous).toBeInstanceOf(OpenAI.NotFoundError);
-      expect(previous).toMatchObject({ status: 404, code: "previous_response_not_found", message: expect.stringContaining("previous response not found") });
-      const noUser = await post("/v1/responses", { model: "oc-weather", input: [{ role: "assistant", content: "hello" }] });
+      expect(previous).toMatchObject({
+        status: 404,
+        code: "previous_response_not_found",
+        message: expect.stringContaining("previous response not found"),
+      });
+      const noUser = await post("/v1/responses", {
+        model: "oc-weather",
+        input: [{ role: "assistant", content: "hello" }],
+      });
       expect(noUser.status).toBe(400);
-      expect((await noUser.json()).error).toMatchObject({ type: "invalid_request_error", code: "missing_user_message" });
+      expect((await noUser.json()).error).toMatchObject({
+        type: "invalid_request_error",
+        code: "missing_user_message",
+      });
     });
   });
 
   describe("a turn waiting for an approval", () => {
     it("ends the chat answer with a status line, and the session goes on once the approval is decided", async () => {
       const before = subscribeCalls();
-      const { data, response } = await client.chat.completions.create({ model: "oc-approve", messages: [{ role: "user", content: "subscribe me" }] }).withResponse();
+      const { data, response } = await client.chat.completions
+        .create({ model: "oc-approve", messages: [{ role: "user", content: "subscribe me" }] })
+        .withResponse();
       const sessionId = response.headers.get("x-insika-session") ?? "";
-      const insika = (data as unknown as { insika: { status: string; session_id: string; approvals: { approval_id: string; tool: string }[] } }).insika;
-      expect(insika).toMatchObject({ status: "waiting", session_id: sessionId, approvals: [{ tool: "oc_subscribe", approval_id: expect.any(String) }] });
+      const insika = (
+        data as unknown as {
+          insika: { status: string; session_id: string; approvals: { approval_id: string; tool: string }[] };
+        }
+      ).insika;
+      expect(insika).toMatchObject({
+        status: "waiting",
+        session_id: sessionId,
+        approvals: [{ tool: "oc_subscribe", approval_id: expect.any(String) }],
+      });
       const approvalId = insika.approvals[0]?.approval_id ?? "";
       expect(data.choices[0]?.message.content).toBe(`[waiting for approval: oc_subscribe (approval ${approvalId})]`);
       expect(data.choices[0]?.finish_reason).toBe("stop");
@@ -380,16 +547,27 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
       expect(pending.body.approvals.map((a: { id: string }) => a.id)).toContain(approvalId);
 
       // The session has a turn in progress: another message is refused, in OpenAI's shape.
-      const busy = await post("/v1/chat/completions", { model: "oc-approve", messages: [{ role: "user", content: "thanks" }] }, { "x-insika-session": sessionId });
+      const busy = await post(
+        "/v1/chat/completions",
+        { model: "oc-approve", messages: [{ role: "user", content: "thanks" }] },
+        { "x-insika-session": sessionId },
+      );
       expect(busy.status).toBe(409);
       expect((await busy.json()).error).toMatchObject({ type: "invalid_request_error", code: "conflict" });
 
       expect((await server.api("POST", `/v1/approvals/${approvalId}`, { decision: "approved" })).status).toBe(200);
       const deadline = Date.now() + 15_000;
-      while ((await transcript(sessionId)).turns[0]?.status !== "halted" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect((await transcript(sessionId)).turns[0]).toMatchObject({ status: "halted", content: "Subscribing you now." });
+      while ((await transcript(sessionId)).turns[0]?.status !== "halted" && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await transcript(sessionId)).turns[0]).toMatchObject({
+        status: "halted",
+        content: "Subscribing you now.",
+      });
       expect(subscribeCalls()).toBe(before + 1);
-      const next = await client.chat.completions.create({ model: "oc-approve", messages: [{ role: "user", content: "thanks" }] }, { headers: { "X-Insika-Session": sessionId } });
+      const next = await client.chat.completions.create(
+        { model: "oc-approve", messages: [{ role: "user", content: "thanks" }] },
+        { headers: { "X-Insika-Session": sessionId } },
+      );
       expect(next.choices[0]?.message.content).toBe("You're welcome.");
     });
 

@@ -9,11 +9,17 @@ import { runCli, startServer, type TestServer } from "../support/server";
 
 const answer = (text: string) => ({
   kind: "sse" as const,
-  events: [{ data: chatChunk({ role: "assistant", content: text }) }, { data: chatChunk({}, "stop") }, { data: "[DONE]" }],
+  events: [
+    { data: chatChunk({ role: "assistant", content: text }) },
+    { data: chatChunk({}, "stop") },
+    { data: "[DONE]" },
+  ],
 });
 
 async function turn(server: TestServer, agentId: string, baseUrl: string, message = "hello") {
-  const put = await server.api("PUT", `/v1/agents/${agentId}`, { model: { provider: "openai-compatible", model: "m", base_url: `${baseUrl}/v1` } });
+  const put = await server.api("PUT", `/v1/agents/${agentId}`, {
+    model: { provider: "openai-compatible", model: "m", base_url: `${baseUrl}/v1` },
+  });
   expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
   const session = await server.api("POST", "/v1/sessions", { agent_id: agentId });
   const result = await server.api("POST", `/v1/sessions/${session.body.id}/turns`, { message });
@@ -52,7 +58,9 @@ describe("without INSIKA_PROVIDER_HOSTS", () => {
       ["http://key:x@127.0.0.1/v1", "userinfo"],
       ["http://127.0.0.1:99999/v1", "bad-port"],
     ]) {
-      const put = await server.api("PUT", "/v1/agents/bad_url", { model: { provider: "openai-compatible", model: "m", base_url } });
+      const put = await server.api("PUT", "/v1/agents/bad_url", {
+        model: { provider: "openai-compatible", model: "m", base_url },
+      });
       expect(put.status, base_url).toBe(422);
       expect(put.body.error.message).toContain(`base_url is refused by the egress guard (${rule})`);
     }
@@ -62,20 +70,30 @@ describe("without INSIKA_PROVIDER_HOSTS", () => {
   it("refuses a tool URL the guard refuses for its form on every write path, with the guard's reason", async () => {
     const url = "https://api.example.com/a\\{{id}}";
     const reason = "request.url is refused by the egress guard (backslash): URL contains a backslash";
-    const tool = { name: "bs_tool", description: "d", parameters: "id | string | required", request: { method: "GET", url } };
+    const tool = {
+      name: "bs_tool",
+      description: "d",
+      parameters: "id | string | required",
+      request: { method: "GET", url },
+    };
 
     const put = await server.api("PUT", "/v1/tools/bs_tool", tool);
     expect(put.status).toBe(422);
     expect(put.body.error.message).toContain(reason);
 
-    const manifest = await server.api("POST", "/v1/tools/manifest", { tools: [tool, { ...tool, name: "ok_tool", request: { method: "GET", url: "https://api.example.com/a/{{id}}" } }] });
+    const manifest = await server.api("POST", "/v1/tools/manifest", {
+      tools: [tool, { ...tool, name: "ok_tool", request: { method: "GET", url: "https://api.example.com/a/{{id}}" } }],
+    });
     expect(manifest.status).toBe(200);
     expect(manifest.body.created).toEqual(["ok_tool"]);
     expect(manifest.body.errors).toEqual([{ index: 0, tool: "bs_tool", error: expect.stringContaining(reason) }]);
 
     const dir = fs.mkdtempSync(path.join(server.dataDir, "cfg-"));
     const file = path.join(dir, "insika.config.ts");
-    fs.writeFileSync(file, `export default [{ id: "cfg", model: { provider: "demo", model: "demo" }, dataTools: [${JSON.stringify(tool)}] }];`);
+    fs.writeFileSync(
+      file,
+      `export default [{ id: "cfg", model: { provider: "demo", model: "demo" }, dataTools: [${JSON.stringify(tool)}] }];`,
+    );
     const applied = runCli(["apply", file], server.env);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain(reason);
@@ -114,13 +132,17 @@ describe("with INSIKA_PROVIDER_HOSTS=127.0.0.1", () => {
   it("does not follow a provider's redirect", async () => {
     const elsewhere = await modelServer(answer("stolen"));
     // The scripted model server cannot set Location; a plain loopback one redirects.
-    const raw = http.createServer((_req, res) => res.writeHead(307, { location: `${elsewhere.baseUrl}/v1/chat/completions` }).end());
+    const raw = http.createServer((_req, res) =>
+      res.writeHead(307, { location: `${elsewhere.baseUrl}/v1/chat/completions` }).end(),
+    );
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
     const port = (raw.address() as { port: number }).port;
     try {
       const result = await turn(server, "redirected", `http://127.0.0.1:${port}`);
       expect(result.status).toBe("failed");
-      expect(result.error).toContain(`provider endpoint answered 307 (a redirect to ${elsewhere.baseUrl}); redirects are not followed`);
+      expect(result.error).toContain(
+        `provider endpoint answered 307 (a redirect to ${elsewhere.baseUrl}); redirects are not followed`,
+      );
       expect(elsewhere.requests).toEqual([]);
     } finally {
       raw.closeAllConnections();

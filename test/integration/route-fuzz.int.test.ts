@@ -32,8 +32,16 @@ function discoverRoutes(): RouteFile[] {
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
         const source = fs.readFileSync(full, "utf8");
-        const methods = [...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
-        const template = "/" + path.relative(root, path.dirname(full)).split(path.sep).filter((s) => !/^\(.*\)$/.test(s)).join("/");
+        const methods = [
+          ...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g),
+        ].map((m) => m[1]!);
+        const template =
+          "/" +
+          path
+            .relative(root, path.dirname(full))
+            .split(path.sep)
+            .filter((s) => !/^\(.*\)$/.test(s))
+            .join("/");
         if (template.includes("[...")) continue; // the catch-all for unknown paths: covered by every odd path below
         found.push({ template, methods, readsBody: /\bread(Json|Body)\(/.test(source) });
       }
@@ -57,30 +65,64 @@ function prng(seed: number) {
 }
 
 const BAD_SEGMENTS = ["%ZZ", "%", "%E", "%ED%A0%80", "%C0%AF", "%FF", "a%2", "%%", "%u0041"];
-const ODD_SEGMENTS = ["%00", "..", "%2e%2e", "%2F", "x".repeat(3000), "%F0%9F%98%80", "__proto__", "constructor", "manifest", "%20", "%27%3B%20drop%20table%20tools%3B--", "a%3Fb%23c"];
+const ODD_SEGMENTS = [
+  "%00",
+  "..",
+  "%2e%2e",
+  "%2F",
+  "x".repeat(3000),
+  "%F0%9F%98%80",
+  "__proto__",
+  "constructor",
+  "manifest",
+  "%20",
+  "%27%3B%20drop%20table%20tools%3B--",
+  "a%3Fb%23c",
+];
 
-const deepArrays = (n: number) => `{"name":${"[".repeat(n)}${"]".repeat(n)},"message":${"[".repeat(n)}${"]".repeat(n)}}`;
+const deepArrays = (n: number) =>
+  `{"name":${"[".repeat(n)}${"]".repeat(n)},"message":${"[".repeat(n)}${"]".repeat(n)}}`;
 const deepObjects = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 
 const BODIES: Array<{ label: string; body: Buffer }> = [
   { label: "deep arrays", body: Buffer.from(deepArrays(5000)) },
   { label: "deep objects", body: Buffer.from(deepObjects(5000)) },
   { label: "deep in tools", body: Buffer.from(`{"tools":[{"name":"t","parameters":${deepObjects(3000)}}]}`) },
-  { label: "invalid utf-8", body: Buffer.from([0x7b, 0x22, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xed, 0xa0, 0x80, 0x22, 0x7d]) },
+  {
+    label: "invalid utf-8",
+    body: Buffer.from([
+      0x7b, 0x22, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xed, 0xa0, 0x80, 0x22, 0x7d,
+    ]),
+  },
   { label: "not json", body: Buffer.from("{nope") },
   { label: "empty", body: Buffer.alloc(0) },
   { label: "array", body: Buffer.from("[]") },
   { label: "string", body: Buffer.from('"str"') },
   { label: "number", body: Buffer.from("123e999") },
   { label: "null", body: Buffer.from("null") },
-  { label: "wrong types", body: Buffer.from('{"name":{"toString":1},"message":5,"agent_id":[],"tools":"x","model":7,"decision":true,"url":{},"messages":{},"input":9}') },
-  { label: "proto keys", body: Buffer.from('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"tools":[{"__proto__":null}]}') },
+  {
+    label: "wrong types",
+    body: Buffer.from(
+      '{"name":{"toString":1},"message":5,"agent_id":[],"tools":"x","model":7,"decision":true,"url":{},"messages":{},"input":9}',
+    ),
+  },
+  {
+    label: "proto keys",
+    body: Buffer.from('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"tools":[{"__proto__":null}]}'),
+  },
   { label: "huge string", body: Buffer.from(`{"message":"${"a".repeat(300_000)}","name":"${"b".repeat(100_000)}"}`) },
   { label: "lone surrogates", body: Buffer.from('{"message":"\\ud800","name":"\\udfff"}') },
   { label: "nul bytes", body: Buffer.from('{"message":"a\\u0000b","name":"a\\u0000"}') },
 ];
 
-const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", ""];
+const CONTENT_TYPES = [
+  "application/json",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=latin1",
+  "",
+];
 const EXTRA_METHODS = ["PATCH", "DELETE", "PUT", "POST", "OPTIONS", "HEAD", "TRACE"];
 
 const isOpenAIRoute = (p: string) => /^\/v1\/(chat\/completions|responses)(\?|$)/.test(p);
@@ -133,7 +175,9 @@ describe("hostile requests to every /v1 route", () => {
 
   it("finds the routes by walking app/v1", () => {
     expect(routes.length).toBeGreaterThan(15);
-    expect(routes.map((r) => r.template)).toEqual(expect.arrayContaining(["/v1/tools/[name]", "/v1/sessions/[id]/turns", "/v1/chat/completions"]));
+    expect(routes.map((r) => r.template)).toEqual(
+      expect.arrayContaining(["/v1/tools/[name]", "/v1/sessions/[id]/turns", "/v1/chat/completions"]),
+    );
   });
 
   it("answers malformed percent-encodings in a path segment with 400, before authentication", async () => {
@@ -154,14 +198,31 @@ describe("hostile requests to every /v1 route", () => {
     for (const route of routes.filter((r) => r.readsBody)) {
       for (const method of route.methods.filter((m) => m !== "GET" && m !== "DELETE")) {
         const p = fill(route.template, () => "fuzz_x");
-        const deep = await send({ method, path: p, headers: { ...auth(), "content-type": "application/json" }, body: BODIES[0]!.body });
+        const deep = await send({
+          method,
+          path: p,
+          headers: { ...auth(), "content-type": "application/json" },
+          body: BODIES[0]!.body,
+        });
         expect(deep.status, `${method} ${p} deep`).toBe(400);
         const big = Buffer.alloc(17 * 1024 * 1024, 0x20);
         // Declared: refused on Content-Length alone, before any of the body is read.
-        const declared = await send({ method, path: p, headers: { ...auth(), "content-type": "application/json" }, body: big, sendAtMost: 1024 });
+        const declared = await send({
+          method,
+          path: p,
+          headers: { ...auth(), "content-type": "application/json" },
+          body: big,
+          sendAtMost: 1024,
+        });
         expect(declared.status, `${method} ${p} Content-Length 17 MiB`).toBe(413);
         // Streamed: refused once the cap is passed; the server may hang up on the rest of the upload.
-        const streamed = await send({ method, path: p, headers: { ...auth(), "content-type": "application/json" }, body: big, chunked: true });
+        const streamed = await send({
+          method,
+          path: p,
+          headers: { ...auth(), "content-type": "application/json" },
+          body: big,
+          chunked: true,
+        });
         expect([413, 0], `${method} ${p} 17 MiB chunked`).toContain(streamed.status);
       }
     }
@@ -173,14 +234,24 @@ describe("hostile requests to every /v1 route", () => {
     for (let i = 0; i < RANDOM_CASES; i++) {
       const route = rand.pick(routes);
       const method = rand.next() < 0.6 ? rand.pick(route.methods) : rand.pick(EXTRA_METHODS);
-      const segment = () => (rand.next() < 0.3 ? rand.pick(BAD_SEGMENTS) : rand.next() < 0.6 ? rand.pick(ODD_SEGMENTS) : `fuzz_${i}`);
-      const query = rand.next() < 0.3 ? `?${rand.pick(["status", "agent_id", "turn_id", "turn"])}=${rand.pick([...BAD_SEGMENTS, ...ODD_SEGMENTS])}` : "";
+      const segment = () =>
+        rand.next() < 0.3 ? rand.pick(BAD_SEGMENTS) : rand.next() < 0.6 ? rand.pick(ODD_SEGMENTS) : `fuzz_${i}`;
+      const query =
+        rand.next() < 0.3
+          ? `?${rand.pick(["status", "agent_id", "turn_id", "turn"])}=${rand.pick([...BAD_SEGMENTS, ...ODD_SEGMENTS])}`
+          : "";
       const withBody = method !== "GET" && method !== "HEAD" && rand.next() < 0.9;
       const contentType = rand.pick(CONTENT_TYPES);
       const headers: Record<string, string> = rand.next() < 0.9 ? auth() : {};
       if (contentType) headers["content-type"] = contentType;
       if (rand.next() < 0.3) headers.accept = "text/event-stream";
-      await send({ method, path: fill(route.template, segment) + query, headers, body: withBody ? rand.pick(BODIES).body : undefined, chunked: rand.next() < 0.3 });
+      await send({
+        method,
+        path: fill(route.template, segment) + query,
+        headers,
+        body: withBody ? rand.pick(BODIES).body : undefined,
+        chunked: rand.next() < 0.3,
+      });
     }
     expect(problems).toEqual([]);
   });

@@ -80,7 +80,10 @@ function routesOnDisk(): Map<string, Method[]> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (/^route\.(ts|tsx|js)$/.test(entry.name)) {
-        const segments = path.relative(root, dir).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+        const segments = path
+          .relative(root, dir)
+          .split(path.sep)
+          .filter((s) => s && !/^\(.*\)$/.test(s));
         found.set("/" + segments.join("/"), exportedMethods(fs.readFileSync(full, "utf8")));
       }
     }
@@ -93,8 +96,17 @@ function routesOnDisk(): Map<string, Method[]> {
 export function exportedMethods(source: string): Method[] {
   const names = new Set<string>();
   for (const m of source.matchAll(/export\s+(?:async\s+)?(?:const|let|function)\s+([A-Z]+)\b/g)) names.add(m[1]!);
-  for (const m of source.matchAll(/export\s+(?:const|let)\s*\{([^}]*)\}/g)) for (const n of m[1]!.split(",")) names.add(n.trim());
-  for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) for (const n of m[1]!.split(",")) names.add(n.trim().split(/\s+as\s+/).pop()!.trim());
+  for (const m of source.matchAll(/export\s+(?:const|let)\s*\{([^}]*)\}/g))
+    for (const n of m[1]!.split(",")) names.add(n.trim());
+  for (const m of source.matchAll(/export\s*\{([^}]*)\}/g))
+    for (const n of m[1]!.split(","))
+      names.add(
+        n
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      );
   const methods = METHODS.filter((m) => names.has(m));
   const stray = [...names].filter((n) => ["HEAD", "OPTIONS"].includes(n));
   if (stray.length) throw new Error(`a route exports ${stray.join(", ")}: add it to METHODS and the table`);
@@ -102,7 +114,8 @@ export function exportedMethods(source: string): Method[] {
 }
 
 /** A URL for a route: each dynamic segment filled with a placeholder that names nothing. */
-const urlOf = (route: string) => route.replace(/\[\.\.\.[^\]]+\]/g, "no_such_endpoint").replace(/\[([^\]]+)\]/g, "no_such_$1");
+const urlOf = (route: string) =>
+  route.replace(/\[\.\.\.[^\]]+\]/g, "no_such_endpoint").replace(/\[([^\]]+)\]/g, "no_such_$1");
 
 /** The scopes a 403 message names (`… needs scope a or b (this key has …)`). */
 function scopesNamed(message: string): string[] | undefined {
@@ -115,8 +128,13 @@ export function renderTable(): string[] {
   return Object.entries(ROUTE_SCOPES).flatMap(([route, methods]) =>
     METHODS.filter((m) => methods[m] !== undefined && methods[m] !== "refused").map((m) => {
       const access = methods[m] as readonly Scope[] | "public";
-      const who = access === "public" ? "public (no key)" : ["admin", ...access.filter((s) => s !== "admin")].map((s) => `\`${s}\``).join(", ");
-      return `| ${m} | \`${urlOf(route).replace(/no_such_endpoint/, "*").replace(/no_such_(\w+)/g, ":$1")}\` | ${who} |`;
+      const who =
+        access === "public"
+          ? "public (no key)"
+          : ["admin", ...access.filter((s) => s !== "admin")].map((s) => `\`${s}\``).join(", ");
+      return `| ${m} | \`${urlOf(route)
+        .replace(/no_such_endpoint/, "*")
+        .replace(/no_such_(\w+)/g, ":$1")}\` | ${who} |`;
     }),
   );
 }
@@ -125,14 +143,28 @@ describe("the route-by-scope table", () => {
   it("has an entry for every route and method on disk, and none for a route that is gone", () => {
     const disk = routesOnDisk();
     const onDisk = [...disk].flatMap(([route, methods]) => methods.map((m) => `${m} ${route}`)).sort();
-    const inTable = Object.entries(ROUTE_SCOPES).flatMap(([route, methods]) => METHODS.filter((m) => methods[m] !== undefined).map((m) => `${m} ${route}`)).sort();
-    expect(onDisk.filter((x) => !inTable.includes(x)), "routes/methods without a table entry").toEqual([]);
-    expect(inTable.filter((x) => !onDisk.includes(x)), "table entries no route file exports").toEqual([]);
+    const inTable = Object.entries(ROUTE_SCOPES)
+      .flatMap(([route, methods]) => METHODS.filter((m) => methods[m] !== undefined).map((m) => `${m} ${route}`))
+      .sort();
+    expect(
+      onDisk.filter((x) => !inTable.includes(x)),
+      "routes/methods without a table entry",
+    ).toEqual([]);
+    expect(
+      inTable.filter((x) => !onDisk.includes(x)),
+      "table entries no route file exports",
+    ).toEqual([]);
   });
 
   it("finds the exports of every style a route file uses", () => {
-    expect(exportedMethods("export const GET = route(...);\nexport const { POST, PATCH } = refuseMethods([]);")).toEqual(["GET", "POST", "PATCH"]);
-    expect(exportedMethods("export { unknown as GET, unknown as DELETE };\nexport async function PUT() {}")).toEqual(["GET", "PUT", "DELETE"]);
+    expect(
+      exportedMethods("export const GET = route(...);\nexport const { POST, PATCH } = refuseMethods([]);"),
+    ).toEqual(["GET", "POST", "PATCH"]);
+    expect(exportedMethods("export { unknown as GET, unknown as DELETE };\nexport async function PUT() {}")).toEqual([
+      "GET",
+      "PUT",
+      "DELETE",
+    ]);
     expect(() => exportedMethods("export const OPTIONS = x;")).toThrow(/OPTIONS/);
   });
 
@@ -151,7 +183,8 @@ describe("every route answers each key as the table says", () => {
   const bad = {} as Record<"unknown" | "revoked" | "expired", { id: string; key: string }>;
   /** A Studio session cookie per key label. */
   const cookies = new Map<string, string>();
-  const keyRow = async (id: string) => (await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === id);
+  const keyRow = async (id: string) =>
+    (await server.api("GET", "/v1/keys")).body.keys.find((k: { id: string }) => k.id === id);
 
   beforeAll(async () => {
     server = await startServer();
@@ -163,7 +196,11 @@ describe("every route answers each key as the table says", () => {
     };
     for (const scope of SCOPES) good.set(scope, await create({ name: `table ${scope}`, scopes: [scope] }));
     bad.revoked = await create({ name: "table revoked", scopes: ["admin"] });
-    bad.expired = await create({ name: "table expired", scopes: ["admin"], expires_at: new Date(Date.now() + 1500).toISOString() });
+    bad.expired = await create({
+      name: "table expired",
+      scopes: ["admin"],
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     bad.unknown = { id: "key_never_created", key: "insk_thisKeyWasNeverCreatedAnywhere0000000000" };
     // Studio sessions of the keys that will go bad are issued while they are still good.
     cookies.set("revoked", issueSessionCookie(db, server.dataDir, bad.revoked.id));
@@ -178,27 +215,65 @@ describe("every route answers each key as the table says", () => {
     await server?.stop();
   });
 
-  type Caller = { label: string; scope?: Scope; headers: Record<string, string>; why?: "missing" | "unknown" | "revoked" | "expired" };
+  type Caller = {
+    label: string;
+    scope?: Scope;
+    headers: Record<string, string>;
+    why?: "missing" | "unknown" | "revoked" | "expired";
+  };
 
   function callers(studio: boolean, method: Method): Caller[] {
     const write = method !== "GET";
     // A Studio write must come from the Studio's own origin (studio-auth.int.test.ts checks the refusals).
     const base: Record<string, string> = studio && write ? { origin: server.url } : {};
     const credential = (who: string, value: string | undefined): Record<string, string> =>
-      value === undefined ? {} : studio ? { cookie: `${SESSION_COOKIE}=${value}` } : { authorization: `Bearer ${value}` };
+      value === undefined
+        ? {}
+        : studio
+          ? { cookie: `${SESSION_COOKIE}=${value}` }
+          : { authorization: `Bearer ${value}` };
     const forged = `${Date.now() + 3600_000}.${"a".repeat(32)}.key_never_created.${"b".repeat(64)}`;
     return [
-      ...SCOPES.map((scope) => ({ label: scope, scope, headers: { ...base, ...credential(scope, studio ? cookies.get(scope) : good.get(scope)!.key) } })),
+      ...SCOPES.map((scope) => ({
+        label: scope,
+        scope,
+        headers: { ...base, ...credential(scope, studio ? cookies.get(scope) : good.get(scope)!.key) },
+      })),
       { label: "no key", why: "missing" as const, headers: base },
-      { label: "unknown key", why: "unknown" as const, headers: { ...base, ...credential("unknown", studio ? forged : bad.unknown.key) } },
-      { label: "revoked key", why: "revoked" as const, headers: { ...base, ...credential("revoked", studio ? cookies.get("revoked") : bad.revoked.key) } },
-      { label: "expired key", why: "expired" as const, headers: { ...base, ...credential("expired", studio ? cookies.get("expired") : bad.expired.key) } },
+      {
+        label: "unknown key",
+        why: "unknown" as const,
+        headers: { ...base, ...credential("unknown", studio ? forged : bad.unknown.key) },
+      },
+      {
+        label: "revoked key",
+        why: "revoked" as const,
+        headers: { ...base, ...credential("revoked", studio ? cookies.get("revoked") : bad.revoked.key) },
+      },
+      {
+        label: "expired key",
+        why: "expired" as const,
+        headers: { ...base, ...credential("expired", studio ? cookies.get("expired") : bad.expired.key) },
+      },
       // A bearer key does not open a cookie route (and a cookie would not open a bearer route).
-      ...(studio ? [{ label: "bearer admin key on a cookie route", why: "missing" as const, headers: { ...base, authorization: `Bearer ${good.get("admin")!.key}` } }] : []),
+      ...(studio
+        ? [
+            {
+              label: "bearer admin key on a cookie route",
+              why: "missing" as const,
+              headers: { ...base, authorization: `Bearer ${good.get("admin")!.key}` },
+            },
+          ]
+        : []),
     ];
   }
 
-  const UNAUTHORIZED_MESSAGE = { missing: /missing bearer key/, unknown: /unknown API key/, revoked: /revoked/, expired: /expired/ };
+  const UNAUTHORIZED_MESSAGE = {
+    missing: /missing bearer key/,
+    unknown: /unknown API key/,
+    revoked: /revoked/,
+    expired: /expired/,
+  };
 
   it("lets the declared scopes in and refuses everyone else in the error envelope", async () => {
     const failures: string[] = [];
@@ -233,19 +308,29 @@ describe("every route answers each key as the table says", () => {
   });
 
   /** Why an answer is wrong for this caller, or undefined when it is right. */
-  function judge(route: string, access: Access, caller: Caller, status: number, error: { code?: string; message?: string; type?: string } | undefined, studio: boolean): string | undefined {
+  function judge(
+    route: string,
+    access: Access,
+    caller: Caller,
+    status: number,
+    error: { code?: string; message?: string; type?: string } | undefined,
+    studio: boolean,
+  ): string | undefined {
     const openai = OPENAI_SHAPED.has(route);
     if (!error?.code || !(typeof error.message === "string")) {
       if (status >= 400) return "an error outside the envelope";
     }
-    if (openai && status >= 400 && (error?.type === undefined || !("param" in (error ?? {})))) return "an error not in OpenAI's shape";
-    if (access === "refused") return status === 405 && error?.code === "method_not_allowed" ? undefined : "expected 405 method_not_allowed";
+    if (openai && status >= 400 && (error?.type === undefined || !("param" in (error ?? {}))))
+      return "an error not in OpenAI's shape";
+    if (access === "refused")
+      return status === 405 && error?.code === "method_not_allowed" ? undefined : "expected 405 method_not_allowed";
     if (status >= 500) return "a server error";
     if (access === "public") return status === 401 || status === 403 ? "a public route refused the caller" : undefined;
     if (caller.why) {
       if (status !== 401 || error?.code !== "unauthorized") return "expected 401 unauthorized";
       if (openai && error.type !== "authentication_error") return "expected type authentication_error";
-      if (!studio && !UNAUTHORIZED_MESSAGE[caller.why].test(error.message ?? "")) return `the 401 does not say the key is ${caller.why}`;
+      if (!studio && !UNAUTHORIZED_MESSAGE[caller.why].test(error.message ?? ""))
+        return `the 401 does not say the key is ${caller.why}`;
       return undefined;
     }
     const allowed = caller.scope === "admin" || access.includes(caller.scope!);

@@ -28,12 +28,20 @@ describe("a secret never lands on disk, in traces, in responses or in logs", () 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     // The backend echoes the credential back: the worst case for a leak.
-    backend.route("GET", "/whoami", (req) => ({ body: { auth: req.headers.authorization, note: `token was ${req.headers.authorization}` } }));
+    backend.route("GET", "/whoami", (req) => ({
+      body: { auth: req.headers.authorization, note: `token was ${req.headers.authorization}` },
+    }));
     backend.route("GET", "/fail", (req) => ({ status: 500, body: { error: `bad ${req.headers.authorization}` } }));
     const scripts = tempDir("insika-secret-scripts-");
     fs.writeFileSync(
       path.join(scripts, "leaky.json"),
-      JSON.stringify([[{ type: "tool-call", name: "whoami", args: {} }, { type: "tool-call", name: "fail_echo", args: {} }], [{ type: "text", text: "done" }]]),
+      JSON.stringify([
+        [
+          { type: "tool-call", name: "whoami", args: {} },
+          { type: "tool-call", name: "fail_echo", args: {} },
+        ],
+        [{ type: "text", text: "done" }],
+      ]),
     );
     server = await startServer({
       env: {
@@ -52,7 +60,10 @@ describe("a secret never lands on disk, in traces, in responses or in logs", () 
 
   it("keeps the secret out of the stored definition, the trace, the test endpoint, the SQLite files and the logs", async () => {
     const manifest = await server.api("POST", "/v1/tools/manifest", {
-      defaults: { secret_headers: ["Authorization"], request: { headers: { Authorization: "Bearer {{secret.api_token}}" } } },
+      defaults: {
+        secret_headers: ["Authorization"],
+        request: { headers: { Authorization: "Bearer {{secret.api_token}}" } },
+      },
       tools: [
         { name: "whoami", description: "who am I", request: { method: "GET", url: `${backend.url}/whoami` } },
         { name: "fail_echo", description: "fails", request: { method: "GET", url: `${backend.url}/fail` } },
@@ -91,9 +102,21 @@ describe("a model API key stays on the provider path", () => {
 
   beforeAll(async () => {
     model = await startLoopbackModelServer([
-      { kind: "sse", events: [{ data: chatChunk({ role: "assistant", content: "hello" }) }, { data: chatChunk({}, "stop") }, { data: "[DONE]" }] },
+      {
+        kind: "sse",
+        events: [
+          { data: chatChunk({ role: "assistant", content: "hello" }) },
+          { data: chatChunk({}, "stop") },
+          { data: "[DONE]" },
+        ],
+      },
       // The worst provider: its error page quotes the key back, long, and in encoded forms.
-      { kind: "error", status: 500, contentType: "text/plain", body: `upstream failed for key ${KEY} (${encodeURIComponent(KEY)}) ${"trace ".repeat(500)}` },
+      {
+        kind: "error",
+        status: 500,
+        contentType: "text/plain",
+        body: `upstream failed for key ${KEY} (${encodeURIComponent(KEY)}) ${"trace ".repeat(500)}`,
+      },
     ]);
     server = await startServer({
       env: {
@@ -110,7 +133,9 @@ describe("a model API key stays on the provider path", () => {
   });
 
   it("sends the key only to the provider, and never stores, traces or logs it, even when the provider echoes it", async () => {
-    const agent = { model: { provider: "openai-compatible", model: "m", base_url: `${model.baseUrl}/v1`, api_key_secret: "llm_key" } };
+    const agent = {
+      model: { provider: "openai-compatible", model: "m", base_url: `${model.baseUrl}/v1`, api_key_secret: "llm_key" },
+    };
     expect((await server.api("PUT", "/v1/agents/keyed", agent)).status).toBe(201);
     const sessionId = (await server.api("POST", "/v1/sessions", { agent_id: "keyed" })).body.id;
     const ok = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "hi" });
@@ -119,13 +144,26 @@ describe("a model API key stays on the provider path", () => {
 
     const failed = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "again" });
     expect(failed.body.status).toBe("failed");
-    expect(failed.body.error).toContain("provider error: 500 Internal Server Error: upstream failed for key [secret] ([secret])");
+    expect(failed.body.error).toContain(
+      "provider error: 500 Internal Server Error: upstream failed for key [secret] ([secret])",
+    );
     expect(failed.body.error.length).toBeLessThan(400);
     expect(failed.body).toMatchObject({ code: "model_error", fault: "model" });
 
     // A data tool cannot read the provider key: {{secret.llm_key}} is not provisioned for it.
     const manifest = await server.api("POST", "/v1/tools/manifest", {
-      tools: [{ name: "grab_key", description: "d", secret_headers: ["Authorization"], request: { method: "GET", url: "https://api.example.com/x", headers: { Authorization: "{{secret.llm_key}}" } } }],
+      tools: [
+        {
+          name: "grab_key",
+          description: "d",
+          secret_headers: ["Authorization"],
+          request: {
+            method: "GET",
+            url: "https://api.example.com/x",
+            headers: { Authorization: "{{secret.llm_key}}" },
+          },
+        },
+      ],
     });
     expect(manifest.body.errors[0].error).toContain("secret 'llm_key' is not provisioned");
     // And an agent cannot name a data-tool secret as its key: nothing is sent with it.
@@ -134,7 +172,9 @@ describe("a model API key stays on the provider path", () => {
     const other = (await server.api("POST", "/v1/sessions", { agent_id: "borrower" })).body.id;
     const borrowed = await server.api("POST", `/v1/sessions/${other}/turns`, { message: "hi" });
     expect(borrowed.body.status).toBe("failed");
-    expect(borrowed.body.error).toContain('model API key secret "data_token" is not provisioned (set env INSIKA_PROVIDER_SECRET_DATA_TOKEN');
+    expect(borrowed.body.error).toContain(
+      'model API key secret "data_token" is not provisioned (set env INSIKA_PROVIDER_SECRET_DATA_TOKEN',
+    );
     expect(borrowed.body).toMatchObject({ code: "provider_secret_missing", fault: "configuration" });
     expect(model.requests.length).toBe(before);
 

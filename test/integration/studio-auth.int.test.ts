@@ -21,7 +21,10 @@ function studioPages(): string[] {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "page.tsx") {
-        const segments = path.relative(root, dir).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+        const segments = path
+          .relative(root, dir)
+          .split(path.sep)
+          .filter((s) => s && !/^\(.*\)$/.test(s));
         pages.push("/" + segments.map((s) => (s.startsWith("[") ? "no_such_thing" : s)).join("/"));
       }
     }
@@ -50,7 +53,8 @@ describe("Studio authentication", () => {
     for (let hop = 0; hop < 4; hop++) {
       const res = await fetch(url, { headers, redirect: "manual" });
       const location = res.headers.get("location");
-      if (res.status < 300 || res.status >= 400 || !location) return { status: res.status, location: null, body: await res.text() };
+      if (res.status < 300 || res.status >= 400 || !location)
+        return { status: res.status, location: null, body: await res.text() };
       if (new URL(location, url).pathname === "/login") return { status: res.status, location: "/login", body: "" };
       url = new URL(location, url).toString();
     }
@@ -64,7 +68,12 @@ describe("Studio authentication", () => {
   it("sends every page to /login without a session, for documents and RSC requests alike", async () => {
     const forged = `${Date.now() + 3600_000}.${"a".repeat(32)}.${BOOTSTRAP_KEY_ID}.${"b".repeat(64)}`;
     for (const page of pages) {
-      const variants: Array<Record<string, string>> = [{}, { rsc: "1" }, { cookie: `${SESSION_COOKIE}=${forged}` }, { rsc: "1", cookie: `${SESSION_COOKIE}=${forged}` }];
+      const variants: Array<Record<string, string>> = [
+        {},
+        { rsc: "1" },
+        { cookie: `${SESSION_COOKIE}=${forged}` },
+        { rsc: "1", cookie: `${SESSION_COOKIE}=${forged}` },
+      ];
       for (const headers of variants) {
         const res = await visit(page, headers);
         expect({ page, headers, location: res.location }).toEqual({ page, headers, location: "/login" });
@@ -104,7 +113,11 @@ describe("Studio authentication", () => {
       const res = await post(headers);
       expect({ headers, status: res.status, code: (await res.json()).error.code }).toEqual({ headers, status, code });
     }
-    const noCookie = await fetch(turns, { method: "POST", headers: { origin: same, "content-type": "application/json" }, body: "{}" });
+    const noCookie = await fetch(turns, {
+      method: "POST",
+      headers: { origin: same, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noCookie.status).toBe(401);
 
     const call = `${server.url}/studio-api/sessions/no_such_session/calls/c1`;

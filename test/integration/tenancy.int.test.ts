@@ -18,7 +18,8 @@ describe("tenancy and per-key limits against the real server", () => {
   let backend: Backend;
   let scripts: string;
 
-  const script = (name: string, steps: unknown) => fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
+  const script = (name: string, steps: unknown) =>
+    fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
   const newKey = async (body: Record<string, unknown>): Promise<string> => {
     const res = await server.api("POST", "/v1/keys", body);
@@ -30,28 +31,55 @@ describe("tenancy and per-key limits against the real server", () => {
   beforeAll(async () => {
     backend = await startBackend();
     scripts = tempDir("insika-tenancy-scripts-");
-    server = await startServer({ env: { INSIKA_SECRET_TEN_KEY: SECRET, INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` } });
+    server = await startServer({
+      env: {
+        INSIKA_SECRET_TEN_KEY: SECRET,
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      },
+    });
     // The backend echoes the secret back: the record must still not carry it.
-    backend.route("GET", "/echo", (req) => ({ body: { tenant: req.headers["x-tenant"] ?? null, key: req.headers["x-key"] ?? null } }));
+    backend.route("GET", "/echo", (req) => ({
+      body: { tenant: req.headers["x-tenant"] ?? null, key: req.headers["x-key"] ?? null },
+    }));
     const tool = await server.api("PUT", "/v1/tools/ten_echo", {
       name: "ten_echo",
       description: "echoes the tenant",
       parameters: "",
       secret_headers: ["X-Key"],
-      request: { method: "GET", url: `${backend.url}/echo`, headers: { "X-Tenant": "{{ctx.tenant}}", "X-Key": "{{secret.ten_key}}" } },
+      request: {
+        method: "GET",
+        url: `${backend.url}/echo`,
+        headers: { "X-Tenant": "{{ctx.tenant}}", "X-Key": "{{secret.ten_key}}" },
+      },
     });
     expect(tool.status).toBe(201);
     script("ten-a", {
       turns: {
         echo: [[{ type: "tool-call", name: "ten_echo", args: {} }], [{ type: "text", text: "echoed" }]],
-        remember: [[{ type: "tool-call", name: "remember", args: { text: "likes tea" } }], [{ type: "text", text: "noted" }]],
+        remember: [
+          [{ type: "tool-call", name: "remember", args: { text: "likes tea" } }],
+          [{ type: "text", text: "noted" }],
+        ],
         recall: [[{ type: "text", text: "{{system}}" }]],
       },
       steps: [[{ type: "text", text: "hello from A" }]],
     });
     script("ten-b", [[{ type: "text", text: "hello from B" }]]);
-    for (const [id, extra] of [["ten-a", { tools_allow: ["ten_echo"], memory: true }], ["ten-b", {}]] as const) {
-      expect((await server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, instructions: "Be brief.", ...extra })).status).toBeLessThan(300);
+    for (const [id, extra] of [
+      ["ten-a", { tools_allow: ["ten_echo"], memory: true }],
+      ["ten-b", {}],
+    ] as const) {
+      expect(
+        (
+          await server.api("PUT", `/v1/agents/${id}`, {
+            model: { provider: "scripted", model: id },
+            instructions: "Be brief.",
+            ...extra,
+          })
+        ).status,
+      ).toBeLessThan(300);
     }
   });
   afterAll(async () => {
@@ -79,7 +107,8 @@ describe("tenancy and per-key limits against the real server", () => {
     expect(tenantsSeen().slice(before)).toEqual(["acme"]);
 
     // Another tenant's session (made by the admin) is unknown to the pinned key, everywhere.
-    const globex = (await server.api("POST", "/v1/sessions", { agent_id: "ten-a", tenant: "globex" })).body.id as string;
+    const globex = (await server.api("POST", "/v1/sessions", { agent_id: "ten-a", tenant: "globex" })).body
+      .id as string;
     for (const [method, pathname, body] of [
       ["GET", `/v1/sessions/${globex}`, undefined],
       ["GET", `/v1/sessions/${globex}/trace`, undefined],
@@ -98,12 +127,17 @@ describe("tenancy and per-key limits against the real server", () => {
     const reader = await newKey({ name: "acme reader", scopes: ["traces:read"], tenant: "acme" });
     expect((await server.api("GET", `/v1/sessions/${globex}`, undefined, as(reader))).status).toBe(404);
     expect((await server.api("GET", `/v1/sessions/${created.body.id}/trace`, undefined, as(reader))).status).toBe(200);
-    const readerList = (await server.api("GET", "/v1/sessions", undefined, as(reader))).body.sessions as { id: string; tenant: string }[];
+    const readerList = (await server.api("GET", "/v1/sessions", undefined, as(reader))).body.sessions as {
+      id: string;
+      tenant: string;
+    }[];
     expect(readerList.map((s) => s.id)).toContain(created.body.id);
     expect(readerList.every((s) => s.tenant === "acme")).toBe(true);
     // The resume of a turn it may not see is a 404 too.
     const adminTurn = await server.api("POST", `/v1/sessions/${globex}/turns`, { message: "echo" });
-    expect((await server.api("POST", `/v1/turns/${adminTurn.body.turn_id}/resume`, undefined, as(acme))).status).toBe(404);
+    expect((await server.api("POST", `/v1/turns/${adminTurn.body.turn_id}/resume`, undefined, as(acme))).status).toBe(
+      404,
+    );
   });
 
   it("a turns:run key for agent A cannot create a session for B (403) nor read B's sessions (404)", async () => {
@@ -115,7 +149,9 @@ describe("tenancy and per-key limits against the real server", () => {
     const bSession = (await server.api("POST", "/v1/sessions", { agent_id: "ten-b" })).body.id as string;
     expect((await server.api("GET", `/v1/sessions/${bSession}`, undefined, as(chat))).status).toBe(404);
     expect((await server.api("GET", `/v1/sessions/${bSession}/trace`, undefined, as(chat))).status).toBe(404);
-    const listed = (await server.api("GET", "/v1/sessions", undefined, as(chat))).body.sessions as { agent_id: string }[];
+    const listed = (await server.api("GET", "/v1/sessions", undefined, as(chat))).body.sessions as {
+      agent_id: string;
+    }[];
     expect(listed.every((s) => s.agent_id === "ten-a")).toBe(true);
     expect((await server.api("GET", "/v1/sessions?agent_id=ten-b", undefined, as(chat))).body.sessions).toEqual([]);
     // Approvals are not a turns:run key's to see or decide.
@@ -126,9 +162,13 @@ describe("tenancy and per-key limits against the real server", () => {
     const a = await newKey({ name: "mem a", scopes: ["turns:run"], tenant: "mem-a" });
     const b = await newKey({ name: "mem b", scopes: ["turns:run"], tenant: "mem-b" });
     const sa = (await server.api("POST", "/v1/sessions", { agent_id: "ten-a" }, as(a))).body.id as string;
-    expect((await server.api("POST", `/v1/sessions/${sa}/turns`, { message: "remember" }, as(a))).body.status).toBe("completed");
+    expect((await server.api("POST", `/v1/sessions/${sa}/turns`, { message: "remember" }, as(a))).body.status).toBe(
+      "completed",
+    );
     const sa2 = (await server.api("POST", "/v1/sessions", { agent_id: "ten-a" }, as(a))).body.id as string;
-    expect((await server.api("POST", `/v1/sessions/${sa2}/turns`, { message: "recall" }, as(a))).body.content).toContain("likes tea");
+    expect(
+      (await server.api("POST", `/v1/sessions/${sa2}/turns`, { message: "recall" }, as(a))).body.content,
+    ).toContain("likes tea");
     const sb = (await server.api("POST", "/v1/sessions", { agent_id: "ten-a" }, as(b))).body.id as string;
     const recall = await server.api("POST", `/v1/sessions/${sb}/turns`, { message: "recall" }, as(b));
     expect(recall.body.content).toContain("Be brief.");
@@ -138,7 +178,10 @@ describe("tenancy and per-key limits against the real server", () => {
   it("refuses the turn past a key's turns_per_minute with 429 and Retry-After, on /v1 and in OpenAI's shape", async () => {
     const limited = await newKey({ name: "limited", scopes: ["turns:run"], turns_per_minute: 2 });
     const session = (await server.api("POST", "/v1/sessions", { agent_id: "ten-b" }, as(limited))).body.id as string;
-    for (let i = 0; i < 2; i++) expect((await server.api("POST", `/v1/sessions/${session}/turns`, { message: `hi ${i}` }, as(limited))).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await server.api("POST", `/v1/sessions/${session}/turns`, { message: `hi ${i}` }, as(limited))).status,
+      ).toBe(200);
     const third = await server.api("POST", `/v1/sessions/${session}/turns`, { message: "one too many" }, as(limited));
     expect(third.status).toBe(429);
     expect(third.body.error.code).toBe("rate_limited");
@@ -153,7 +196,9 @@ describe("tenancy and per-key limits against the real server", () => {
 
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: limited, maxRetries: 0 });
     const before = (await server.api("GET", "/v1/sessions?agent_id=ten-b")).body.sessions.length as number;
-    const error = await client.chat.completions.create({ model: "ten-b", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create({ model: "ten-b", messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     const rate = error as InstanceType<typeof OpenAI.RateLimitError>;
     expect(rate.status).toBe(429);
@@ -167,23 +212,33 @@ describe("tenancy and per-key limits against the real server", () => {
   it("the official openai client with a turns:run key chats with its agent and gets PermissionDeniedError for another", async () => {
     const chat = await newKey({ name: "oc chat", scopes: ["turns:run"], agents: ["ten-b"], tenant: "oc" });
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: chat, maxRetries: 0 });
-    const { data, response } = await client.chat.completions.create({ model: "ten-b", messages: [{ role: "user", content: "hi" }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: "ten-b", messages: [{ role: "user", content: "hi" }] })
+      .withResponse();
     expect(data.choices[0]?.message.content).toBe("hello from B");
     const sessionId = response.headers.get("x-insika-session") ?? "";
     expect((await server.api("GET", `/v1/sessions/${sessionId}`)).body.tenant).toBe("oc");
     // Its turn row records the key: the chat key reads its own history.
     expect((await server.api("GET", `/v1/sessions/${sessionId}`, undefined, as(chat))).status).toBe(200);
 
-    const denied = await client.chat.completions.create({ model: "ten-a", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    const denied = await client.chat.completions
+      .create({ model: "ten-a", messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((denied as InstanceType<typeof OpenAI.PermissionDeniedError>).type).toBe("permission_error");
-    const unknownAgent = await client.chat.completions.create({ model: "no-such-agent", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    const unknownAgent = await client.chat.completions
+      .create({ model: "no-such-agent", messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
     expect(unknownAgent).toBeInstanceOf(OpenAI.PermissionDeniedError); // existence not revealed
 
     // Continuing another tenant's session by header is a 404 in OpenAI's shape.
-    const other = (await server.api("POST", "/v1/sessions", { agent_id: "ten-b", tenant: "elsewhere" })).body.id as string;
+    const other = (await server.api("POST", "/v1/sessions", { agent_id: "ten-b", tenant: "elsewhere" })).body
+      .id as string;
     const hidden = await client.chat.completions
-      .create({ model: "ten-b", messages: [{ role: "user", content: "hi" }] }, { headers: { "X-Insika-Session": other } })
+      .create(
+        { model: "ten-b", messages: [{ role: "user", content: "hi" }] },
+        { headers: { "X-Insika-Session": other } },
+      )
       .catch((e: unknown) => e);
     expect(hidden).toBeInstanceOf(OpenAI.NotFoundError);
     expect((hidden as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("session_not_found");
@@ -196,10 +251,21 @@ describe("tenancy and per-key limits against the real server", () => {
     const res = await server.api("POST", "/v1/tools/ten_echo/test", { arguments: {} }, as(writer));
     expect(res.status).toBe(200);
     expect(res.body.ok).toBe(true);
-    const forged = await server.api("POST", "/v1/tools/ten_echo/test", { arguments: {}, ctx: { tenant: "victim" } }, as(writer));
+    const forged = await server.api(
+      "POST",
+      "/v1/tools/ten_echo/test",
+      { arguments: {}, ctx: { tenant: "victim" } },
+      as(writer),
+    );
     expect(forged.status).toBe(403);
     const audit = await server.api("GET", "/v1/audit?target=tool:ten_echo");
-    const entry = (audit.body.entries as { action: string; actor: { name: string }; summary: { ctx: { tenant?: string }; call: { call_id: string } } }[]).find((e) => e.action === "tool.test");
+    const entry = (
+      audit.body.entries as {
+        action: string;
+        actor: { name: string };
+        summary: { ctx: { tenant?: string }; call: { call_id: string } };
+      }[]
+    ).find((e) => e.action === "tool.test");
     expect(entry).toBeDefined();
     expect(entry!.actor.name).toBe("tool writer");
     expect(entry!.summary.ctx.tenant).toBe("try");

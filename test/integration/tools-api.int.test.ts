@@ -16,7 +16,11 @@ describe("the tool write paths against the real server", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({
-      env: { INSIKA_MANIFEST_ENV: "INSIKA_TEST_API, INSIKA_TEST_BASE", INSIKA_TEST_API: "https://api.example.com", INSIKA_TEST_HIDDEN: "https://hidden.example.com" },
+      env: {
+        INSIKA_MANIFEST_ENV: "INSIKA_TEST_API, INSIKA_TEST_BASE",
+        INSIKA_TEST_API: "https://api.example.com",
+        INSIKA_TEST_HIDDEN: "https://hidden.example.com",
+      },
     });
   });
   afterAll(async () => server?.stop());
@@ -51,7 +55,10 @@ describe("the tool write paths against the real server", () => {
     expect(first.body.created).toEqual(["m_one"]);
     expect(first.body.updated).toEqual([]);
     expect(first.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(first.body.errors[0]).toMatchObject({ tool: "m_two", error: expect.stringContaining("url must be http/https") });
+    expect(first.body.errors[0]).toMatchObject({
+      tool: "m_two",
+      error: expect.stringContaining("url must be http/https"),
+    });
     expect(first.body.errors[2].error).toContain("'calculate' is already a code tool");
     expect(first.body.errors[3].error).toContain("array:string");
     expect(first.body.errors[4].error).toContain("duplicate");
@@ -72,7 +79,10 @@ describe("the tool write paths against the real server", () => {
     const bad = await server.api("POST", "/v1/tools/manifest", { tools: { a: 1 } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toContain("tools");
-    const badDefaults = await server.api("POST", "/v1/tools/manifest", { defaults: [], tools: [good("never_written")] });
+    const badDefaults = await server.api("POST", "/v1/tools/manifest", {
+      defaults: [],
+      tools: [good("never_written")],
+    });
     expect(badDefaults.status).toBe(422);
     expect((await server.api("GET", "/v1/tools/never_written")).status).toBe(404);
     const notJson = await server.api("POST", "/v1/tools/manifest", "{not json");
@@ -91,12 +101,26 @@ describe("the tool write paths against the real server", () => {
     });
     expect(viaManifest.body.created).toEqual(["env_exposed"]);
     expect(viaManifest.body.errors).toEqual([
-      { index: 0, tool: "env_tool", error: expect.stringContaining("environment variable INSIKA_TEST_BASE is not set") },
-      { index: 2, tool: "env_hidden", error: expect.stringContaining("INSIKA_TEST_HIDDEN is not exposed to manifests (list it in INSIKA_MANIFEST_ENV") },
+      {
+        index: 0,
+        tool: "env_tool",
+        error: expect.stringContaining("environment variable INSIKA_TEST_BASE is not set"),
+      },
+      {
+        index: 2,
+        tool: "env_hidden",
+        error: expect.stringContaining(
+          "INSIKA_TEST_HIDDEN is not exposed to manifests (list it in INSIKA_MANIFEST_ENV",
+        ),
+      },
       { index: 3, tool: "env_path", error: expect.stringContaining("PATH is not exposed to manifests") },
     ]);
     expect((await server.api("GET", "/v1/tools/env_exposed")).body.request.url).toBe("https://api.example.com/x");
-    const viaPut = await server.api("PUT", "/v1/tools/env_put", good("env_put", { request: { method: "GET", url: "{{env.HOME}}/x" } }));
+    const viaPut = await server.api(
+      "PUT",
+      "/v1/tools/env_put",
+      good("env_put", { request: { method: "GET", url: "{{env.HOME}}/x" } }),
+    );
     expect(viaPut.status).toBe(422);
     expect(viaPut.body.error.message).toContain("url must be http/https");
   });
@@ -138,7 +162,9 @@ describe("the tool write paths against the real server", () => {
   it("lists code tools and reports a stored tool that no longer validates as dropped", async () => {
     await server.api("PUT", "/v1/tools/soon_dropped", good("soon_dropped"));
     const sqlite = new Database(path.join(server.dataDir, "insika.db"));
-    const row = sqlite.prepare("select definition from tools where name = ?").get("soon_dropped") as { definition: string };
+    const row = sqlite.prepare("select definition from tools where name = ?").get("soon_dropped") as {
+      definition: string;
+    };
     const def = JSON.parse(row.definition);
     def.request.method = "TRACE";
     sqlite.prepare("update tools set definition = ? where name = ?").run(JSON.stringify(def), "soon_dropped");
@@ -148,7 +174,11 @@ describe("the tool write paths against the real server", () => {
     const list = await server.api("GET", "/v1/tools");
     const byName = new Map(list.body.tools.map((t: { name: string }) => [t.name, t]));
     expect(byName.get("current_time")).toMatchObject({ kind: "code", editable: false, status: "ok" });
-    expect(byName.get("soon_dropped")).toMatchObject({ kind: "data", status: "dropped", problem: expect.stringContaining("method") });
+    expect(byName.get("soon_dropped")).toMatchObject({
+      kind: "data",
+      status: "dropped",
+      problem: expect.stringContaining("method"),
+    });
 
     const doctor = await server.api("GET", "/v1/doctor");
     const tools = doctor.body.checks.find((c: { name: string }) => c.name === "data-tools");
@@ -161,12 +191,18 @@ describe("the tool write paths against the real server", () => {
     const tools = Array.from({ length: 10_001 }, (_, i) => (i === 0 ? good("too_many_0") : {}));
     const res = await server.api("POST", "/v1/tools/manifest", { tools });
     expect(res.status).toBe(413);
-    expect(res.body.error).toMatchObject({ code: "payload_too_large", message: expect.stringContaining("at most 10000"), details: { limit: 10_000, count: 10_001 } });
+    expect(res.body.error).toMatchObject({
+      code: "payload_too_large",
+      message: expect.stringContaining("at most 10000"),
+      details: { limit: 10_000, count: 10_001 },
+    });
     expect((await server.api("GET", "/v1/tools/too_many_0")).status).toBe(404);
   });
 
   it("refuses literal credentials in headers on PUT, the manifest and MCP import, pointing to {{secret.*}}", async () => {
-    const literal = good("literal_auth", { request: { method: "GET", url: "https://api.example.com/x", headers: { Authorization: "Bearer abc123" } } });
+    const literal = good("literal_auth", {
+      request: { method: "GET", url: "https://api.example.com/x", headers: { Authorization: "Bearer abc123" } },
+    });
     const put = await server.api("PUT", "/v1/tools/literal_auth", literal);
     expect(put.status).toBe(422);
     expect(put.body.error.message).toMatch(/^request\.headers\.Authorization: 'Authorization' carries a credential/);
@@ -174,11 +210,25 @@ describe("the tool write paths against the real server", () => {
     expect((await server.api("GET", "/v1/tools/literal_auth")).status).toBe(404);
 
     const manifest = await server.api("POST", "/v1/tools/manifest", {
-      tools: [good("literal_key", { request: { method: "GET", url: "https://api.example.com/x", headers: { "X-Api-Key": "k-123" } } })],
+      tools: [
+        good("literal_key", {
+          request: { method: "GET", url: "https://api.example.com/x", headers: { "X-Api-Key": "k-123" } },
+        }),
+      ],
     });
-    expect(manifest.body.errors).toEqual([{ index: 0, tool: "literal_key", error: expect.stringContaining("request.headers.X-Api-Key: 'X-Api-Key' carries a credential") }]);
+    expect(manifest.body.errors).toEqual([
+      {
+        index: 0,
+        tool: "literal_key",
+        error: expect.stringContaining("request.headers.X-Api-Key: 'X-Api-Key' carries a credential"),
+      },
+    ]);
 
-    const mcp = await server.api("POST", "/v1/mcp/import", { name: "lit", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer abc123" } });
+    const mcp = await server.api("POST", "/v1/mcp/import", {
+      name: "lit",
+      url: "http://127.0.0.1:9/mcp",
+      headers: { Authorization: "Bearer abc123" },
+    });
     expect(mcp.status).toBe(422);
     expect(mcp.body.error.message).toContain("headers.Authorization: 'Authorization' carries a credential");
   });
@@ -186,12 +236,31 @@ describe("the tool write paths against the real server", () => {
   it("lists the system tools as read-only code tools and answers GET, DELETE and test calls for them", async () => {
     const list = await server.api("GET", "/v1/tools");
     const system = list.body.tools.filter((t: { system?: boolean }) => t.system);
-    expect(system.map((t: { name: string }) => t.name)).toEqual(["tool_search", "load_skill", "remember", "spawn_subagent", "spawn_subagents"]);
-    for (const t of system) expect(t).toMatchObject({ kind: "code", editable: false, status: "ok", offered_when: expect.stringMatching(/^when /) });
+    expect(system.map((t: { name: string }) => t.name)).toEqual([
+      "tool_search",
+      "load_skill",
+      "remember",
+      "spawn_subagent",
+      "spawn_subagents",
+    ]);
+    for (const t of system)
+      expect(t).toMatchObject({
+        kind: "code",
+        editable: false,
+        status: "ok",
+        offered_when: expect.stringMatching(/^when /),
+      });
 
     const one = await server.api("GET", "/v1/tools/tool_search");
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ name: "tool_search", kind: "code", system: true, side_effect: false, parameters: { required: ["query"] }, offered_when: expect.stringContaining("deferred") });
+    expect(one.body).toMatchObject({
+      name: "tool_search",
+      kind: "code",
+      system: true,
+      side_effect: false,
+      parameters: { required: ["query"] },
+      offered_when: expect.stringContaining("deferred"),
+    });
     const del = await server.api("DELETE", "/v1/tools/remember");
     expect(del.status).toBe(409);
     expect(del.body.error.message).toContain("system tool");
@@ -203,12 +272,22 @@ describe("the tool write paths against the real server", () => {
   });
 
   it("refuses a pattern the linear engine cannot run, and a hostile pattern never stalls the server", async () => {
-    const backref = await server.api("PUT", "/v1/tools/backref", good("backref", { parameters: { type: "object", properties: { q: { type: "string", pattern: "^(a)\\1$" } } } }));
+    const backref = await server.api(
+      "PUT",
+      "/v1/tools/backref",
+      good("backref", { parameters: { type: "object", properties: { q: { type: "string", pattern: "^(a)\\1$" } } } }),
+    );
     expect(backref.status).toBe(422);
     expect(backref.body.error.message).toContain("parameters.properties.q: 'pattern' uses the backreference \\1");
 
     const hostile = "^(\\w+\\s?)*$";
-    const put = await server.api("PUT", "/v1/tools/hostile_pattern", good("hostile_pattern", { parameters: { type: "object", properties: { q: { type: "string", pattern: hostile } }, required: ["q"] } }));
+    const put = await server.api(
+      "PUT",
+      "/v1/tools/hostile_pattern",
+      good("hostile_pattern", {
+        parameters: { type: "object", properties: { q: { type: "string", pattern: hostile } }, required: ["q"] },
+      }),
+    );
     expect(put.status).toBe(201);
     // Each call fails validation (never sent); with a backtracking engine one of them blocked the event loop for 92 s.
     const calls = Array.from({ length: 4 }, (_, i) =>
@@ -227,7 +306,11 @@ describe("the tool write paths against the real server", () => {
     const [results, latencies] = await Promise.all([Promise.all(calls), health]);
     for (const r of results) {
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ ok: false, status: null, error: expect.stringContaining("must match the pattern") });
+      expect(r.body).toMatchObject({
+        ok: false,
+        status: null,
+        error: expect.stringContaining("must match the pattern"),
+      });
     }
     // A generous bound: health answers within 2 s while the hostile calls run.
     expect(Math.max(...latencies)).toBeLessThan(2_000);
@@ -247,11 +330,17 @@ describe("the tool write paths against the real server", () => {
     const tools = await server.api("GET", "/v1/agents/picky/tools");
     expect(tools.body).toMatchObject({ offered: ["g_one"], deferred: ["current_time"], denied: ["g_two"] });
 
-    const none = await server.api("PUT", "/v1/agents/none", { model: { provider: "demo", model: "demo" }, tools_allow: [] });
+    const none = await server.api("PUT", "/v1/agents/none", {
+      model: { provider: "demo", model: "demo" },
+      tools_allow: [],
+    });
     expect(none.status).toBe(201);
     expect((await server.api("GET", "/v1/agents/none/tools")).body.offered).toEqual([]);
 
-    const bad = await server.api("PUT", "/v1/agents/bad", { model: { provider: "openai-compatible", model: "x" }, colour: 1 });
+    const bad = await server.api("PUT", "/v1/agents/bad", {
+      model: { provider: "openai-compatible", model: "x" },
+      colour: 1,
+    });
     expect(bad.status).toBe(422);
     expect((await server.api("GET", "/v1/agents/bad")).status).toBe(404);
   });

@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
-const UNKNOWN = JSON.stringify({ error: "outcome unknown: the call was in flight when the server stopped; it was not retried" });
+const UNKNOWN = JSON.stringify({
+  error: "outcome unknown: the call was in flight when the server stopped; it was not retried",
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TURNS_PER_ROUND = 5;
 const ROUNDS = 3;
@@ -24,13 +26,19 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
   let backend: LoopbackBackend;
   let scripts: string;
   const held = new Set<string>();
-  const sent = (key: string) => backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
+  const sent = (key: string) =>
+    backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-lease-scripts-");
     server = await startServer({
-      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "2" },
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        INSIKA_TURN_LEASE: "2",
+      },
     });
     for (const x of ["a", "b", "c"]) {
       backend.route("POST", `/charge/${x}`, (req) => {
@@ -53,9 +61,17 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
 
   /** An agent whose one turn charges a, b and c (serially) with keys `<key>-a` ..., then answers. */
   async function chargingSession(key: string): Promise<string> {
-    const steps = [[{ type: "text", text: "Charging. " }, ...["a", "b", "c"].map((x) => ({ type: "tool-call", name: `charge_${x}`, args: { key: `${key}-${x}` } }))], [{ type: "text", text: "Done." }]];
+    const steps = [
+      [
+        { type: "text", text: "Charging. " },
+        ...["a", "b", "c"].map((x) => ({ type: "tool-call", name: `charge_${x}`, args: { key: `${key}-${x}` } })),
+      ],
+      [{ type: "text", text: "Done." }],
+    ];
     fs.writeFileSync(path.join(scripts, `${key}.json`), JSON.stringify(steps));
-    expect((await server.api("PUT", `/v1/agents/${key}`, { model: { provider: "scripted", model: key } })).status).toBe(201);
+    expect((await server.api("PUT", `/v1/agents/${key}`, { model: { provider: "scripted", model: key } })).status).toBe(
+      201,
+    );
     return (await server.api("POST", "/v1/sessions", { agent_id: key })).body.id as string;
   }
 
@@ -74,7 +90,11 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
     const sqlite = new Database(path.join(server.dataDir, "insika.db"));
     try {
       sqlite.pragma("busy_timeout = 5000");
-      return sqlite.prepare("update checkpoints set runner_pid = ? where turn_id in (select id from turns where status = 'running')").run(process.pid).changes;
+      return sqlite
+        .prepare(
+          "update checkpoints set runner_pid = ? where turn_id in (select id from turns where status = 'running')",
+        )
+        .run(process.pid).changes;
     } finally {
       sqlite.close();
     }
@@ -87,8 +107,12 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
       const heldAt = keys.map((_, i) => ["a", "b", "c"][i % 3]!);
       keys.forEach((key, i) => held.add(`${key}-${heldAt[i]}`));
       const sessions = await Promise.all(keys.map((key) => chargingSession(key)));
-      const answers = sessions.map((id) => server.api("POST", `/v1/sessions/${id}/turns`, { message: "charge" }).catch(() => undefined));
-      await waitFor("every turn's held call", async () => (keys.every((key, i) => sent(`${key}-${heldAt[i]}`) === 1) ? true : undefined));
+      const answers = sessions.map((id) =>
+        server.api("POST", `/v1/sessions/${id}/turns`, { message: "charge" }).catch(() => undefined),
+      );
+      await waitFor("every turn's held call", async () =>
+        keys.every((key, i) => sent(`${key}-${heldAt[i]}`) === 1) ? true : undefined,
+      );
       await server.stop("SIGKILL");
       await Promise.all(answers);
       held.clear();
@@ -97,11 +121,16 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
 
       for (const [i, sessionId] of sessions.entries()) {
         const turn = await waitFor(`turn ${keys[i]} to end`, async () => {
-          const t = (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as { status: string; content: string };
+          const t = (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as {
+            status: string;
+            content: string;
+          };
           return t.status === "running" ? undefined : t;
         });
         expect(turn, keys[i]).toMatchObject({ status: "completed", content: "Done." });
-        const { messages } = (await server.api("GET", `/v1/sessions/${sessionId}`)).body as { messages: { role: string; content: string; tool?: string }[] };
+        const { messages } = (await server.api("GET", `/v1/sessions/${sessionId}`)).body as {
+          messages: { role: string; content: string; tool?: string }[];
+        };
         for (const x of ["a", "b", "c"]) {
           const key = `${keys[i]}-${x}`;
           const result = messages.find((m) => m.role === "tool" && m.tool === `charge_${x}`)?.content;
@@ -109,7 +138,6 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
           if (x === heldAt[i]) expect(result, key).toBe(UNKNOWN);
           else expect(result, key).toBe(JSON.stringify({ charged: key }));
           expect(sent(key), key).toBe(1); // before the kill, or after the resume: once either way
-
         }
       }
     }
@@ -123,7 +151,9 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
     const turnId = (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0].id as string;
     // Another process asking while the owner (this server, alive) keeps renewing.
     const sqlite = new Database(path.join(server.dataDir, "insika.db"), { readonly: true });
-    const owner = sqlite.prepare("select runner_instance as instance, lease_expires_at as until from checkpoints where turn_id = ?").get(turnId) as { instance: string; until: number };
+    const owner = sqlite
+      .prepare("select runner_instance as instance, lease_expires_at as until from checkpoints where turn_id = ?")
+      .get(turnId) as { instance: string; until: number };
     sqlite.close();
     expect(owner.instance).toMatch(/^ins_/);
     expect(owner.until).toBeGreaterThan(Date.now());

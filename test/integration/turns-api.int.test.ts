@@ -21,18 +21,33 @@ describe("turns over the API with the scripted model", () => {
   let backend: LoopbackBackend;
   let scripts: string;
 
-  const script = (name: string, steps: unknown) => fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
+  const script = (name: string, steps: unknown) =>
+    fs.writeFileSync(path.join(scripts, `${name}.json`), JSON.stringify(steps));
   const agent = (id: string, extra: Record<string, unknown> = {}) =>
-    server.api("PUT", `/v1/agents/${id}`, { model: { provider: "scripted", model: id }, metadata: { store_id: "store-9" }, ...extra });
-  const session = async (agentId: string, tenant?: string) => (await server.api("POST", "/v1/sessions", { agent_id: agentId, tenant })).body.id as string;
+    server.api("PUT", `/v1/agents/${id}`, {
+      model: { provider: "scripted", model: id },
+      metadata: { store_id: "store-9" },
+      ...extra,
+    });
+  const session = async (agentId: string, tenant?: string) =>
+    (await server.api("POST", "/v1/sessions", { agent_id: agentId, tenant })).body.id as string;
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-scripts-");
     server = await startServer({
-      env: { INSIKA_SCRIPTED_DIR: scripts, INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      },
     });
-    backend.route("GET", "/search", (req) => ({ body: { results: [{ id: 1, q: new URL(req.url, "http://x").searchParams.get("q") }], chat: req.headers["x-chat"] } }));
+    backend.route("GET", "/search", (req) => ({
+      body: {
+        results: [{ id: 1, q: new URL(req.url, "http://x").searchParams.get("q") }],
+        chat: req.headers["x-chat"],
+      },
+    }));
     backend.route("POST", "/subscribe", (req) => {
       const body = JSON.parse(req.body);
       return body.path === "ok"
@@ -43,7 +58,12 @@ describe("turns over the API with the scripted model", () => {
       name: "search",
       description: "search things",
       parameters: "q | string | required | query",
-      request: { method: "GET", url: `${backend.url}/search`, query: { q: "{{q}}" }, headers: { "X-Chat": "{{ctx.chat_id}}" } },
+      request: {
+        method: "GET",
+        url: `${backend.url}/search`,
+        query: { q: "{{q}}" },
+        headers: { "X-Chat": "{{ctx.chat_id}}" },
+      },
       response: { extract: "json_path", path: "$.results" },
     });
     await server.api("PUT", "/v1/tools/subscribe", {
@@ -66,26 +86,48 @@ describe("turns over the API with the scripted model", () => {
 
   it("streams a turn over SSE: lead-in, tool call with ctx, result, final answer", async () => {
     script("sse", [
-      [{ type: "text", text: "Let me look. " }, { type: "tool-call", name: "search", args: { q: "lamp", chat_id: "evil" } }],
-      [{ type: "text", text: "Found a lamp." }, { type: "usage", usage: { inputTokens: 10, outputTokens: 3 } }],
+      [
+        { type: "text", text: "Let me look. " },
+        { type: "tool-call", name: "search", args: { q: "lamp", chat_id: "evil" } },
+      ],
+      [
+        { type: "text", text: "Found a lamp." },
+        { type: "usage", usage: { inputTokens: 10, outputTokens: 3 } },
+      ],
     ]);
     await agent("sse");
     const id = await session("sse");
     const res = await fetch(`${server.url}/v1/sessions/${id}/turns`, {
       method: "POST",
-      headers: { authorization: `Bearer ${server.token}`, accept: "text/event-stream", "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        accept: "text/event-stream",
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ message: "find a lamp" }),
     });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const events = parseSse(await res.text());
-    expect(events.map((e) => e.event)).toEqual(["turn_started", "text_delta", "tool_call", "tool_result", "text_delta", "turn_completed"]);
+    expect(events.map((e) => e.event)).toEqual([
+      "turn_started",
+      "text_delta",
+      "tool_call",
+      "tool_result",
+      "text_delta",
+      "turn_completed",
+    ]);
     expect(events[3]?.data).toMatchObject({ tool: "search", ok: true });
     expect(events[5]?.data.content).toBe("Found a lamp.");
     const hit = backend.requests.at(-1)!;
     expect(hit.headers["x-chat"]).toBe(id);
 
     const transcript = await server.api("GET", `/v1/sessions/${id}`);
-    expect(transcript.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(transcript.body.messages.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
     expect(transcript.body.turns[0]).toMatchObject({ status: "completed", content: "Found a lamp." });
   });
 
@@ -98,23 +140,39 @@ describe("turns over the API with the scripted model", () => {
     const second = await server.api("POST", `/v1/sessions/${id}/turns`, { message: "second" });
     expect(second.body).toMatchObject({ status: "completed", content: "two" });
     const transcript = await server.api("GET", `/v1/sessions/${id}`);
-    expect(transcript.body.messages.map((m: { content: string }) => m.content)).toEqual(["first", "one", "second", "two"]);
+    expect(transcript.body.messages.map((m: { content: string }) => m.content)).toEqual([
+      "first",
+      "one",
+      "second",
+      "two",
+    ]);
   });
 
   it("halts on SUBSCRIBED with no further provider call and publishes say when there is no lead-in", async () => {
-    script("halt", [[{ type: "tool-call", name: "subscribe", args: { path: "ok" } }], [{ type: "text", text: "SHOULD NEVER BE SAID" }]]);
+    script("halt", [
+      [{ type: "tool-call", name: "subscribe", args: { path: "ok" } }],
+      [{ type: "text", text: "SHOULD NEVER BE SAID" }],
+    ]);
     await agent("halt");
     const res = await server.api("POST", `/v1/sessions/${await session("halt")}/turns`, { message: "subscribe me" });
     expect(res.body).toMatchObject({ status: "halted", content: "You're in! Check your inbox." });
   });
 
   it("keeps the lead-in instead of say, and lets the model explain a failure", async () => {
-    script("lead", [[{ type: "text", text: "Subscribing you now." }, { type: "tool-call", name: "subscribe", args: { path: "ok" } }]]);
+    script("lead", [
+      [
+        { type: "text", text: "Subscribing you now." },
+        { type: "tool-call", name: "subscribe", args: { path: "ok" } },
+      ],
+    ]);
     await agent("lead");
     const halted = await server.api("POST", `/v1/sessions/${await session("lead")}/turns`, { message: "go" });
     expect(halted.body).toMatchObject({ status: "halted", content: "Subscribing you now." });
 
-    script("fail", [[{ type: "tool-call", name: "subscribe", args: { path: "taken" } }], [{ type: "text", text: "You are already enrolled." }]]);
+    script("fail", [
+      [{ type: "tool-call", name: "subscribe", args: { path: "taken" } }],
+      [{ type: "text", text: "You are already enrolled." }],
+    ]);
     await agent("fail");
     const explained = await server.api("POST", `/v1/sessions/${await session("fail")}/turns`, { message: "go" });
     expect(explained.body).toMatchObject({ status: "completed", content: "You are already enrolled." });
@@ -135,17 +193,30 @@ describe("turns over the API with the scripted model", () => {
 
   it("starts one turn per session when requests race: the others get 409 and nothing of theirs is written", async () => {
     backend.route("GET", "/wait", () => ({ body: { ok: true }, delayMs: 300 }));
-    await server.api("PUT", "/v1/tools/wait", { name: "wait", description: "waits", request: { method: "GET", url: `${backend.url}/wait` } });
+    await server.api("PUT", "/v1/tools/wait", {
+      name: "wait",
+      description: "waits",
+      request: { method: "GET", url: `${backend.url}/wait` },
+    });
     script("race", [[{ type: "tool-call", name: "wait", args: {} }], [{ type: "text", text: "waited" }]]);
     await agent("race", { tools_allow: ["wait"] });
     const id = await session("race");
-    const answers = await Promise.all(Array.from({ length: 6 }, () => server.api("POST", `/v1/sessions/${id}/turns`, { message: "go" })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => server.api("POST", `/v1/sessions/${id}/turns`, { message: "go" })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     expect(answers.find((a) => a.status === 200)?.body).toMatchObject({ status: "completed", content: "waited" });
-    expect(answers.find((a) => a.status === 409)?.body.error.message).toBe("this session already has a turn in progress");
+    expect(answers.find((a) => a.status === 409)?.body.error.message).toBe(
+      "this session already has a turn in progress",
+    );
     const transcript = await server.api("GET", `/v1/sessions/${id}`);
     expect(transcript.body.turns).toHaveLength(1);
-    expect(transcript.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(transcript.body.messages.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
   });
 
   it("refuses a turn for an unknown session and an empty message", async () => {

@@ -1,7 +1,9 @@
 /** Test-only: a valid data tool definition with overridable parts. */
 import type { DataToolDefinition } from "@/lib/tools/types";
 
-export function dataTool(overrides: Partial<DataToolDefinition> & { request: DataToolDefinition["request"] }): DataToolDefinition {
+export function dataTool(
+  overrides: Partial<DataToolDefinition> & { request: DataToolDefinition["request"] },
+): DataToolDefinition {
   return {
     name: "test_tool",
     description: "a test tool",

@@ -50,7 +50,10 @@ function isLoopbackLiteral(address: string): boolean {
  * vetted address when that is a loopback literal (plain TCP only); otherwise it
  * fails the attempt without creating a socket.
  */
-export function recordingConnector(options: { loopback: boolean }): { connector: EgressConnector; attempts: ConnectAttempt[] } {
+export function recordingConnector(options: { loopback: boolean }): {
+  connector: EgressConnector;
+  attempts: ConnectAttempt[];
+} {
   const attempts: ConnectAttempt[] = [];
   const connector: EgressConnector = (opts, callback) => {
     const vetted = opts.vetted.map((a) => a.address);
@@ -93,7 +96,11 @@ export interface Harness {
   server(handler: Parameters<typeof startLoopbackServer>[0], host?: string): Promise<LoopbackServer>;
   dispatcher(posture: EgressPosture, options?: EgressDispatcherOptions): EgressDispatcher;
   /** guardedRequest with GET and a 5 s timeout unless given; a fresh dispatcher unless given. */
-  send(input: Partial<GuardedRequestInput> & { url: string }, posture: EgressPosture, d?: EgressDispatcher): Promise<GuardedResult>;
+  send(
+    input: Partial<GuardedRequestInput> & { url: string },
+    posture: EgressPosture,
+    d?: EgressDispatcher,
+  ): Promise<GuardedResult>;
   cleanup(): Promise<void>;
 }
 
@@ -113,7 +120,10 @@ export function harness(): Harness {
       return d;
     },
     send(input, posture, d) {
-      return guardedRequest({ method: "GET", timeoutMs: 5_000, ...input }, { posture, dispatcher: d ?? h.dispatcher(posture) });
+      return guardedRequest(
+        { method: "GET", timeoutMs: 5_000, ...input },
+        { posture, dispatcher: d ?? h.dispatcher(posture) },
+      );
     },
     async cleanup() {
       await Promise.all(dispatchers.splice(0).map((d) => d.close()));

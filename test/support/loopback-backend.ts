@@ -5,7 +5,12 @@
  */
 import { startLoopbackServer, type ReceivedRequest } from "./loopback-server";
 
-export type RouteHandler = (req: ReceivedRequest) => { status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+export type RouteHandler = (req: ReceivedRequest) => {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+};
 
 export interface LoopbackBackend {
   /** `http://127.0.0.1:<port>` */
@@ -25,7 +30,10 @@ export async function startLoopbackBackend(): Promise<LoopbackBackend> {
     const answer = handler ? handler(req) : { status: 404, body: { error: "no route" } };
     const send = () => {
       const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body ?? null);
-      res.writeHead(answer.status ?? 200, { "content-type": typeof answer.body === "string" ? "text/plain" : "application/json", ...answer.headers });
+      res.writeHead(answer.status ?? 200, {
+        "content-type": typeof answer.body === "string" ? "text/plain" : "application/json",
+        ...answer.headers,
+      });
       res.end(body);
     };
     if (answer.delayMs) setTimeout(send, answer.delayMs);

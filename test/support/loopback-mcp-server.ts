@@ -45,23 +45,38 @@ export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions =
   const counts: Record<string, number> = {};
   const calls: ReceivedRequest[] = [];
 
-  const answer = (res: ServerResponse, id: Rpc["id"], payload: { result?: unknown; error?: unknown }, headers: Record<string, string> = {}) => {
+  const answer = (
+    res: ServerResponse,
+    id: Rpc["id"],
+    payload: { result?: unknown; error?: unknown },
+    headers: Record<string, string> = {},
+  ) => {
     const message = JSON.stringify({ jsonrpc: "2.0", id, ...payload });
     if (!sse) {
       res.writeHead(200, { "content-type": "application/json", ...headers }).end(message);
       return;
     }
-    const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1, total: 2 } });
+    const progress = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 1, progress: 1, total: 2 },
+    });
     res.writeHead(200, { "content-type": "text/event-stream", ...headers });
-    res.end(`event: message\nid: 0\ndata: \n\nevent: message\ndata: ${progress}\n\nevent: message\ndata: ${message}\n\n`);
+    res.end(
+      `event: message\nid: 0\ndata: \n\nevent: message\ndata: ${progress}\n\nevent: message\ndata: ${message}\n\n`,
+    );
   };
   const fail = (res: ServerResponse, status: number, message: string, id: Rpc["id"] = undefined) =>
-    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32000, message } }));
+    res
+      .writeHead(status, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32000, message } }));
 
   const backend = await startLoopbackServer((req, res) => {
-    if (!(req.headers["content-type"] ?? "").includes("application/json")) return fail(res, 415, "Unsupported Media Type");
+    if (!(req.headers["content-type"] ?? "").includes("application/json"))
+      return fail(res, 415, "Unsupported Media Type");
     const accept = req.headers.accept ?? "";
-    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return fail(res, 406, "Not Acceptable");
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream"))
+      return fail(res, 406, "Not Acceptable");
     let rpc: Rpc;
     try {
       rpc = JSON.parse(req.body) as Rpc;
@@ -78,22 +93,37 @@ export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions =
         sessions.add(id);
         headers["mcp-session-id"] = id;
       }
-      return answer(res, rpc.id, { result: { protocolVersion: rpc.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } } }, headers);
+      return answer(
+        res,
+        rpc.id,
+        {
+          result: {
+            protocolVersion: rpc.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: "fake", version: "1" },
+          },
+        },
+        headers,
+      );
     }
     if (stateful) {
       if (typeof sid !== "string") return fail(res, 400, "Bad Request: Server not initialized", rpc.id);
-      if (!sessions.has(sid)) return fail(res, options.staleStatus ?? 400, "Bad Request: No valid session ID provided", rpc.id);
+      if (!sessions.has(sid))
+        return fail(res, options.staleStatus ?? 400, "Bad Request: No valid session ID provided", rpc.id);
     }
     if (method === "notifications/initialized") return void res.writeHead(202).end();
     if (method !== "tools/call") return answer(res, rpc.id, { error: { code: -32601, message: "Method not found" } });
-    if (options.alwaysStale) return fail(res, options.staleStatus ?? 400, "Bad Request: No valid session ID provided", rpc.id);
+    if (options.alwaysStale)
+      return fail(res, options.staleStatus ?? 400, "Bad Request: No valid session ID provided", rpc.id);
     calls.push(req);
     const args = (rpc.params?.arguments ?? {}) as Record<string, unknown>;
     switch (rpc.params?.name) {
       case "echo":
         return answer(res, rpc.id, { result: { content: [{ type: "text", text: `Echo: ${String(args.message)}` }] } });
       case "weather":
-        return answer(res, rpc.id, { result: { content: [{ type: "text", text: "{}" }], structuredContent: { temperature: 33 } } });
+        return answer(res, rpc.id, {
+          result: { content: [{ type: "text", text: "{}" }], structuredContent: { temperature: 33 } },
+        });
       case "fail":
         return answer(res, rpc.id, { result: { isError: true, content: [{ type: "text", text: "it broke" }] } });
       default:

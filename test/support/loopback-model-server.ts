@@ -96,7 +96,11 @@ export function chatUsageChunk(promptTokens: number, completionTokens: number): 
     created: 1_700_000_000,
     model: "test-model",
     choices: [],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   });
 }
 

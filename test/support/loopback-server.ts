@@ -35,14 +35,22 @@ export function json(res: ServerResponse, value: unknown, status = 200): void {
 }
 
 /** Starts a server on `host` (a loopback address; default 127.0.0.1) that runs `handler` for every request. */
-export async function startLoopbackServer(handler: LoopbackHandler = (_req, res) => json(res, { ok: true }), host = "127.0.0.1"): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handler: LoopbackHandler = (_req, res) => json(res, { ok: true }),
+  host = "127.0.0.1",
+): Promise<LoopbackServer> {
   const requests: ReceivedRequest[] = [];
   let connections = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const received: ReceivedRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const received: ReceivedRequest = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       requests.push(received);
       handler(received, res, loopback);
     });

@@ -30,7 +30,10 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000
     const socket = net.connect(port, "127.0.0.1");
     const received: Buffer[] = [];
     let answered = false;
-    const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${timeoutMs} ms: ${request.method} ${request.path}`)), timeoutMs);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`no answer within ${timeoutMs} ms: ${request.method} ${request.path}`)),
+      timeoutMs,
+    );
     socket.on("data", (d: Buffer) => {
       answered = true;
       received.push(d);
@@ -58,7 +61,9 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000
       const body = request.body;
       if (body && request.chunked) headers["transfer-encoding"] = "chunked";
       else if (body) headers["content-length"] = String(body.length);
-      const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+      const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("")}\r\n`;
       socket.write(head, "latin1");
       if (!body) return;
       const step = 64 * 1024;
@@ -68,7 +73,9 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 30_000
         while (offset < limit && !answered && !socket.destroyed) {
           const chunk = body.subarray(offset, offset + step);
           offset += step;
-          const ok = request.chunked ? socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])) : socket.write(chunk);
+          const ok = request.chunked
+            ? socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]))
+            : socket.write(chunk);
           if (!ok) return void socket.once("drain", pump);
         }
         if (request.chunked && offset >= body.length && !answered && !socket.destroyed) socket.write("0\r\n\r\n");

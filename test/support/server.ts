@@ -17,7 +17,12 @@ export interface TestServer {
   dataDir: string;
   env: Record<string, string>;
   /** Authenticated JSON request to the server. */
-  api(method: string, pathname: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Stops (if running) and starts again on the same port and data. */
   restart(): Promise<void>;
@@ -72,15 +77,21 @@ export function tempDir(prefix = "insika-test-"): string {
 
 /** Runs the insika CLI synchronously with the given environment. */
 export function runCli(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "cli/insika.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "cli/insika.ts", ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    },
+  );
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-export async function startServer(options: { env?: Record<string, string>; port?: number; prepare?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; port?: number; prepare?: boolean } = {},
+): Promise<TestServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.env?.INSIKA_DATA_DIR ?? tempDir();
   const token = options.env?.INSIKA_API_TOKEN ?? `test_${crypto.randomBytes(16).toString("hex")}`;
@@ -101,11 +112,15 @@ export async function startServer(options: { env?: Record<string, string>; port?
       const prepared = runCli(["prepare"], env);
       if (prepared.code !== 0) throw new Error(`insika prepare failed:\n${prepared.stdout}\n${prepared.stderr}`);
     }
-    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    child = spawn(
+      process.execPath,
+      [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child.stdout?.on("data", (d) => (log += d));
     child.stderr?.on("data", (d) => (log += d));
     const deadline = Date.now() + 30_000;
@@ -140,7 +155,11 @@ export async function startServer(options: { env?: Record<string, string>; port?
     async api(method, pathname, body, headers = {}) {
       const res = await fetch(`${url}${pathname}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await res.text();

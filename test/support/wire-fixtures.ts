@@ -33,8 +33,16 @@ export const subscribeSchema = {
 
 export function wireTools(): ModelToolSpec[] {
   return [
-    { name: "search_catalog", description: "Search the product catalog.", parameters: structuredClone(searchCatalogSchema) as never },
-    { name: "subscribe", description: "Subscribe an email to the newsletter.", parameters: structuredClone(subscribeSchema) as never },
+    {
+      name: "search_catalog",
+      description: "Search the product catalog.",
+      parameters: structuredClone(searchCatalogSchema) as never,
+    },
+    {
+      name: "subscribe",
+      description: "Subscribe an email to the newsletter.",
+      parameters: structuredClone(subscribeSchema) as never,
+    },
   ];
 }
 

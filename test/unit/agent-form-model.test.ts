@@ -2,12 +2,25 @@ import { describe, expect, it } from "vitest";
 import { fromAgentForm, toAgentForm } from "@/components/agents/agent-form-model";
 
 describe("the agent form's limits", () => {
-  const stored = { model: { provider: "demo", model: "demo" }, limits: { tool_concurrency: 2, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60, max_subagent_turns: 7, future_limit: 3 } };
+  const stored = {
+    model: { provider: "demo", model: "demo" },
+    limits: {
+      tool_concurrency: 2,
+      max_tool_calls: 50,
+      turn_timeout: 300,
+      tool_timeout: 60,
+      max_subagent_turns: 7,
+      future_limit: 3,
+    },
+  };
 
   it("renders max_subagent_turns and sends every limit back, one it does not render included", () => {
     const form = toAgentForm("a", stored);
     expect(form.max_subagent_turns).toBe("7");
-    expect(fromAgentForm({ ...form, max_subagent_turns: "4" }, stored).limits).toEqual({ ...stored.limits, max_subagent_turns: 4 });
+    expect(fromAgentForm({ ...form, max_subagent_turns: "4" }, stored).limits).toEqual({
+      ...stored.limits,
+      max_subagent_turns: 4,
+    });
   });
 
   it("a rendered limit left empty is left out (the default applies)", () => {

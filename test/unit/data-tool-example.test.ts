@@ -28,7 +28,10 @@ describe("the example's callback backend", () => {
   let backend: { child: ChildProcess; url: string };
   const auth = { authorization: `Bearer ${SECRET}`, "x-chat-id": "ses_1", "content-type": "application/json" };
   const post = (body: string, headers: Record<string, string> = auth, pathname = "/callbacks") =>
-    fetch(`${backend.url}${pathname}`, { method: "POST", headers, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${backend.url}${pathname}`, { method: "POST", headers, body }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
 
   beforeAll(async () => {
     backend = await startStandaloneBackend();
@@ -38,7 +41,10 @@ describe("the example's callback backend", () => {
   });
 
   it("books a slot once, then reports it taken", async () => {
-    expect(await post('{"slot":"wed-09:30"}')).toMatchObject({ status: 200, body: { status: "BOOKED", booking_id: "cb_1" } });
+    expect(await post('{"slot":"wed-09:30"}')).toMatchObject({
+      status: 200,
+      body: { status: "BOOKED", booking_id: "cb_1" },
+    });
     expect(await post('{"slot":"wed-09:30"}')).toMatchObject({ status: 200, body: { status: "SLOT_TAKEN" } });
   });
 
@@ -52,7 +58,10 @@ describe("the example's callback backend", () => {
 
   it("needs the X-Chat-Id header Insika fills from {{ctx.chat_id}}", async () => {
     const { "x-chat-id": _, ...noChat } = auth;
-    expect(await post('{"slot":"fri-09:30"}', noChat)).toMatchObject({ status: 400, body: { error: "X-Chat-Id header is required" } });
+    expect(await post('{"slot":"fri-09:30"}', noChat)).toMatchObject({
+      status: 400,
+      body: { error: "X-Chat-Id header is required" },
+    });
   });
 
   it("answers hostile bodies with a clear 4xx", async () => {
@@ -75,7 +84,10 @@ describe("the example's callback backend", () => {
     const noSecret = spawnSync(process.execPath, [BACKEND, "0"], { env, encoding: "utf8" });
     expect(noSecret.status).toBe(2);
     expect(noSecret.stderr).toContain("set INSIKA_SECRET_CALLBACKS_API_KEY");
-    const badPort = spawnSync(process.execPath, [BACKEND, "70000"], { env: { ...env, INSIKA_SECRET_CALLBACKS_API_KEY: SECRET }, encoding: "utf8" });
+    const badPort = spawnSync(process.execPath, [BACKEND, "70000"], {
+      env: { ...env, INSIKA_SECRET_CALLBACKS_API_KEY: SECRET },
+      encoding: "utf8",
+    });
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toContain("port must be an integer 0-65535");
   });
@@ -118,6 +130,8 @@ describe("run.mjs's command line", () => {
       INSIKA_SECRET_CALLBACKS_API_KEY: SECRET,
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`POST /v1/tools/manifest: cannot reach Insika at http://127.0.0.1:${insikaPort} (ECONNREFUSED)`);
+    expect(result.stderr).toContain(
+      `POST /v1/tools/manifest: cannot reach Insika at http://127.0.0.1:${insikaPort} (ECONNREFUSED)`,
+    );
   });
 });

@@ -8,8 +8,11 @@ describe("the harnesses' server-log check", () => {
   });
 
   it("fails a log with an uncaught exception or an unhandled rejection, quoting it", () => {
-    const log = "✓ Ready\n ⨯ uncaughtException:  TypeError: Invalid state: Controller is already closed\n    at onData\nok\n ⨯ unhandledRejection: Error: nobody awaited me\n";
+    const log =
+      "✓ Ready\n ⨯ uncaughtException:  TypeError: Invalid state: Controller is already closed\n    at onData\nok\n ⨯ unhandledRejection: Error: nobody awaited me\n";
     expect(findProcessErrors(log)).toHaveLength(2);
-    expect(() => assertNoProcessErrors(log, "the server at x")).toThrow(/the server at x logged 2 .*\n.*Controller is already closed/);
+    expect(() => assertNoProcessErrors(log, "the server at x")).toThrow(
+      /the server at x logged 2 .*\n.*Controller is already closed/,
+    );
   });
 });

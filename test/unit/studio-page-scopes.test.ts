@@ -10,10 +10,23 @@ import { STUDIO_PAGES, homeOf, readOnlyReason, studioPageOf } from "@/app/(studi
 
 const ROOT = path.join(process.cwd(), "app", "(studio)");
 const pages = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pages(path.join(dir, e.name)) : e.name === "page.tsx" ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? pages(path.join(dir, e.name)) : e.name === "page.tsx" ? [path.join(dir, e.name)] : [],
+    );
 
-const key = (scopes: Scope[], agents: string[] | null = null): Principal => ({ keyId: "key_t", keyName: "t", scopes, agents, tenant: null, turnsPerMinute: null, source: "studio" });
-const visible = (p: Principal) => STUDIO_PAGES.filter((page) => readOnlyReason(p, page.scopes, "x") === null).map((page) => page.href);
+const key = (scopes: Scope[], agents: string[] | null = null): Principal => ({
+  keyId: "key_t",
+  keyName: "t",
+  scopes,
+  agents,
+  tenant: null,
+  turnsPerMinute: null,
+  source: "studio",
+});
+const visible = (p: Principal) =>
+  STUDIO_PAGES.filter((page) => readOnlyReason(p, page.scopes, "x") === null).map((page) => page.href);
 
 describe("Studio page scopes", () => {
   it("every page but /no-access calls requirePage with a known page (or explicit scopes)", () => {
@@ -33,7 +46,15 @@ describe("Studio page scopes", () => {
   });
 
   it("a traces:read key sees the read pages, not the playground, Keys or Audit", () => {
-    expect(visible(key(["traces:read"]))).toEqual(["/", "/tools", "/mcp", "/agents", "/approvals", "/sessions", "/doctor"]);
+    expect(visible(key(["traces:read"]))).toEqual([
+      "/",
+      "/tools",
+      "/mcp",
+      "/agents",
+      "/approvals",
+      "/sessions",
+      "/doctor",
+    ]);
     expect(homeOf(key(["traces:read"]))).toBe("/");
   });
 
@@ -47,7 +68,9 @@ describe("Studio page scopes", () => {
   });
 
   it("the read-only line names the key's scopes and the scope editing needs", () => {
-    expect(readOnlyReason(key(["traces:read"]), ["tools:write"], "changing tools")).toBe("This key can read, not change: it has traces:read; changing tools needs tools:write.");
+    expect(readOnlyReason(key(["traces:read"]), ["tools:write"], "changing tools")).toBe(
+      "This key can read, not change: it has traces:read; changing tools needs tools:write.",
+    );
     expect(readOnlyReason(key(["tools:write"]), ["tools:write"], "changing tools")).toBeNull();
     expect(readOnlyReason(key(["tools:write"]), ["agents:write"], "changing agents")).toMatch(/needs agents:write/);
     expect(readOnlyReason(key(["admin"]), ["agents:write"], "changing agents")).toBeNull();

@@ -9,15 +9,27 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.join(process.cwd(), "app", "(studio)");
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** The first statement of each exported function declaration of a source file, by name. */
 function exportedFunctions(file: string): Map<string, string> {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TSX,
+  );
   const found = new Map<string, string>();
   for (const statement of source.statements) {
-    if (!ts.isFunctionDeclaration(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (
+      !ts.isFunctionDeclaration(statement) ||
+      !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      continue;
     found.set(statement.name?.text ?? "default", statement.body?.statements[0]?.getText(source) ?? "");
   }
   return found;

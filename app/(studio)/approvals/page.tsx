@@ -21,12 +21,18 @@ export default async function ApprovalsPage() {
       />
       {rows.length === 0 ? (
         <EmptyState title="Nothing is waiting for approval">
-          A call waits here when its agent lists the tool under <em>Approval for</em> in its tool matrix (<Link className="underline" href="/agents">Agents</Link>), or in <code>approvals</code> over the API.
+          A call waits here when its agent lists the tool under <em>Approval for</em> in its tool matrix (
+          <Link className="underline" href="/agents">
+            Agents
+          </Link>
+          ), or in <code>approvals</code> over the API.
         </EmptyState>
       ) : (
         <Editable readOnly={readOnlyReason(principal, ["approvals:decide"], "deciding approvals")}>
           <ul aria-label="Pending approvals" className="flex flex-col gap-3">
-            {rows.map((row) => <PendingApproval key={row.id} row={row} />)}
+            {rows.map((row) => (
+              <PendingApproval key={row.id} row={row} />
+            ))}
           </ul>
         </Editable>
       )}

@@ -21,7 +21,12 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" ? v.tri
 export default async function AuditPage({ searchParams }: Props) {
   await requirePage("/audit");
   const raw = await searchParams;
-  const values: AuditFilterValues = { target: one(raw.target), actor: one(raw.actor), action: one(raw.action), since: one(raw.since) };
+  const values: AuditFilterValues = {
+    target: one(raw.target),
+    actor: one(raw.actor),
+    action: one(raw.action),
+    since: one(raw.since),
+  };
   const before = one(raw.before);
   const parsed = auditQuery.safeParse({
     ...(values.target ? { target: values.target } : {}),
@@ -35,14 +40,25 @@ export default async function AuditPage({ searchParams }: Props) {
   const db = studioDb();
   const actors = listKeys(db).map((k) => ({ id: k.id, name: k.name }));
   const page = parsed.success ? listAudit(db, parsed.data) : null;
-  const older = page?.next_before ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}` : null;
+  const older = page?.next_before
+    ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}`
+    : null;
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Audit log" description={<>Every write through the product: who (key), what, when, from where. Append-only. Also <code>GET /v1/audit</code>.</>} />
+      <PageHeader
+        title="Audit log"
+        description={
+          <>
+            Every write through the product: who (key), what, when, from where. Append-only. Also{" "}
+            <code>GET /v1/audit</code>.
+          </>
+        }
+      />
       <AuditFilters values={values} actions={AUDIT_ACTIONS} actors={actors} />
       {!parsed.success ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          These filters are not valid: {parsed.error.issues.map((i) => `${i.path.join(".") || "filter"}: ${i.message}`).join("; ")}
+          These filters are not valid:{" "}
+          {parsed.error.issues.map((i) => `${i.path.join(".") || "filter"}: ${i.message}`).join("; ")}
         </p>
       ) : page && page.entries.length === 0 ? (
         <EmptyState title="No entries">{before ? "Nothing older." : "Nothing matches these filters yet."}</EmptyState>
@@ -50,8 +66,19 @@ export default async function AuditPage({ searchParams }: Props) {
         <AuditTable entries={page.entries} />
       ) : null}
       <div className="flex gap-2">
-        {before ? <Link className={buttonClass("secondary")} href={`/audit?${new URLSearchParams(Object.entries(values).filter(([, v]) => v))}`}>Newest</Link> : null}
-        {older ? <Link className={buttonClass("secondary")} href={older}>Older</Link> : null}
+        {before ? (
+          <Link
+            className={buttonClass("secondary")}
+            href={`/audit?${new URLSearchParams(Object.entries(values).filter(([, v]) => v))}`}
+          >
+            Newest
+          </Link>
+        ) : null}
+        {older ? (
+          <Link className={buttonClass("secondary")} href={older}>
+            Older
+          </Link>
+        ) : null}
       </div>
     </div>
   );

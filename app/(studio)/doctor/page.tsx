@@ -12,19 +12,33 @@ const TONE = { ok: "green", warn: "amber", error: "red" } as const;
 export default async function DoctorPage() {
   await requirePage("/doctor");
   const { checks } = await runDoctor(studioDb(), getEnv());
-  const worst = checks.some((c) => c.status === "error") ? "error" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
+  const worst = checks.some((c) => c.status === "error")
+    ? "error"
+    : checks.some((c) => c.status === "warn")
+      ? "warn"
+      : "ok";
   return (
     <div className="flex flex-col gap-4">
       <PageHeader
         title="Doctor"
-        description={<>The same checks as <code>insika doctor</code> and <code>GET /v1/doctor</code>. A stored tool that no longer validates is reported only here (and dropped from the catalog).</>}
+        description={
+          <>
+            The same checks as <code>insika doctor</code> and <code>GET /v1/doctor</code>. A stored tool that no longer
+            validates is reported only here (and dropped from the catalog).
+          </>
+        }
       />
       <p role="status" className="text-sm">
         Overall: <Badge tone={TONE[worst]}>{worst}</Badge>
       </p>
       <ul className="flex flex-col gap-2">
         {checks.map((c) => (
-          <li key={c.name} data-check={c.name} data-status={c.status} className="rounded border border-zinc-200 p-3 dark:border-zinc-800">
+          <li
+            key={c.name}
+            data-check={c.name}
+            data-status={c.status}
+            className="rounded border border-zinc-200 p-3 dark:border-zinc-800"
+          >
             <div className="flex flex-wrap items-center gap-2">
               <Badge tone={TONE[c.status]}>{c.status}</Badge>
               <span className="font-mono text-sm font-medium">{c.name}</span>
@@ -32,7 +46,11 @@ export default async function DoctorPage() {
             </div>
             {c.items?.length ? (
               <ul className="mt-2 list-disc pl-6 font-mono text-xs text-red-800 dark:text-red-300">
-                {c.items.map((i) => <li key={i} className="break-words">{i}</li>)}
+                {c.items.map((i) => (
+                  <li key={i} className="break-words">
+                    {i}
+                  </li>
+                ))}
               </ul>
             ) : null}
           </li>

@@ -22,9 +22,11 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function bodyOf(form: CreateKeyForm): unknown {
   const expiresOn = form.expiresOn.trim();
-  if (expiresOn && (!DAY.test(expiresOn) || Number.isNaN(Date.parse(`${expiresOn}T00:00:00Z`)))) throw validationFailed(`expires: '${expiresOn}' is not a date (YYYY-MM-DD)`);
+  if (expiresOn && (!DAY.test(expiresOn) || Number.isNaN(Date.parse(`${expiresOn}T00:00:00Z`))))
+    throw validationFailed(`expires: '${expiresOn}' is not a date (YYYY-MM-DD)`);
   const perMinute = form.turnsPerMinute.trim();
-  if (perMinute && !/^\d{1,9}$/.test(perMinute)) throw validationFailed(`turns per minute: '${perMinute}' is not a whole number`);
+  if (perMinute && !/^\d{1,9}$/.test(perMinute))
+    throw validationFailed(`turns per minute: '${perMinute}' is not a whole number`);
   return {
     name: form.name,
     scopes: form.scopes,

@@ -17,7 +17,12 @@ export default async function KeysPage() {
     <div className="flex flex-col gap-4">
       <PageHeader
         title="API keys"
-        description={<>Each client gets its own key with only the scopes its job needs. A key&apos;s value is shown once, when it is created; only a hash is stored. Also: <code>insika keys</code> and <code>/v1/keys</code>.</>}
+        description={
+          <>
+            Each client gets its own key with only the scopes its job needs. A key&apos;s value is shown once, when it
+            is created; only a hash is stored. Also: <code>insika keys</code> and <code>/v1/keys</code>.
+          </>
+        }
       />
       <h2 className="text-lg font-semibold">Create a key</h2>
       <CreateKeyForm agents={agents} />

@@ -12,6 +12,10 @@ export async function importMcpAction(body: { name: string; url: string; headers
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["tools:write"], "importing an MCP server");
-    return importMcpServer(studioDb(), actor, body, { posture: getPosture(), secrets: processSecrets, source: "studio" });
+    return importMcpServer(studioDb(), actor, body, {
+      posture: getPosture(),
+      secrets: processSecrets,
+      source: "studio",
+    });
   });
 }

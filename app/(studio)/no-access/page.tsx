@@ -19,13 +19,22 @@ export default async function NoAccessPage({ searchParams }: Props) {
     <div className="flex flex-col gap-4">
       <PageHeader title="This key cannot open that page" />
       <p role="alert" className="text-sm">
-        {known ? <>The {known.label} page needs scope {known.scopes.join(" or ")}</> : <>That page needs a scope this key lacks</>}; the key{" "}
-        <span className="font-medium">{principal.keyName}</span> has {principal.scopes.join(", ") || "no scope"}.
+        {known ? (
+          <>
+            The {known.label} page needs scope {known.scopes.join(" or ")}
+          </>
+        ) : (
+          <>That page needs a scope this key lacks</>
+        )}
+        ; the key <span className="font-medium">{principal.keyName}</span> has{" "}
+        {principal.scopes.join(", ") || "no scope"}.
         {known && hasAnyScope(principal, known.scopes) ? " It may open it now: reload." : ""}
       </p>
       {home ? (
         <p className="text-sm">
-          <Link className="underline" href={home}>Go to a page this key may open</Link>
+          <Link className="underline" href={home}>
+            Go to a page this key may open
+          </Link>
         </p>
       ) : (
         <p className="text-sm text-zinc-500">This key opens no Studio page: sign in with another key.</p>

@@ -21,16 +21,36 @@ export default async function PlaygroundPage({ searchParams }: Props) {
   // The picker lists only the agents this key may use; the sessions only those it may see.
   const agents = listAgentSummaries(db).filter((a) => mayUseAgent(principal, a.id));
   const current = agents.find((a) => a.id === agent) ?? agents[0];
-  const sessions = current ? listSessionRows(db, current.id).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant })) : [];
+  const sessions = current
+    ? listSessionRows(db, current.id).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }))
+    : [];
   const session = asked && sessions.some((s) => s.id === asked) ? asked : undefined;
   // An earlier turn of this session may be waiting on a person: say so, since this view only shows new turns.
   const waiting = session ? listPendingApprovalRows(db).filter((a) => a.session_id === session) : [];
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Playground" description="Chat with an agent. Verify by the trace, never by the reply: every tool call links to its record." />
+      <PageHeader
+        title="Playground"
+        description="Chat with an agent. Verify by the trace, never by the reply: every tool call links to its record."
+      />
       {waiting.length > 0 ? (
-        <p role="status" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
-          A turn of this session is waiting for approval of {waiting.map((a) => a.tool).join(", ")}: decide it {hasAnyScope(principal, ["approvals:decide", "traces:read"]) ? <>on the <Link className="underline" href="/approvals">Approvals</Link> page</> : "with a key that has approvals:decide"}, then the turn goes on.
+        <p
+          role="status"
+          className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950"
+        >
+          A turn of this session is waiting for approval of {waiting.map((a) => a.tool).join(", ")}: decide it{" "}
+          {hasAnyScope(principal, ["approvals:decide", "traces:read"]) ? (
+            <>
+              on the{" "}
+              <Link className="underline" href="/approvals">
+                Approvals
+              </Link>{" "}
+              page
+            </>
+          ) : (
+            "with a key that has approvals:decide"
+          )}
+          , then the turn goes on.
         </p>
       ) : null}
       {current ? (
@@ -39,14 +59,29 @@ export default async function PlaygroundPage({ searchParams }: Props) {
           agents={agents.map((a) => ({ id: a.id, name: a.name }))}
           agentId={current.id}
           sessionId={session ?? null}
-          example={current.provider === "demo" ? "The demo model calls the tool your message names, with key=value arguments, e.g. “search_catalog query=lamp”." : ""}
+          example={
+            current.provider === "demo"
+              ? "The demo model calls the tool your message names, with key=value arguments, e.g. “search_catalog query=lamp”."
+              : ""
+          }
         />
       ) : (
         <EmptyState title="No agent to talk to">
-          {principal.agents ? "None of the agents this key may use exists any more." : <><Link className="underline" href="/agents/new">Create an agent</Link> first.</>}
+          {principal.agents ? (
+            "None of the agents this key may use exists any more."
+          ) : (
+            <>
+              <Link className="underline" href="/agents/new">
+                Create an agent
+              </Link>{" "}
+              first.
+            </>
+          )}
         </EmptyState>
       )}
-      {current ? <RecentSessions agentId={current.id} current={session ?? null} sessions={sessions.slice(0, 20)} /> : null}
+      {current ? (
+        <RecentSessions agentId={current.id} current={session ?? null} sessions={sessions.slice(0, 20)} />
+      ) : null}
     </div>
   );
 }

@@ -14,13 +14,22 @@ const TONE = { running: "blue", completed: "green", halted: "violet", waiting: "
 export default async function SessionsPage() {
   const principal = await requirePage("/sessions");
   // A tenant-pinned key sees its tenant only.
-  const sessions = listSessionRows(studioDb()).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }));
+  const sessions = listSessionRows(studioDb()).filter((s) =>
+    maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }),
+  );
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Sessions" description="Recent conversations, newest first. Open one for its trace: every turn, every tool call, what the backend said." />
+      <PageHeader
+        title="Sessions"
+        description="Recent conversations, newest first. Open one for its trace: every turn, every tool call, what the backend said."
+      />
       {sessions.length === 0 ? (
         <EmptyState title="No sessions yet">
-          Run a turn in the <Link className="underline" href="/playground">Playground</Link>, or POST to <code>/v1/sessions</code>.
+          Run a turn in the{" "}
+          <Link className="underline" href="/playground">
+            Playground
+          </Link>
+          , or POST to <code>/v1/sessions</code>.
         </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded border border-zinc-200 dark:border-zinc-800">
@@ -37,13 +46,20 @@ export default async function SessionsPage() {
             <tbody>
               {sessions.map((s) => (
                 <tr key={s.id} data-session={s.id} className="border-t border-zinc-100 dark:border-zinc-900">
-                  <td className="px-3 py-2"><Link className="font-mono underline" href={`/sessions/${s.id}`}>{s.id}</Link></td>
+                  <td className="px-3 py-2">
+                    <Link className="font-mono underline" href={`/sessions/${s.id}`}>
+                      {s.id}
+                    </Link>
+                  </td>
                   <td className="px-3 py-2">{s.agent_name}</td>
                   <td className="max-w-xs truncate px-3 py-2">
-                    {s.last_status ? <Badge tone={TONE[s.last_status]}>{s.last_status}</Badge> : null} {s.last_message ?? <span className="text-zinc-500">no turn yet</span>}
+                    {s.last_status ? <Badge tone={TONE[s.last_status]}>{s.last_status}</Badge> : null}{" "}
+                    {s.last_message ?? <span className="text-zinc-500">no turn yet</span>}
                   </td>
                   <td className="px-3 py-2">{s.turns}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-zinc-500">{s.updated_at?.replace("T", " ").slice(0, 19)}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-zinc-500">
+                    {s.updated_at?.replace("T", " ").slice(0, 19)}
+                  </td>
                 </tr>
               ))}
             </tbody>

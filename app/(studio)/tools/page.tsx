@@ -21,7 +21,12 @@ export default async function ToolsPage() {
         description={
           <>
             Every tool in the catalog. Code tools ship in the build (allow/deny only); data and MCP tools are editable.
-            {dropped > 0 ? <span className="text-red-700 dark:text-red-400"> {dropped} stored tool(s) no longer validate and are dropped.</span> : null}
+            {dropped > 0 ? (
+              <span className="text-red-700 dark:text-red-400">
+                {" "}
+                {dropped} stored tool(s) no longer validate and are dropped.
+              </span>
+            ) : null}
           </>
         }
         actions={
@@ -34,7 +39,11 @@ export default async function ToolsPage() {
       />
       {rows.length === 0 ? (
         <EmptyState title="The catalog is empty">
-          Create a data tool with <Link className="underline" href="/tools/new">New data tool</Link>, or POST a manifest to <code>/v1/tools/manifest</code>.
+          Create a data tool with{" "}
+          <Link className="underline" href="/tools/new">
+            New data tool
+          </Link>
+          , or POST a manifest to <code>/v1/tools/manifest</code>.
         </EmptyState>
       ) : (
         <CatalogTable rows={rows} />

@@ -12,5 +12,6 @@ export const GET = route(
     const q = (req.nextUrl.searchParams.get("q") ?? "").slice(0, 200);
     const limit = Number(req.nextUrl.searchParams.get("limit") ?? 5) || 5;
     return json(searchCatalog(q, limit));
-  }, { scopes: "public" }
+  },
+  { scopes: "public" },
 );

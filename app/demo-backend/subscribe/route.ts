@@ -15,5 +15,6 @@ export const POST = route(
     if (!env.INSIKA_DEMO) throw notFound("demo backend");
     const input = await readBody(req, body, BODY_LIMITS.demo);
     return json(subscribe(input.path, input.email));
-  }, { scopes: "public" }
+  },
+  { scopes: "public" },
 );

@@ -5,8 +5,11 @@ import { route } from "@/lib/api/route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const unknown = route(async (req) => {
-  throw new DomainError("not_found", `no such endpoint: ${req.method} ${req.nextUrl.pathname.slice(0, 200)}`);
-}, { scopes: "public" });
+const unknown = route(
+  async (req) => {
+    throw new DomainError("not_found", `no such endpoint: ${req.method} ${req.nextUrl.pathname.slice(0, 200)}`);
+  },
+  { scopes: "public" },
+);
 
 export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -9,9 +9,12 @@ export const dynamic = "force-dynamic";
 
 const query = z.object({ status: z.enum(["pending", "approved", "rejected", "expired"]).optional() });
 
-export const GET = route(async (req, { db }) => {
-  const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
-  return json({ approvals: listApprovalsPresented(db, status) });
-}, { scopes: READ_APPROVALS });
+export const GET = route(
+  async (req, { db }) => {
+    const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
+    return json({ approvals: listApprovalsPresented(db, status) });
+  },
+  { scopes: READ_APPROVALS },
+);
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

@@ -5,9 +5,12 @@ import { createKey, createKeyBody, listKeys } from "@/lib/services/keys/api-keys
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, { db, principal }) => json(createKey(db, principal, await readBody(req, createKeyBody)), 201), {
-  scopes: ["admin"],
-});
+export const POST = route(
+  async (req, { db, principal }) => json(createKey(db, principal, await readBody(req, createKeyBody)), 201),
+  {
+    scopes: ["admin"],
+  },
+);
 
 export const GET = route(async (_req, { db }) => json({ keys: listKeys(db) }), { scopes: ["admin"] });
 

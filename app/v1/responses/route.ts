@@ -12,7 +12,8 @@ export const POST = route(
   async (req, { db, principal }) => {
     const body = await readBody(req, createResponseRequest, BODY_LIMITS.conversation);
     return createResponse(db, principal, body);
-  }, { scopes: ["turns:run"], onError: openAIErrorResponse }
+  },
+  { scopes: ["turns:run"], onError: openAIErrorResponse },
 );
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"], openAIErrorResponse);

@@ -10,13 +10,18 @@ export const dynamic = "force-dynamic";
 
 const body = z.object({ agent_id: z.string().min(1), tenant: z.string().min(1).max(200).nullish() }).strict();
 
-export const POST = route(async (req, { db, principal }) => {
-  const input = await readBody(req, body, BODY_LIMITS.small);
-  return json(createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
-}, { scopes: ["turns:run"] });
+export const POST = route(
+  async (req, { db, principal }) => {
+    const input = await readBody(req, body, BODY_LIMITS.small);
+    return json(createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
+  },
+  { scopes: ["turns:run"] },
+);
 
-export const GET = route(async (req, { db, principal }) =>
-  json({ sessions: listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }), { scopes: READ_SESSIONS }
+export const GET = route(
+  async (req, { db, principal }) =>
+    json({ sessions: listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }),
+  { scopes: READ_SESSIONS },
 );
 
 export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

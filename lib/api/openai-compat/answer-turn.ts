@@ -22,22 +22,40 @@ export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: 
   const sink: AnswerSink = { start: () => undefined, text: () => undefined, end: (a) => (answer = a) };
   const turn = await startTurn(db, { ...params, listener: answerListener(sink) });
   const result = await turn.done;
-  answer ??= { status: result.status, content: result.content, approvals: [], ...usageOf(result.usage), ...failureOf(result) };
+  answer ??= {
+    status: result.status,
+    content: result.content,
+    approvals: [],
+    ...usageOf(result.usage),
+    ...failureOf(result),
+  };
   return { turnId: turn.turnId, answer };
 }
 
 /** A failed result's error, code and fault (nothing for any other). */
 function failureOf(result: RunTurnResult): Pick<TurnAnswer, "error" | "code" | "fault"> {
   if (result.error === undefined) return {};
-  return { error: result.error, ...(result.code ? { code: result.code } : {}), ...(result.fault ? { fault: result.fault } : {}) };
+  return {
+    error: result.error,
+    ...(result.code ? { code: result.code } : {}),
+    ...(result.fault ? { fault: result.fault } : {}),
+  };
 }
 
 /**
  * Starts a turn written to `sse` by `sink` and returns the streaming response (its headers
  * carry X-Insika-Turn). `onLost` ends the stream if the turn could not be recorded.
  */
-export async function streamTurn(db: Db, params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> }): Promise<Response> {
-  const turn = await startTurn(db, { sessionId: params.sessionId, message: params.message, actor: params.actor, listener: answerListener(params.sink) });
+export async function streamTurn(
+  db: Db,
+  params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> },
+): Promise<Response> {
+  const turn = await startTurn(db, {
+    sessionId: params.sessionId,
+    message: params.message,
+    actor: params.actor,
+    listener: answerListener(params.sink),
+  });
   turn.done.catch((error: unknown) => {
     log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
     params.onLost();

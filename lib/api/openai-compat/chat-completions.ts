@@ -17,7 +17,12 @@ import { sseStream } from "@/lib/api/sse";
 
 export const SESSION_HEADER = "x-insika-session";
 
-export async function createChatCompletion(db: Db, actor: Principal, body: ChatCompletionRequest, sessionHeader: string | null): Promise<Response> {
+export async function createChatCompletion(
+  db: Db,
+  actor: Principal,
+  body: ChatCompletionRequest,
+  sessionHeader: string | null,
+): Promise<Response> {
   const message = chatUserMessage(body);
   const sessionId = sessionHeader?.trim() || body.metadata?.session_id || null;
   const session = chatSession(db, actor, { agentId: body.model, sessionId });

@@ -58,7 +58,12 @@ export function chatCompletion(meta: ChatMeta, answer: TurnAnswer, insika: Insik
 type ChunkDelta = { role?: "assistant"; content?: string };
 
 /** One streamed chunk; `choices` is empty only for the trailing usage chunk. */
-export function chatChunk(meta: ChatMeta, delta: ChunkDelta | null, finishReason: "stop" | null = null, extra: Record<string, unknown> = {}) {
+export function chatChunk(
+  meta: ChatMeta,
+  delta: ChunkDelta | null,
+  finishReason: "stop" | null = null,
+  extra: Record<string, unknown> = {},
+) {
   return {
     id: meta.id,
     object: "chat.completion.chunk" as const,

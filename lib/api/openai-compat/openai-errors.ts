@@ -12,7 +12,8 @@ import type { TurnFault } from "@/lib/engine/turn-failure";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 
-export type OpenAIErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "requests" | "server_error";
+export type OpenAIErrorType =
+  "invalid_request_error" | "authentication_error" | "permission_error" | "requests" | "server_error";
 
 /** An error answered with exactly this status, type and code (and optional headers). */
 export class OpenAICompatError extends Error {
@@ -42,9 +43,19 @@ export const permissionError = (message: string, code: string, param: string | n
  * A failed turn answered without streaming: 502 when the model provider (the upstream) is at
  * fault, else 500; the message is the turn's error, as the trace shows it.
  */
-export function turnFailedError(failure: { error?: string; fault?: TurnFault }, headers: Record<string, string> = {}): OpenAICompatError {
+export function turnFailedError(
+  failure: { error?: string; fault?: TurnFault },
+  headers: Record<string, string> = {},
+): OpenAICompatError {
   const status = failure.fault === "model" ? 502 : 500;
-  return new OpenAICompatError(status, "server_error", "turn_failed", failure.error ?? "the turn failed", null, headers);
+  return new OpenAICompatError(
+    status,
+    "server_error",
+    "turn_failed",
+    failure.error ?? "the turn failed",
+    null,
+    headers,
+  );
 }
 
 /** The body of an error in OpenAI's shape. */
@@ -66,7 +77,10 @@ function fromDomainError(error: DomainError): { status: number; type: OpenAIErro
 /** Any thrown value as an OpenAI-shaped error response; unknown errors are 500 with the cause logged. */
 export function openAIErrorResponse(error: unknown): Response {
   if (error instanceof OpenAICompatError) {
-    return Response.json(openAIErrorBody(error.type, error.code, error.message, error.param), { status: error.status, headers: error.headers });
+    return Response.json(openAIErrorBody(error.type, error.code, error.message, error.param), {
+      status: error.status,
+      headers: error.headers,
+    });
   }
   if (error instanceof DomainError) {
     const { status, type } = fromDomainError(error);

@@ -30,34 +30,50 @@ function assertAgentUsable(db: Db, principal: Principal, agentId: string): void 
     if (error instanceof DomainError) throw permissionError(error.message, "model_not_allowed", "model");
     throw error;
   }
-  if (!getAgent(db, agentId)) throw notFoundError(`agent '${agentId}' not found (model names the agent)`, "model_not_found", "model");
+  if (!getAgent(db, agentId))
+    throw notFoundError(`agent '${agentId}' not found (model names the agent)`, "model_not_found", "model");
   // Refused before a session is made for a turn that would be refused anyway.
   assertWithinRateLimit(db, principal);
 }
 
 function existingSession(db: Db, principal: Principal, agentId: string, sessionId: string): ResolvedSession {
   const session = getSession(db, sessionId);
-  if (!session || !maySeeSession(principal, session)) throw notFoundError(`session '${sessionId}' not found`, "session_not_found");
+  if (!session || !maySeeSession(principal, session))
+    throw notFoundError(`session '${sessionId}' not found`, "session_not_found");
   if (session.agentId !== agentId) {
-    throw invalidRequest(`session '${sessionId}' belongs to agent '${session.agentId}', not '${agentId}'`, "session_agent_mismatch", "model");
+    throw invalidRequest(
+      `session '${sessionId}' belongs to agent '${session.agentId}', not '${agentId}'`,
+      "session_agent_mismatch",
+      "model",
+    );
   }
   return { id: session.id, created: false };
 }
 
 /** Chat Completions: the named session (header wins over metadata), else a new one. */
-export function chatSession(db: Db, principal: Principal, params: { agentId: string; sessionId?: string | null }): ResolvedSession {
+export function chatSession(
+  db: Db,
+  principal: Principal,
+  params: { agentId: string; sessionId?: string | null },
+): ResolvedSession {
   assertAgentUsable(db, principal, params.agentId);
   if (params.sessionId) return existingSession(db, principal, params.agentId, params.sessionId);
   return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
 }
 
 /** Responses: the session of the previous response's turn, else a new one. */
-export function responsesSession(db: Db, principal: Principal, params: { agentId: string; previousResponseId?: string | null }): ResolvedSession {
+export function responsesSession(
+  db: Db,
+  principal: Principal,
+  params: { agentId: string; previousResponseId?: string | null },
+): ResolvedSession {
   assertAgentUsable(db, principal, params.agentId);
-  if (!params.previousResponseId) return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
+  if (!params.previousResponseId)
+    return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
   const turnId = turnIdOfResponse(params.previousResponseId);
   const turn = turnId ? getTurn(db, turnId) : undefined;
   const session = turn ? getSession(db, turn.sessionId) : undefined;
-  if (!turn || !session || !maySeeSession(principal, session)) throw notFoundError("previous response not found", "previous_response_not_found", "previous_response_id");
+  if (!turn || !session || !maySeeSession(principal, session))
+    throw notFoundError("previous response not found", "previous_response_not_found", "previous_response_id");
   return existingSession(db, principal, params.agentId, turn.sessionId);
 }

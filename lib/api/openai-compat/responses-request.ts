@@ -27,13 +27,18 @@ export type CreateResponseRequest = z.infer<typeof createResponseRequest>;
 /** The turn's message: `input` as a string, else the last user message item's text. */
 export function responsesUserMessage(body: CreateResponseRequest): string {
   if (body.conversation !== undefined && body.conversation !== null) {
-    throw invalidRequest("conversation is not supported: continue with previous_response_id", "unsupported_parameter", "conversation");
+    throw invalidRequest(
+      "conversation is not supported: continue with previous_response_id",
+      "unsupported_parameter",
+      "conversation",
+    );
   }
   if (typeof body.input !== "string") {
     const messages = body.input.filter((item) => item.type === undefined || item.type === "message");
     return lastUserText(messages, ["input_text", "text"], "input");
   }
   if (body.input.trim() === "") throw invalidRequest("input must not be empty", "empty_user_message", "input");
-  if (body.input.length > MAX_MESSAGE_CHARS) throw invalidRequest(`input is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", "input");
+  if (body.input.length > MAX_MESSAGE_CHARS)
+    throw invalidRequest(`input is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", "input");
   return body.input;
 }

@@ -36,7 +36,13 @@ export function responseStatus(status: AnswerStatus): ResponseStatus {
 export const outputText = (text: string) => ({ type: "output_text" as const, text, annotations: [] as never[] });
 
 export function messageItem(id: string, text: string | null, status: ItemStatus) {
-  return { id, type: "message" as const, status, role: "assistant" as const, content: text === null ? [] : [outputText(text)] };
+  return {
+    id,
+    type: "message" as const,
+    status,
+    role: "assistant" as const,
+    content: text === null ? [] : [outputText(text)],
+  };
 }
 
 /** OpenAI's usage from the provider's, or null when the provider reported none. */

@@ -8,7 +8,15 @@
  * event ends the stream, as OpenAI's does.
  */
 import { messageItemId, responseId } from "./ids";
-import { messageItem, outputText, responseObject, responseStatus, type ItemStatus, type ResponseMeta, type ResponseState } from "./responses-shapes";
+import {
+  messageItem,
+  outputText,
+  responseObject,
+  responseStatus,
+  type ItemStatus,
+  type ResponseMeta,
+  type ResponseState,
+} from "./responses-shapes";
 import type { SseStream } from "@/lib/api/sse";
 import type { AnswerSink, TurnAnswer } from "./turn-answer";
 
@@ -26,7 +34,8 @@ export function responseStreamSink(sse: SseStream, params: ResponseStreamParams)
   let text = "";
   let opened = false;
   let closedItem: ReturnType<typeof messageItem> | undefined;
-  const emit = (type: string, fields: Record<string, unknown>) => sse.event(type, { type, sequence_number: seq++, ...fields });
+  const emit = (type: string, fields: Record<string, unknown>) =>
+    sse.event(type, { type, sequence_number: seq++, ...fields });
   const at = () => ({ item_id: messageItemId(turnId), output_index: 0, content_index: 0 });
   const response = (state: ResponseState, status: string) =>
     responseObject({ ...params.meta, id: responseId(turnId), metadata: params.metadata(turnId, status) }, state);
@@ -34,7 +43,10 @@ export function responseStreamSink(sse: SseStream, params: ResponseStreamParams)
   const openItem = () => {
     if (opened) return;
     opened = true;
-    emit("response.output_item.added", { output_index: 0, item: messageItem(messageItemId(turnId), null, "in_progress") });
+    emit("response.output_item.added", {
+      output_index: 0,
+      item: messageItem(messageItemId(turnId), null, "in_progress"),
+    });
     emit("response.content_part.added", { ...at(), part: outputText("") });
   };
   const closeItem = (status: ItemStatus) => {
@@ -48,7 +60,12 @@ export function responseStreamSink(sse: SseStream, params: ResponseStreamParams)
     const status = responseStatus(answer.status);
     if (status !== "failed") closeItem(status === "completed" ? "completed" : "incomplete");
     else if (opened) closeItem("incomplete");
-    const state: ResponseState = { status, output: closedItem ? [closedItem] : [], ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.error ? { error: answer.error } : {}) };
+    const state: ResponseState = {
+      status,
+      output: closedItem ? [closedItem] : [],
+      ...(answer.usage ? { usage: answer.usage } : {}),
+      ...(answer.error ? { error: answer.error } : {}),
+    };
     emit(`response.${status}`, { response: response(state, answer.status) });
   };
 

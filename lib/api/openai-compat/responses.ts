@@ -30,7 +30,8 @@ export async function createResponse(db: Db, actor: Principal, body: CreateRespo
     const sse = sseStream();
     const sink = responseStreamSink(sse, { meta, metadata });
     // Sequence numbers belong to the sink; this last-resort event carries none.
-    const onLost = () => sse.event("error", { type: "error", code: "server_error", message: "internal error", param: null });
+    const onLost = () =>
+      sse.event("error", { type: "error", code: "server_error", message: "internal error", param: null });
     return streamTurn(db, { sessionId: session.id, message, actor, sse, sink, onLost, headers });
   }
 

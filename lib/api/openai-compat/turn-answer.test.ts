@@ -13,7 +13,15 @@ function run(events: EngineEvent[]) {
 }
 
 const call = (id: string): EngineEvent => ({ type: "tool_call", call_id: id, tool: "subscribe", arguments: {} });
-const result = (id: string, halted = false): EngineEvent => ({ type: "tool_result", call_id: id, tool: "subscribe", ok: true, duration_ms: 1, queued_ms: 0, halted });
+const result = (id: string, halted = false): EngineEvent => ({
+  type: "tool_result",
+  call_id: id,
+  tool: "subscribe",
+  ok: true,
+  duration_ms: 1,
+  queued_ms: 0,
+  halted,
+});
 
 describe("answerListener", () => {
   it("streams text and ends a completed turn with its content and usage", () => {
@@ -25,11 +33,21 @@ describe("answerListener", () => {
     ]);
     expect(out.started).toBe("turn_1");
     expect(out.texts).toEqual(["Hel", "lo"]);
-    expect(out.answer).toEqual({ status: "completed", content: "Hello", approvals: [], usage: { inputTokens: 3, outputTokens: 2 } });
+    expect(out.answer).toEqual({
+      status: "completed",
+      content: "Hello",
+      approvals: [],
+      usage: { inputTokens: 3, outputTokens: 2 },
+    });
   });
 
   it("streams a halted turn's say once, since it was never a text delta", () => {
-    const out = run([{ type: "turn_started", turn_id: "t" }, call("c1"), result("c1", true), { type: "turn_halted", content: "done!" }]);
+    const out = run([
+      { type: "turn_started", turn_id: "t" },
+      call("c1"),
+      result("c1", true),
+      { type: "turn_halted", content: "done!" },
+    ]);
     expect(out.texts).toEqual(["done!"]);
     expect(out.answer).toMatchObject({ status: "halted", content: "done!" });
   });
@@ -50,7 +68,12 @@ describe("answerListener", () => {
   });
 
   it("adds nothing for a halt that published nothing", () => {
-    const out = run([{ type: "turn_started", turn_id: "t" }, call("c1"), result("c1", true), { type: "turn_halted", content: "" }]);
+    const out = run([
+      { type: "turn_started", turn_id: "t" },
+      call("c1"),
+      result("c1", true),
+      { type: "turn_halted", content: "" },
+    ]);
     expect(out.texts).toEqual([]);
     expect(out.answer).toMatchObject({ status: "halted", content: "" });
   });
@@ -66,12 +89,26 @@ describe("answerListener", () => {
     ]);
     const note = "[waiting for approval: subscribe (approval apr_2)]";
     expect(out.texts).toEqual(["I need a yes first.", `\n\n${note}`]);
-    expect(out.answer).toEqual({ status: "waiting", content: note, approvals: [{ approval_id: "apr_2", tool: "subscribe" }] });
+    expect(out.answer).toEqual({
+      status: "waiting",
+      content: note,
+      approvals: [{ approval_id: "apr_2", tool: "subscribe" }],
+    });
   });
 
   it("ends a failed turn with its error and never throws when the sink does", () => {
-    const out = run([{ type: "turn_started", turn_id: "t" }, { type: "turn_failed", error: "model error: boom", code: "model_error", fault: "model" }]);
-    expect(out.answer).toEqual({ status: "failed", content: "", error: "model error: boom", code: "model_error", fault: "model", approvals: [] });
+    const out = run([
+      { type: "turn_started", turn_id: "t" },
+      { type: "turn_failed", error: "model error: boom", code: "model_error", fault: "model" },
+    ]);
+    expect(out.answer).toEqual({
+      status: "failed",
+      content: "",
+      error: "model error: boom",
+      code: "model_error",
+      fault: "model",
+      approvals: [],
+    });
     const listener = answerListener({
       start: () => {
         throw new Error("client gone");

@@ -80,7 +80,14 @@ export function answerListener(sink: AnswerSink): EventListener {
         return sink.end({ status: "waiting", content: note, approvals });
       }
       case "turn_failed":
-        return sink.end({ status: "failed", content: "", error: event.error, code: event.code, fault: event.fault, approvals: [] });
+        return sink.end({
+          status: "failed",
+          content: "",
+          error: event.error,
+          code: event.code,
+          fault: event.fault,
+          approvals: [],
+        });
       default:
         return;
     }

@@ -29,9 +29,15 @@ export function contentText(content: unknown, partTypes: readonly string[]): str
 /** The text of the last `user` message; 400 when there is none or it has no text. */
 export function lastUserText(messages: readonly InputMessage[], partTypes: readonly string[], param: string): string {
   const last = messages.findLast((m) => m.role === "user");
-  if (!last) throw invalidRequest(`${param} must contain a user message (the new message of the turn)`, "missing_user_message", param);
+  if (!last)
+    throw invalidRequest(
+      `${param} must contain a user message (the new message of the turn)`,
+      "missing_user_message",
+      param,
+    );
   const text = contentText(last.content, partTypes);
   if (text.trim() === "") throw invalidRequest("the last user message has no text", "empty_user_message", param);
-  if (text.length > MAX_MESSAGE_CHARS) throw invalidRequest(`the user message is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", param);
+  if (text.length > MAX_MESSAGE_CHARS)
+    throw invalidRequest(`the user message is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", param);
   return text;
 }

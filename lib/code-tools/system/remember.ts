@@ -6,7 +6,8 @@ export const MAX_MEMORY_CHARS = 2000;
 export function runRemember(args: { text: string }, deps: { save(text: string): void }): SystemToolResult {
   const text = args.text.trim();
   if (text === "") throw new Error("text must not be empty");
-  if (text.length > MAX_MEMORY_CHARS) throw new Error(`text is too long: ${text.length} characters (max ${MAX_MEMORY_CHARS})`);
+  if (text.length > MAX_MEMORY_CHARS)
+    throw new Error(`text is too long: ${text.length} characters (max ${MAX_MEMORY_CHARS})`);
   deps.save(text);
   return { value: { remembered: text } };
 }

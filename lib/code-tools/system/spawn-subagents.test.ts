@@ -34,7 +34,9 @@ const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ agent: "help
 describe("spawn_subagents", () => {
   it("refuses more than 8 children with the exact message, running none", async () => {
     const d = deps();
-    await expect(runSpawnSubagents({ tasks: tasks(9) }, d, signal)).rejects.toThrow(/^too many subagents in one call: 9 \(max 8\)$/);
+    await expect(runSpawnSubagents({ tasks: tasks(9) }, d, signal)).rejects.toThrow(
+      /^too many subagents in one call: 9 \(max 8\)$/,
+    );
     expect(d.ran).toEqual([]);
   });
 
@@ -44,18 +46,33 @@ describe("spawn_subagents", () => {
     list[3] = { agent: "helper", message: "fail" };
     const { value } = await runSpawnSubagents({ tasks: list }, d, signal);
     const results = (value as { results: { status: string; content: string; error?: string }[] }).results;
-    expect(results.map((r) => r.status)).toEqual(["completed", "completed", "completed", "failed", "completed", "completed", "completed", "completed"]);
+    expect(results.map((r) => r.status)).toEqual([
+      "completed",
+      "completed",
+      "completed",
+      "failed",
+      "completed",
+      "completed",
+      "completed",
+      "completed",
+    ]);
     expect(results[3]?.error).toBe("agent 'helper' not found");
     expect(results[0]?.content).toBe("did t0");
     expect(d.peak()).toBe(8);
   });
 
   it("refuses an agent that is not a listed subagent and a call beyond the depth limit", async () => {
-    await expect(runSpawnSubagents({ tasks: [{ agent: "stranger", message: "x" }] }, deps(), signal)).rejects.toThrow("'stranger' is not one of this agent's subagents");
-    await expect(runSpawnSubagent({ agent: "helper", message: "x" }, deps({ depth: MAX_SUBAGENT_DEPTH }), signal)).rejects.toThrow(
-      `subagent depth limit reached (max ${MAX_SUBAGENT_DEPTH})`,
+    await expect(runSpawnSubagents({ tasks: [{ agent: "stranger", message: "x" }] }, deps(), signal)).rejects.toThrow(
+      "'stranger' is not one of this agent's subagents",
     );
-    const ok = await runSpawnSubagent({ agent: "helper", message: "x" }, deps({ depth: MAX_SUBAGENT_DEPTH - 1 }), signal);
+    await expect(
+      runSpawnSubagent({ agent: "helper", message: "x" }, deps({ depth: MAX_SUBAGENT_DEPTH }), signal),
+    ).rejects.toThrow(`subagent depth limit reached (max ${MAX_SUBAGENT_DEPTH})`);
+    const ok = await runSpawnSubagent(
+      { agent: "helper", message: "x" },
+      deps({ depth: MAX_SUBAGENT_DEPTH - 1 }),
+      signal,
+    );
     expect(ok.value).toMatchObject({ status: "completed", content: "did x" });
   });
 });
@@ -69,7 +86,9 @@ describe("the subagent turn budget (limits.max_subagent_turns)", () => {
     );
     expect(d.ran).toHaveLength(2);
     await runSpawnSubagent({ agent: "helper", message: "last" }, d, signal);
-    await expect(runSpawnSubagent({ agent: "helper", message: "one more" }, d, signal)).rejects.toThrow(/at most 3 child turn/);
+    await expect(runSpawnSubagent({ agent: "helper", message: "one more" }, d, signal)).rejects.toThrow(
+      /at most 3 child turn/,
+    );
     expect(d.ran).toHaveLength(3);
   });
 
@@ -84,22 +103,34 @@ describe("the subagent turn budget (limits.max_subagent_turns)", () => {
     const child = new SubagentBudget(10, root);
     expect(child.take(1)).toBeUndefined();
     expect(root.take(1)).toBeUndefined();
-    expect(child.take(1)).toMatch(/^subagent turn limit reached: an ancestor turn and its subagents may start at most 2/);
+    expect(child.take(1)).toMatch(
+      /^subagent turn limit reached: an ancestor turn and its subagents may start at most 2/,
+    );
     expect(new SubagentBudget(0).take(1)).toMatch(/at most 0 child turn/);
   });
 });
 
 describe("load_skill and remember", () => {
   it("load_skill returns a listed skill's body and refuses the others", () => {
-    const get = (name: string) => (name === "refunds" ? { name, description: "d", body: "# Refunds\nAsk first." } : undefined);
-    expect(runLoadSkill({ name: "refunds" }, { allowed: new Set(["refunds", "ghost"]), get }).value).toEqual({ skill: "refunds", instructions: "# Refunds\nAsk first." });
-    expect(() => runLoadSkill({ name: "secret" }, { allowed: new Set(["refunds"]), get })).toThrow("unknown skill: secret");
-    expect(() => runLoadSkill({ name: "ghost" }, { allowed: new Set(["ghost"]), get })).toThrow("skill 'ghost' is not defined");
+    const get = (name: string) =>
+      name === "refunds" ? { name, description: "d", body: "# Refunds\nAsk first." } : undefined;
+    expect(runLoadSkill({ name: "refunds" }, { allowed: new Set(["refunds", "ghost"]), get }).value).toEqual({
+      skill: "refunds",
+      instructions: "# Refunds\nAsk first.",
+    });
+    expect(() => runLoadSkill({ name: "secret" }, { allowed: new Set(["refunds"]), get })).toThrow(
+      "unknown skill: secret",
+    );
+    expect(() => runLoadSkill({ name: "ghost" }, { allowed: new Set(["ghost"]), get })).toThrow(
+      "skill 'ghost' is not defined",
+    );
   });
 
   it("remember saves trimmed text and refuses empty or oversized text", () => {
     const saved: string[] = [];
-    expect(runRemember({ text: "  likes tea " }, { save: (t) => void saved.push(t) }).value).toEqual({ remembered: "likes tea" });
+    expect(runRemember({ text: "  likes tea " }, { save: (t) => void saved.push(t) }).value).toEqual({
+      remembered: "likes tea",
+    });
     expect(saved).toEqual(["likes tea"]);
     expect(() => runRemember({ text: " " }, { save: () => undefined })).toThrow("text must not be empty");
     expect(() => runRemember({ text: "x".repeat(2001) }, { save: () => undefined })).toThrow(/too long/);

@@ -45,12 +45,19 @@ export async function runSpawnSubagent(args: Task, deps: SubagentDeps, signal: A
  * result comes back in task order (a failed child is a result, not a failure of the call).
  * Everything is checked before any child starts.
  */
-export async function runSpawnSubagents(args: { tasks: Task[] }, deps: SubagentDeps, signal: AbortSignal): Promise<SystemToolResult> {
+export async function runSpawnSubagents(
+  args: { tasks: Task[] },
+  deps: SubagentDeps,
+  signal: AbortSignal,
+): Promise<SystemToolResult> {
   if (args.tasks.length > MAX_SUBAGENTS_PER_CALL) {
     throw new Error(`too many subagents in one call: ${args.tasks.length} (max ${MAX_SUBAGENTS_PER_CALL})`);
   }
   check(args.tasks, deps);
-  const results = await gather(args.tasks, (task, _index, inner) => runOne(task, deps, inner), { concurrency: MAX_SUBAGENTS_PER_CALL, signal });
+  const results = await gather(args.tasks, (task, _index, inner) => runOne(task, deps, inner), {
+    concurrency: MAX_SUBAGENTS_PER_CALL,
+    signal,
+  });
   return { value: { results } };
 }
 

@@ -50,7 +50,12 @@ export function spawnSpecs(agents: readonly string[]): ModelToolSpec[] {
     {
       name: "spawn_subagent",
       description: "Delegate a task to another agent and get its answer.",
-      parameters: { type: "object", properties: { agent, message }, required: ["agent", "message"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { agent, message },
+        required: ["agent", "message"],
+        additionalProperties: false,
+      },
     },
     {
       name: "spawn_subagents",
@@ -61,7 +66,12 @@ export function spawnSpecs(agents: readonly string[]): ModelToolSpec[] {
           tasks: {
             type: "array",
             minItems: 1,
-            items: { type: "object", properties: { agent, message }, required: ["agent", "message"], additionalProperties: false },
+            items: {
+              type: "object",
+              properties: { agent, message },
+              required: ["agent", "message"],
+              additionalProperties: false,
+            },
           },
         },
         required: ["tasks"],

@@ -2,19 +2,34 @@ import { describe, expect, it } from "vitest";
 import type { ResumeState } from "@/lib/engine/ports";
 import { SubagentBudget, subagentTurnsStarted } from "./subagent-budget";
 
-const resume = (calls: Array<{ id: string; name: string; args: unknown }>, completed: Array<{ callId: string; ok: boolean }>): ResumeState =>
+const resume = (
+  calls: Array<{ id: string; name: string; args: unknown }>,
+  completed: Array<{ callId: string; ok: boolean }>,
+): ResumeState =>
   ({
     checkpoint: {
       turnId: "t",
       step: 0,
       messages: [
         { role: "user", content: "go" },
-        { role: "assistant", content: "", toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })) },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })),
+        },
       ],
       completedCalls: [],
       batchOpen: true,
     },
-    completed: completed.map((c, position) => ({ identity: `i${position}`, step: 0, position, callId: c.callId, tool: "spawn_subagents", ok: c.ok, content: "" })),
+    completed: completed.map((c, position) => ({
+      identity: `i${position}`,
+      step: 0,
+      position,
+      callId: c.callId,
+      tool: "spawn_subagents",
+      ok: c.ok,
+      content: "",
+    })),
     inFlight: [],
   }) as unknown as ResumeState;
 

@@ -44,7 +44,9 @@ describe("ToolSearchIndex", () => {
   it("falls back to prefixes, honours limit and accept, and returns nothing for no match", () => {
     expect(index.search("invo", { limit: 5 }).map((m) => m.name)).toEqual(["create_invoice"]);
     expect(index.search("order", { limit: 1 })).toHaveLength(1);
-    expect(index.search("order", { limit: 10, accept: (name) => name !== "refund_order" }).map((m) => m.name)).not.toContain("refund_order");
+    expect(
+      index.search("order", { limit: 10, accept: (name) => name !== "refund_order" }).map((m) => m.name),
+    ).not.toContain("refund_order");
     expect(index.search("zebra", { limit: 5 })).toEqual([]);
     expect(index.search("", { limit: 5 })).toEqual([]);
   });
@@ -54,7 +56,14 @@ describe("ToolSearchIndex", () => {
     const built = performance.now();
     const big = new ToolSearchIndex(catalog);
     const buildMs = performance.now() - built;
-    const queries = ["weather forecast", "refund a customer order", "records for team 7", "invoice", "alerts", "operation 42"];
+    const queries = [
+      "weather forecast",
+      "refund a customer order",
+      "records for team 7",
+      "invoice",
+      "alerts",
+      "operation 42",
+    ];
     const started = performance.now();
     for (let i = 0; i < 60; i += 1) big.search(queries[i % queries.length] as string, { limit: 5 });
     const perSearchMs = (performance.now() - started) / 60;
@@ -67,18 +76,26 @@ describe("ToolSearchIndex", () => {
 
 describe("runToolSearch", () => {
   const index = new ToolSearchIndex(tools);
-  const specs = (names: string[]) => names.map((name) => ({ name, description: "d", parameters: { type: "object" as const } }));
+  const specs = (names: string[]) =>
+    names.map((name) => ({ name, description: "d", parameters: { type: "object" as const } }));
 
   it("returns name and description of the matches among the deferred tools and promotes them", () => {
     const deferred = new Set(["get_weather", "refund_order"]);
     const result = runToolSearch({ query: "weather" }, { index, deferred, specs });
-    expect(result.value).toEqual({ matches: [{ name: "get_weather", description: "Current weather and forecast for a city" }], enabled: ["get_weather"] });
+    expect(result.value).toEqual({
+      matches: [{ name: "get_weather", description: "Current weather and forecast for a city" }],
+      enabled: ["get_weather"],
+    });
     expect(result.promote?.map((spec) => spec.name)).toEqual(["get_weather"]);
   });
 
   it("says so when nothing matches, and clamps the limit", () => {
     const deferred = new Set(tools.map((t) => t.name));
-    expect(runToolSearch({ query: "zebra" }, { index, deferred, specs })).toEqual({ value: { matches: [], note: "no available tool matched; try other words" } });
-    expect((runToolSearch({ query: "order", limit: 0 }, { index, deferred, specs }).value as { matches: unknown[] }).matches).toHaveLength(1);
+    expect(runToolSearch({ query: "zebra" }, { index, deferred, specs })).toEqual({
+      value: { matches: [], note: "no available tool matched; try other words" },
+    });
+    expect(
+      (runToolSearch({ query: "order", limit: 0 }, { index, deferred, specs }).value as { matches: unknown[] }).matches,
+    ).toHaveLength(1);
   });
 });

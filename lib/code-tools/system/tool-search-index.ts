@@ -17,7 +17,29 @@ const NAME_WEIGHT = 3;
 const DESCRIPTION_WEIGHT = 1;
 const PREFIX_FACTOR = 0.5;
 const MAX_PREFIX_EXPANSION = 50;
-const STOPWORDS = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to", "with", "tool", "tools"]);
+const STOPWORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "by",
+  "for",
+  "from",
+  "in",
+  "is",
+  "it",
+  "of",
+  "on",
+  "or",
+  "the",
+  "to",
+  "with",
+  "tool",
+  "tools",
+]);
 
 /** Words of a text: lower-case, split on anything not a letter or digit and on camelCase, lightly stemmed. */
 export function searchTokens(text: string): string[] {
@@ -85,7 +107,9 @@ export class ToolSearchIndex {
     const touched: number[] = [];
     for (const token of new Set(searchTokens(query))) {
       const exact = this.#postings.get(token);
-      const expansions: [Posting, number][] = exact ? [[exact, 1]] : this.#prefixed(token).map((posting) => [posting, PREFIX_FACTOR]);
+      const expansions: [Posting, number][] = exact
+        ? [[exact, 1]]
+        : this.#prefixed(token).map((posting) => [posting, PREFIX_FACTOR]);
       for (const [posting, factor] of expansions) {
         const idf = Math.log(1 + total / posting.docs.length) * factor;
         const { docs, weights } = posting;

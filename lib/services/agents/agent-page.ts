@@ -32,7 +32,15 @@ export function getAgentEditor(db: Db, id: string) {
     model: row.model,
     version: row.updatedAt,
     body: agentBody(row),
-    policy: { tools_allow: row.toolsAllow, tools_deny: row.toolsDeny, tools_allow_groups: row.toolsAllowGroups, tools_deferred: row.toolsDeferred, approvals: row.approvals },
-    tools: [...getCatalog(db).entries.values()].filter((e) => e.status === "ok").map((e) => ({ name: e.name, kind: e.kind, group: e.group })),
+    policy: {
+      tools_allow: row.toolsAllow,
+      tools_deny: row.toolsDeny,
+      tools_allow_groups: row.toolsAllowGroups,
+      tools_deferred: row.toolsDeferred,
+      approvals: row.approvals,
+    },
+    tools: [...getCatalog(db).entries.values()]
+      .filter((e) => e.status === "ok")
+      .map((e) => ({ name: e.name, kind: e.kind, group: e.group })),
   };
 }

@@ -44,14 +44,20 @@ export function putAgent(db: Db, actor: Principal, id: string, body: unknown, so
   if (!AGENT_ID.test(id)) throw validationFailed(`agent id must match ${AGENT_ID}`);
   const parsed = agentInput.safeParse(body);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     throw validationFailed(problems.join("; "));
   }
   const before = getAgent(db, id);
   const { created, agent } = db.transaction(() => {
     const written = upsertAgent(db, agentValues(id, parsed.data, source));
     const changed = changedFields(before ? agentBody(before) : undefined, agentBody(written.agent));
-    recordAudit(db, actor, { action: "agent.put", target: `agent:${id}`, summary: { change: written.created ? "created" : "updated", changed, source } });
+    recordAudit(db, actor, {
+      action: "agent.put",
+      target: `agent:${id}`,
+      summary: { change: written.created ? "created" : "updated", changed, source },
+    });
     return written;
   });
   return { created, agent: presentAgent(agent) };
@@ -94,7 +100,11 @@ export function removeAgent(db: Db, actor: Principal, id: string): { deleted: st
   const archived = db.transaction(() => {
     const done = archiveAgent(db, id);
     if (!done) throw notFound(`agent '${id}'`);
-    recordAudit(db, actor, { action: "agent.delete", target: `agent:${id}`, summary: { archived: true, failed_turns: done.failedTurns } });
+    recordAudit(db, actor, {
+      action: "agent.delete",
+      target: `agent:${id}`,
+      summary: { archived: true, failed_turns: done.failedTurns },
+    });
     return done;
   });
   log.info("agent deleted (archived; its history is kept)", { agent_id: id, failed_turns: archived.failedTurns });
@@ -102,7 +112,8 @@ export function removeAgent(db: Db, actor: Principal, id: string): { deleted: st
 }
 
 /** Why a deleted agent's session takes no new turn. */
-export const agentDeletedMessage = (id: string) => `agent '${id}' was deleted: its sessions stay readable but take no new turns`;
+export const agentDeletedMessage = (id: string) =>
+  `agent '${id}' was deleted: its sessions stay readable but take no new turns`;
 
 /**
  * The agent a new turn of a session runs as: 404 when the row is gone (a database from

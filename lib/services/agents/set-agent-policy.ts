@@ -33,7 +33,8 @@ export function setToolExposure(db: Db, actor: Principal, agentId: string, tool:
   const hasAllowlist = row.toolsAllow !== null || row.toolsAllowGroups !== null;
   const allow = row.toolsAllow ?? (hasAllowlist ? [] : null);
   const policy: StudioPolicy = {
-    tools_allow: allow === null ? null : mode === "allow" || mode === "defer" ? withName(allow, tool) : without(allow, tool),
+    tools_allow:
+      allow === null ? null : mode === "allow" || mode === "defer" ? withName(allow, tool) : without(allow, tool),
     tools_deny: mode === "deny" ? withName(row.toolsDeny, tool) : without(row.toolsDeny, tool),
     tools_allow_groups: row.toolsAllowGroups,
     tools_deferred: mode === "defer" ? withName(row.toolsDeferred, tool) : without(row.toolsDeferred, tool),

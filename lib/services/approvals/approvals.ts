@@ -54,20 +54,31 @@ export function getApprovalOrThrow(db: Db, id: string) {
 }
 
 /** Records an operator's decision and lets the waiting turn go on; 409 if it was already decided or expired. */
-export function decideApproval(db: Db, actor: Principal, id: string, params: { decision: "approved" | "rejected"; note?: string }) {
+export function decideApproval(
+  db: Db,
+  actor: Principal,
+  id: string,
+  params: { decision: "approved" | "rejected"; note?: string },
+) {
   expireDueApprovals(db);
   const existing = getApproval(db, id);
   if (!existing) throw notFound(`approval '${id}'`);
   const row = db.transaction(() => {
     const decided = recordDecision(db, { id, status: params.decision, note: params.note ?? null });
     if (decided) {
-      recordAudit(db, actor, { action: "approval.decide", target: `approval:${id}`, summary: { decision: params.decision, tool: decided.tool, turn_id: decided.turnId, note: params.note ?? null } });
+      recordAudit(db, actor, {
+        action: "approval.decide",
+        target: `approval:${id}`,
+        summary: { decision: params.decision, tool: decided.tool, turn_id: decided.turnId, note: params.note ?? null },
+      });
     }
     return decided;
   });
   if (!row) {
     const now = getApproval(db, id);
-    throw new DomainError("conflict", `approval ${id} is already ${now?.status ?? existing.status}`, { status: now?.status ?? existing.status });
+    throw new DomainError("conflict", `approval ${id} is already ${now?.status ?? existing.status}`, {
+      status: now?.status ?? existing.status,
+    });
   }
   continueTurn(db, row.turnId);
   return presentApproval(row);

@@ -7,7 +7,15 @@ import { describe, expect, it } from "vitest";
 const ROOTS = ["app", "lib", "db/queries", "cli", "components"];
 const sources = (dir: string): string[] =>
   fs.existsSync(dir)
-    ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx)$/.test(e.name) && !e.name.includes(".test.") ? [path.join(dir, e.name)] : []))
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory()
+            ? sources(path.join(dir, e.name))
+            : /\.(ts|tsx)$/.test(e.name) && !e.name.includes(".test.")
+              ? [path.join(dir, e.name)]
+              : [],
+        )
     : [];
 
 describe("the audit log is append-only", () => {
@@ -29,7 +37,11 @@ describe("the audit log is append-only", () => {
   });
 
   it("only record-audit.ts writes an entry", () => {
-    const writers = files.filter((f) => /insertAuditEntry\(/.test(fs.readFileSync(f, "utf8")) && !f.endsWith(path.join("db", "queries", "audit-log.ts")));
+    const writers = files.filter(
+      (f) =>
+        /insertAuditEntry\(/.test(fs.readFileSync(f, "utf8")) &&
+        !f.endsWith(path.join("db", "queries", "audit-log.ts")),
+    );
     expect(writers).toEqual([path.join("lib", "services", "audit", "record-audit.ts")]);
   });
 });

@@ -16,7 +16,21 @@ export const auditQuery = z
   .strict();
 
 /** The actions the product records (for the Studio's filter; the log itself is not limited to them). */
-export const AUDIT_ACTIONS = ["tool.put", "tool.delete", "tool.restore", "manifest.apply", "mcp.import", "agent.put", "agent.delete", "skill.put", "skill.delete", "key.create", "key.revoke", "approval.decide", "config.apply"] as const;
+export const AUDIT_ACTIONS = [
+  "tool.put",
+  "tool.delete",
+  "tool.restore",
+  "manifest.apply",
+  "mcp.import",
+  "agent.put",
+  "agent.delete",
+  "skill.put",
+  "skill.delete",
+  "key.create",
+  "key.revoke",
+  "approval.decide",
+  "config.apply",
+] as const;
 
 export type AuditQuery = z.infer<typeof auditQuery>;
 
@@ -43,5 +57,5 @@ export function listAudit(db: Db, query: AuditQuery) {
     limit: query.limit,
   });
   const entries = rows.map(presentAuditEntry);
-  return { entries, next_before: rows.length === query.limit ? rows[rows.length - 1]?.id ?? null : null };
+  return { entries, next_before: rows.length === query.limit ? (rows[rows.length - 1]?.id ?? null) : null };
 }

@@ -7,7 +7,14 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getApiKey, getApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey, touchApiKey } from "@/db/queries/api-keys";
+import {
+  getApiKey,
+  getApiKeyByHash,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+  touchApiKey,
+} from "@/db/queries/api-keys";
 import type { ApiKeyRow } from "@/db/schema";
 import type { Principal, ActorSource } from "@/lib/access/principal";
 import { SCOPES, type Scope } from "@/lib/access/scopes";
@@ -93,11 +100,30 @@ export function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = D
       expiresAt,
       createdAt: now,
     });
-    recordAudit(db, actor, { action: "key.create", target: `key:${inserted.id}`, summary: { name: inserted.name, scopes: inserted.scopes, agents: inserted.agents, tenant: inserted.tenant } }, now);
+    recordAudit(
+      db,
+      actor,
+      {
+        action: "key.create",
+        target: `key:${inserted.id}`,
+        summary: { name: inserted.name, scopes: inserted.scopes, agents: inserted.agents, tenant: inserted.tenant },
+      },
+      now,
+    );
     return inserted;
   });
   const shown = presentKey(row, now);
-  return { id: shown.id, key: value, name: shown.name, scopes: shown.scopes, agents: shown.agents, tenant: shown.tenant, expires_at: shown.expires_at, turns_per_minute: shown.turns_per_minute, created_at: shown.created_at };
+  return {
+    id: shown.id,
+    key: value,
+    name: shown.name,
+    scopes: shown.scopes,
+    agents: shown.agents,
+    tenant: shown.tenant,
+    expires_at: shown.expires_at,
+    turns_per_minute: shown.turns_per_minute,
+    created_at: shown.created_at,
+  };
 }
 
 export function listKeys(db: Db, now = Date.now()) {
@@ -116,10 +142,16 @@ export function revokeKey(db: Db, actor: Principal, id: string, now = Date.now()
   return presentKey({ ...row, revokedAt: now }, now);
 }
 
-export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: "missing" | "unknown" | "revoked" | "expired" };
+export type Authentication =
+  { ok: true; principal: Principal } | { ok: false; reason: "missing" | "unknown" | "revoked" | "expired" };
 
 /** The principal a presented key value stands for, or why there is none. */
-export function authenticateKey(db: Db, presented: string | null | undefined, source: ActorSource, now = Date.now()): Authentication {
+export function authenticateKey(
+  db: Db,
+  presented: string | null | undefined,
+  source: ActorSource,
+  now = Date.now(),
+): Authentication {
   if (!presented) return { ok: false, reason: "missing" };
   const row = getApiKeyByHash(db, sha256(presented));
   if (!row) return { ok: false, reason: "unknown" };

@@ -26,7 +26,19 @@ export function tokenFile(dataDir: string): string {
 
 function storeBootstrap(db: Db, hash: string, prefix: string, name: string, now: number): void {
   if (getApiKey(db, BOOTSTRAP_KEY_ID)) rehashApiKey(db, BOOTSTRAP_KEY_ID, hash, prefix);
-  else insertApiKey(db, { id: BOOTSTRAP_KEY_ID, name, hash, prefix, scopes: ["admin"], agents: null, tenant: null, turnsPerMinute: null, expiresAt: null, createdAt: now });
+  else
+    insertApiKey(db, {
+      id: BOOTSTRAP_KEY_ID,
+      name,
+      hash,
+      prefix,
+      scopes: ["admin"],
+      agents: null,
+      tenant: null,
+      turnsPerMinute: null,
+      expiresAt: null,
+      createdAt: now,
+    });
 }
 
 /**
@@ -38,7 +50,8 @@ export function ensureBootstrapKey(db: Db, config: TokenConfig, now = Date.now()
   if (config.envToken) {
     const hash = sha256(config.envToken);
     // Only a new value re-arms the key: the same token after an operator revoked it stays revoked.
-    if (existing?.hash !== hash) storeBootstrap(db, hash, displayPrefix(config.envToken), "bootstrap (INSIKA_API_TOKEN)", now);
+    if (existing?.hash !== hash)
+      storeBootstrap(db, hash, displayPrefix(config.envToken), "bootstrap (INSIKA_API_TOKEN)", now);
     return null;
   }
   if (existing) return null;

@@ -21,7 +21,10 @@ export function turnRateLimit(principal: Principal): { max: number; windowMs: nu
 /** The 429 for a key over its limit; `retry_after_s` (Retry-After) is when its oldest turn in the window leaves it. */
 export function rateLimitedError(max: number, freesAt: number, now = Date.now()): DomainError {
   const retryAfterS = Math.max(1, Math.ceil((freesAt - now) / 1000));
-  return new DomainError("rate_limited", `this key may start ${max} turns per minute; retry in ${retryAfterS}s`, { limit: max, retry_after_s: retryAfterS });
+  return new DomainError("rate_limited", `this key may start ${max} turns per minute; retry in ${retryAfterS}s`, {
+    limit: max,
+    retry_after_s: retryAfterS,
+  });
 }
 
 /** Maps the insert's refusal to the 429; anything else passes through. */

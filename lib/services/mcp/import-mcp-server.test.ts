@@ -13,7 +13,12 @@ import { operatorPrincipal } from "@/lib/access/principal";
 const OPERATOR = operatorPrincipal("api");
 
 const URL_ = "http://127.0.0.1:9/mcp";
-const sum: McpToolInfo = { name: "get-sum", description: "sum", inputSchema: { type: "object", properties: { a: { type: "number" } } }, annotations: { readOnlyHint: true } };
+const sum: McpToolInfo = {
+  name: "get-sum",
+  description: "sum",
+  inputSchema: { type: "object", properties: { a: { type: "number" } } },
+  annotations: { readOnlyHint: true },
+};
 const echo: McpToolInfo = { name: "echo", description: "echo" };
 
 function setup(tools: McpToolInfo[] | DiscoverToolsResult, over: Partial<ImportMcpDeps> = {}) {
@@ -22,13 +27,21 @@ function setup(tools: McpToolInfo[] | DiscoverToolsResult, over: Partial<ImportM
   const discover = vi.fn(async (_input: DiscoverToolsInput): Promise<DiscoverToolsResult> =>
     Array.isArray(state.tools) ? { ok: true, tools: state.tools, server: { name: "fake", version: "1" } } : state.tools,
   );
-  const deps: ImportMcpDeps = { posture: DEV_POSTURE, secrets: staticSecrets({ mcp_key: "s3cret-value" }), discover, ...over };
+  const deps: ImportMcpDeps = {
+    posture: DEV_POSTURE,
+    secrets: staticSecrets({ mcp_key: "s3cret-value" }),
+    discover,
+    ...over,
+  };
   const run = (body: unknown = { name: "everything", url: URL_ }) => importMcpServer(db, OPERATOR, body, deps);
   return { db, state, discover, run };
 }
 
 async function apiError(p: Promise<unknown>): Promise<DomainError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(DomainError);
   return e as DomainError;
 }
@@ -46,9 +59,15 @@ describe("importMcpServer: refusals write nothing", () => {
     [{ name: "x", url: "ftp://h/mcp" }, "url must be http/https"],
     [{ name: "x", url: URL_, extra: 1 }, "extra"],
     [{ name: "x", url: URL_, headers: { "X-Chat": "{{ctx.chat_id}}" } }, "only {{secret.*}} placeholders"],
-    [{ name: "x", url: URL_, headers: { Authorization: "Bearer {{secret.nope}}" } }, "secret 'nope' is not provisioned"],
+    [
+      { name: "x", url: URL_, headers: { Authorization: "Bearer {{secret.nope}}" } },
+      "secret 'nope' is not provisioned",
+    ],
     [{ name: "x", url: URL_, headers: { "Mcp-Session-Id": "abc" } }, "set by the MCP client"],
-    [{ name: "x", url: URL_, headers: { Authorization: "Bearer s3cret-literal" } }, "headers.Authorization: 'Authorization' carries a credential"],
+    [
+      { name: "x", url: URL_, headers: { Authorization: "Bearer s3cret-literal" } },
+      "headers.Authorization: 'Authorization' carries a credential",
+    ],
     [{ name: "x", url: URL_, headers: { "X-Team-Token": "t0k" } }, "{{secret.api_token}}"],
   ])("refuses %j", async (body, message) => {
     const { run, discover } = setup([echo]);
@@ -70,7 +89,9 @@ describe("importMcpServer: refusals write nothing", () => {
 
   it("answers upstream_failed for a server that is down, secrets redacted", async () => {
     const { run, db } = setup({ ok: false, kind: "failed", error: "connect ECONNREFUSED (sent s3cret-value)" });
-    const e = await apiError(run({ name: "everything", url: URL_, headers: { Authorization: "Bearer {{secret.mcp_key}}" } }));
+    const e = await apiError(
+      run({ name: "everything", url: URL_, headers: { Authorization: "Bearer {{secret.mcp_key}}" } }),
+    );
     expect(e).toMatchObject({ code: "upstream_failed" });
     expect(e.message).toContain("ECONNREFUSED");
     expect(e.message).not.toContain("s3cret-value");
@@ -81,8 +102,18 @@ describe("importMcpServer: refusals write nothing", () => {
 describe("importMcpServer: writes", () => {
   it("creates mcp tools in the group, stores secret references and sends resolved values to discovery", async () => {
     const { run, db, discover } = setup([sum, echo]);
-    const r = await run({ name: "everything", url: URL_, headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Team": "blue" } });
-    expect(r).toMatchObject({ group: "mcp:everything", created: ["echo", "get_sum"], updated: [], removed: [], errors: [] });
+    const r = await run({
+      name: "everything",
+      url: URL_,
+      headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Team": "blue" },
+    });
+    expect(r).toMatchObject({
+      group: "mcp:everything",
+      created: ["echo", "get_sum"],
+      updated: [],
+      removed: [],
+      errors: [],
+    });
     expect(discover.mock.calls[0]?.[0].headers).toEqual({ Authorization: "Bearer s3cret-value", "X-Team": "blue" });
     const row = getTool(db, "get_sum");
     expect(row).toMatchObject({ kind: "mcp", group: "mcp:everything" });
@@ -90,7 +121,11 @@ describe("importMcpServer: writes", () => {
       side_effect: false,
       // Every import header may be a credential: all are masked and dropped on a cross-origin redirect.
       secret_headers: ["Authorization", "X-Team"],
-      request: { protocol: "mcp", mcp_tool: "get-sum", headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Team": "blue" } },
+      request: {
+        protocol: "mcp",
+        mcp_tool: "get-sum",
+        headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Team": "blue" },
+      },
     });
     expect(JSON.stringify(row)).not.toContain("s3cret-value");
   });
@@ -99,7 +134,12 @@ describe("importMcpServer: writes", () => {
     const { run, state } = setup([sum, echo]);
     await run();
     const again = await run();
-    expect(again).toMatchObject({ created: [], updated: ["echo", "get_sum"], unchanged: ["echo", "get_sum"], removed: [] });
+    expect(again).toMatchObject({
+      created: [],
+      updated: ["echo", "get_sum"],
+      unchanged: ["echo", "get_sum"],
+      removed: [],
+    });
     state.tools = [{ ...sum, description: "a better sum" }];
     const changed = await run();
     expect(changed).toMatchObject({ created: [], updated: ["get_sum"], unchanged: [], removed: ["echo"] });
@@ -108,9 +148,16 @@ describe("importMcpServer: writes", () => {
   it("reports a name taken by another group or by a code tool instead of overwriting", async () => {
     const { run, db } = setup([echo, { name: "calculate", description: "shadow" }]);
     const other: DataToolDefinition = {
-      name: "echo", description: "mine", parameters: { type: "object", properties: {} },
-      request: { method: "GET", url: "https://a.example/x", headers: {}, query: {} }, response: { extract: "body_raw" },
-      secret_headers: [], side_effect: false, timeout: 30, group: "mine", tags: [],
+      name: "echo",
+      description: "mine",
+      parameters: { type: "object", properties: {} },
+      request: { method: "GET", url: "https://a.example/x", headers: {}, query: {} },
+      response: { extract: "body_raw" },
+      secret_headers: [],
+      side_effect: false,
+      timeout: 30,
+      group: "mine",
+      tags: [],
     };
     writeTools(db, { writes: [{ definition: other, kind: "data" }], source: "api" });
     const r = await run();
@@ -128,7 +175,11 @@ describe("importMcpServer: writes", () => {
     state.tools = [{ ...sum, inputSchema: { type: "object", properties: { a: { oneOf: [{ type: "number" }] } } } }];
     const r = await run();
     expect(r.removed).toEqual([]);
-    expect(r.errors[0]).toMatchObject({ tool: "get_sum", mcp_tool: "get-sum", error: expect.stringContaining("'oneOf' is not allowed") });
+    expect(r.errors[0]).toMatchObject({
+      tool: "get_sum",
+      mcp_tool: "get-sum",
+      error: expect.stringContaining("'oneOf' is not allowed"),
+    });
     expect(getTool(db, "get_sum")).toBeDefined();
   });
 });

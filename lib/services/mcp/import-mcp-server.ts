@@ -12,7 +12,17 @@ import { versionActor } from "@/lib/services/tools/tools";
 import { getTool, listToolsInGroup, writeTools, type ToolWrite } from "@/db/queries/tools";
 import { DomainError } from "@/lib/errors";
 import { checkDestination, type EgressPosture, type Resolver } from "@/lib/egress";
-import { discoverTools, formatBytes, MCP_IMPORT_LIMITS, mcpGroup, toDataTools, type ConversionError, type DiscoverToolsInput, type DiscoverToolsResult, type RenamedTool } from "@/lib/mcp";
+import {
+  discoverTools,
+  formatBytes,
+  MCP_IMPORT_LIMITS,
+  mcpGroup,
+  toDataTools,
+  type ConversionError,
+  type DiscoverToolsInput,
+  type DiscoverToolsResult,
+  type RenamedTool,
+} from "@/lib/mcp";
 import { redactText } from "@/lib/secrets/redact";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { reservedToolNames } from "@/lib/services/tools/catalog";
@@ -60,7 +70,12 @@ export interface ImportMcpResult {
  * so a re-import of an unchanged server changes nothing and reports
  * created [] removed [].
  */
-export async function importMcpServer(db: Db, actor: Principal, body: unknown, deps: ImportMcpDeps): Promise<ImportMcpResult> {
+export async function importMcpServer(
+  db: Db,
+  actor: Principal,
+  body: unknown,
+  deps: ImportMcpDeps,
+): Promise<ImportMcpResult> {
   const req = parseMcpImportBody(body, deps.secrets);
   const group = mcpGroup(req.name);
   const redact = (text: string) => redactText(text, req.secretValues);
@@ -85,9 +100,15 @@ export async function importMcpServer(db: Db, actor: Principal, body: unknown, d
       throw new DomainError("egress_blocked", discovered.message, { rule: discovered.rule, hint: discovered.hint });
     }
     if (discovered.kind === "too-large") {
-      throw new DomainError("validation_failed", redact(`the MCP server at ${req.url} is too large to import: ${discovered.error}`));
+      throw new DomainError(
+        "validation_failed",
+        redact(`the MCP server at ${req.url} is too large to import: ${discovered.error}`),
+      );
     }
-    throw new DomainError("upstream_failed", redact(`could not list the tools of the MCP server at ${req.url}: ${discovered.error}`));
+    throw new DomainError(
+      "upstream_failed",
+      redact(`could not list the tools of the MCP server at ${req.url}: ${discovered.error}`),
+    );
   }
 
   const converted = toDataTools(discovered.tools, {
@@ -103,7 +124,11 @@ export async function importMcpServer(db: Db, actor: Principal, body: unknown, d
     const existing = getTool(db, definition.name);
     if (existing && existing.group !== group) {
       const owner = existing.group ? `a tool of group '${existing.group}'` : "a data tool outside any group";
-      errors.push({ tool: definition.name, mcp_tool: mcpName, error: `'${definition.name}' is already ${owner}; it was not overwritten` });
+      errors.push({
+        tool: definition.name,
+        mcp_tool: mcpName,
+        error: `'${definition.name}' is already ${owner}; it was not overwritten`,
+      });
       continue;
     }
     writes.push({ definition, kind: "mcp" });
@@ -130,7 +155,13 @@ export async function importMcpServer(db: Db, actor: Principal, body: unknown, d
     recordAudit(db, actor, {
       action: "mcp.import",
       target: `mcp:${req.name}`,
-      summary: { url: redact(req.url), created: done.created, updated: done.updated, removed: done.removed, errors: errors.length },
+      summary: {
+        url: redact(req.url),
+        created: done.created,
+        updated: done.updated,
+        removed: done.removed,
+        errors: errors.length,
+      },
     });
     return done;
   });

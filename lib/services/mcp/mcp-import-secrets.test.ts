@@ -15,7 +15,9 @@ import { parseMcpImportBody } from "@/lib/services/mcp/parse-mcp-import-body";
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve())))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve())))),
+  );
 });
 
 async function listen(handler: Parameters<typeof createServer>[1], host: string): Promise<string> {
@@ -36,13 +38,27 @@ describe("an imported MCP tool's call redirected to another origin", () => {
 
     const secrets = staticSecrets({ mcp_key: "s3cret-value" });
     const req = parseMcpImportBody(
-      { name: "remote", url: `${origin}/mcp`, headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Tenant-Key": "literal-credential", "X-Team": "blue" } },
+      {
+        name: "remote",
+        url: `${origin}/mcp`,
+        headers: { Authorization: "Bearer {{secret.mcp_key}}", "X-Tenant-Key": "literal-credential", "X-Team": "blue" },
+      },
       secrets,
     );
-    const { tools } = toDataTools([{ name: "echo", inputSchema: { type: "object" } }], { instance: req.name, url: req.url, headers: req.headers, secretHeaders: req.secretHeaders });
+    const { tools } = toDataTools([{ name: "echo", inputSchema: { type: "object" } }], {
+      instance: req.name,
+      url: req.url,
+      headers: req.headers,
+      secretHeaders: req.secretHeaders,
+    });
     const tool = tools[0]?.definition;
     expect(tool).toBeDefined();
-    const result = await executeDataTool(tool!, {}, {}, { posture: DEV_POSTURE, secrets, mcp: createMcpCaller(new McpSessions()) });
+    const result = await executeDataTool(
+      tool!,
+      {},
+      {},
+      { posture: DEV_POSTURE, secrets, mcp: createMcpCaller(new McpSessions()) },
+    );
 
     expect(result.ok).toBe(false);
     expect(elsewhere.length).toBeGreaterThan(0);

@@ -16,8 +16,15 @@ const INSTANCE_NAME = /^[a-z0-9_-]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Set by the MCP client itself: an import that sets them would break every call. */
 const PROTOCOL_HEADERS = new Set([
-  "accept", "content-type", "content-length", "host", "connection", "transfer-encoding",
-  "mcp-session-id", "mcp-protocol-version", "last-event-id",
+  "accept",
+  "content-type",
+  "content-length",
+  "host",
+  "connection",
+  "transfer-encoding",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "last-event-id",
 ]);
 
 const bodySchema = z.strictObject({
@@ -61,7 +68,9 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     throw new DomainError("validation_failed", problems.join("; "));
   }
   const { name, url, headers = {} } = parsed.data;
@@ -76,12 +85,14 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
   for (const [header, value] of Object.entries(headers)) {
     const lower = header.toLowerCase();
     if (!HEADER_NAME.test(header)) problems.push(`headers: '${header}' is not a valid header name`);
-    else if (PROTOCOL_HEADERS.has(lower)) problems.push(`headers: '${header}' is set by the MCP client and cannot be given`);
+    else if (PROTOCOL_HEADERS.has(lower))
+      problems.push(`headers: '${header}' is set by the MCP client and cannot be given`);
     else if (seen.has(lower)) problems.push(`headers: '${header}' is given twice (header names are case-insensitive)`);
     if (/[\r\n\0]/.test(value)) problems.push(`headers.${header} must not contain CR, LF or NUL`);
     seen.add(lower);
     // A literal credential would be stored on every imported tool (DESIGN D3): refused like on every write path.
-    if (isCredentialHeaderName(header) && hasLiteralCredential(value)) problems.push(literalCredentialMessage(`headers.${header}`, header, false));
+    if (isCredentialHeaderName(header) && hasLiteralCredential(value))
+      problems.push(literalCredentialMessage(`headers.${header}`, header, false));
     const resolved = resolveSecrets(header, value, secrets, problems, secretValues);
     if (resolved === null) continue;
     define(stored, header, value);
@@ -100,7 +111,8 @@ function checkUrl(url: string): void {
     throw validationFailed("url must be an absolute http/https URL");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw validationFailed("url must be http/https");
-  if (url.includes("{{")) throw validationFailed("url must be a literal URL (placeholders are not resolved for MCP imports)");
+  if (url.includes("{{"))
+    throw validationFailed("url must be a literal URL (placeholders are not resolved for MCP imports)");
 }
 
 function resolveSecrets(
@@ -114,12 +126,16 @@ function resolveSecrets(
   const before = problems.length;
   for (const part of splitTemplate(value)) {
     if (part.type === "text") out += part.text;
-    else if (part.type === "malformed") problems.push(`headers.${header}: malformed placeholder '${part.raw.slice(0, 60)}'`);
+    else if (part.type === "malformed")
+      problems.push(`headers.${header}: malformed placeholder '${part.raw.slice(0, 60)}'`);
     else if (part.placeholder.kind !== "secret") {
-      problems.push(`headers.${header}: only {{secret.*}} placeholders are allowed in MCP import headers, not '${part.placeholder.raw}'`);
+      problems.push(
+        `headers.${header}: only {{secret.*}} placeholders are allowed in MCP import headers, not '${part.placeholder.raw}'`,
+      );
     } else {
       const secret = secrets.read(part.placeholder.name);
-      if (secret === undefined) problems.push(`headers.${header}: secret '${part.placeholder.name}' is not provisioned`);
+      if (secret === undefined)
+        problems.push(`headers.${header}: secret '${part.placeholder.name}' is not provisioned`);
       else {
         out += secret;
         secretValues.push(secret);

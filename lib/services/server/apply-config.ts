@@ -40,7 +40,8 @@ export function applyConfig(
     const where = `agent ${typeof id === "string" ? `'${id}'` : `#${i}`}`;
     if (typeof id !== "string" || !AGENT_ID.test(id)) problems.push(`${where}: id must match ${AGENT_ID}`);
     const parsed = agentInput.safeParse(rest);
-    if (!parsed.success) problems.push(...parsed.error.issues.map((x) => `${where}: ${x.path.join(".")}: ${x.message}`));
+    if (!parsed.success)
+      problems.push(...parsed.error.issues.map((x) => `${where}: ${x.path.join(".")}: ${x.message}`));
     else if (typeof id === "string") agents.push(agentValues(id, parsed.data, source));
     for (const tool of dataTools ?? []) {
       if (writes.some((w) => w.definition.name === tool?.name)) {
@@ -61,7 +62,11 @@ export function applyConfig(
     recordAudit(db, actor, {
       action: "config.apply",
       target: `config:${source}`,
-      summary: { agents: options.writeAgents === false ? [] : agents.map((a) => a.id), created: written.created, updated: written.updated },
+      summary: {
+        agents: options.writeAgents === false ? [] : agents.map((a) => a.id),
+        created: written.created,
+        updated: written.updated,
+      },
     });
     return written;
   });

@@ -38,7 +38,10 @@ describe("doctor: literal credentials", () => {
     expect(check).toMatchObject({ status: "warn", message: expect.stringContaining("{{secret.*}}") });
     expect(check?.items).toHaveLength(2);
     expect(check?.items).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^old_literal: request\.headers\.Authorization: /), expect.stringMatching(/^mcp_literal: request\.headers\.Authorization: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^old_literal: request\.headers\.Authorization: /),
+        expect.stringMatching(/^mcp_literal: request\.headers\.Authorization: /),
+      ]),
     );
   });
 

@@ -27,24 +27,41 @@ type Check = (db: Db, env: Env) => DoctorCheck;
 const checkDb: Check = (db, env) => {
   const objects = countSchemaObjects(db);
   const mode = getJournalMode(db);
-  return { name: "db", status: mode === "wal" ? "ok" : "warn", message: `${path.join(env.dataDir, "insika.db")} (${objects} objects, journal ${mode})` };
+  return {
+    name: "db",
+    status: mode === "wal" ? "ok" : "warn",
+    message: `${path.join(env.dataDir, "insika.db")} (${objects} objects, journal ${mode})`,
+  };
 };
 
 const checkMigrations: Check = (db) => {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
   const applied = countAppliedMigrations(db);
   const expected = journal.entries.length;
   return applied === expected
     ? { name: "migrations", status: "ok", message: `${applied} of ${expected} applied` }
-    : { name: "migrations", status: "error", message: `${applied} of ${expected} applied: restart the server to migrate` };
+    : {
+        name: "migrations",
+        status: "error",
+        message: `${applied} of ${expected} applied: restart the server to migrate`,
+      };
 };
 
 const checkToken: Check = (db, env) => {
   const now = Date.now();
   const active = listApiKeys(db).filter((k) => k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now));
   const admins = active.filter((k) => k.scopes.includes("admin")).length;
-  if (admins === 0) return { name: "api-keys", status: "error", message: "no active admin key: set INSIKA_API_TOKEN or run `insika token --rotate`" };
-  const bootstrap = env.INSIKA_API_TOKEN ? "the bootstrap key is INSIKA_API_TOKEN" : `the bootstrap key is in ${path.join(env.dataDir, "api-token")}`;
+  if (admins === 0)
+    return {
+      name: "api-keys",
+      status: "error",
+      message: "no active admin key: set INSIKA_API_TOKEN or run `insika token --rotate`",
+    };
+  const bootstrap = env.INSIKA_API_TOKEN
+    ? "the bootstrap key is INSIKA_API_TOKEN"
+    : `the bootstrap key is in ${path.join(env.dataDir, "api-token")}`;
   return { name: "api-keys", status: "ok", message: `${active.length} active key(s), ${admins} admin; ${bootstrap}` };
 };
 
@@ -70,7 +87,12 @@ const checkDataTools: Check = (db) => {
   const data = entries.filter((e) => e.kind !== "code").length;
   return dropped.length === 0
     ? { name: "data-tools", status: "ok", message: `${data} stored tools, all valid` }
-    : { name: "data-tools", status: "error", message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`, items: dropped };
+    : {
+        name: "data-tools",
+        status: "error",
+        message: `${dropped.length} of ${data} stored tools no longer validate and are dropped from the catalog`,
+        items: dropped,
+      };
 };
 
 // Rows stored before writes refused literal credentials still run; this is where they are named.
@@ -78,13 +100,17 @@ const checkDataTools: Check = (db) => {
 const checkLiteralCredentials: Check = (db) => {
   const items = [...buildCatalog(db).entries.values()].flatMap((e) =>
     e.status === "ok" && e.kind !== "code"
-      ? findLiteralCredentials(e.definition.request.headers, e.definition.secret_headers, { exemptSecretHeaders: e.kind !== "mcp" }).map(
-          (problem) => `${e.name}: ${problem}`,
-        )
+      ? findLiteralCredentials(e.definition.request.headers, e.definition.secret_headers, {
+          exemptSecretHeaders: e.kind !== "mcp",
+        }).map((problem) => `${e.name}: ${problem}`)
       : [],
   );
   return items.length === 0
-    ? { name: "literal-credentials", status: "ok", message: "no stored tool has a credential written literally in a header" }
+    ? {
+        name: "literal-credentials",
+        status: "ok",
+        message: "no stored tool has a credential written literally in a header",
+      }
     : {
         name: "literal-credentials",
         status: "warn",
@@ -93,7 +119,15 @@ const checkLiteralCredentials: Check = (db) => {
       };
 };
 
-const CHECKS: Check[] = [checkDb, checkMigrations, checkToken, checkEgress, checkProviderEgress, checkDataTools, checkLiteralCredentials];
+const CHECKS: Check[] = [
+  checkDb,
+  checkMigrations,
+  checkToken,
+  checkEgress,
+  checkProviderEgress,
+  checkDataTools,
+  checkLiteralCredentials,
+];
 
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
@@ -102,7 +136,11 @@ export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck
       try {
         return check(db, env);
       } catch (error) {
-        return { name: check.name.replace(/^check/, "").toLowerCase(), status: "error" as const, message: (error as Error).message };
+        return {
+          name: check.name.replace(/^check/, "").toLowerCase(),
+          status: "error" as const,
+          message: (error as Error).message,
+        };
       }
     }),
   };

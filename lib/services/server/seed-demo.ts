@@ -26,8 +26,13 @@ export function demoConfig(port: number): AgentConfig {
       {
         name: "search_catalog",
         description: "Search the demo store's catalog by keywords",
-        parameters: "query | string | required | Words to look for\nlimit | integer | optional | How many results (default 5)",
-        request: { method: "GET", url: `${base}/catalog`, query: { q: "{{query}}", limit: "{{limit}}", store: "{{ctx.store_id}}" } },
+        parameters:
+          "query | string | required | Words to look for\nlimit | integer | optional | How many results (default 5)",
+        request: {
+          method: "GET",
+          url: `${base}/catalog`,
+          query: { q: "{{query}}", limit: "{{limit}}", store: "{{ctx.store_id}}" },
+        },
         response: { extract: "json_path", path: "$.results" },
         group: "catalog",
         tags: ["demo"],
@@ -35,13 +40,18 @@ export function demoConfig(port: number): AgentConfig {
       {
         name: "subscribe_to_learning_path",
         description: "Subscribe the customer to a learning path; the backend confirms to the customer itself",
-        parameters: "path | string | required | The learning path's slug\nemail | string | required | The customer's email",
+        parameters:
+          "path | string | required | The learning path's slug\nemail | string | required | The customer's email",
         request: {
           method: "POST",
           url: `${base}/subscribe`,
           body: { path: "{{path}}", email: "{{email}}", chat_id: "{{ctx.chat_id}}" },
         },
-        halt_when: { json_path: "tool_result.status", equals: ["SUBSCRIBED"], say: { json_path: "tool_result.message" } },
+        halt_when: {
+          json_path: "tool_result.status",
+          equals: ["SUBSCRIBED"],
+          say: { json_path: "tool_result.message" },
+        },
         group: "learning",
         tags: ["demo", "halts"],
       },
@@ -63,6 +73,8 @@ export function seedDemo(db: Db, port: number): { created: string[] } {
   const agentExists = getAgent(db, DEMO_AGENT_ID) !== undefined;
   const missing = dataTools.filter((t) => !getTool(db, t.name));
   if (agentExists && missing.length === 0) return { created: [] };
-  const result = applyConfig(db, operatorPrincipal("config"), { ...agent, dataTools: missing }, "seed", { writeAgents: !agentExists });
+  const result = applyConfig(db, operatorPrincipal("config"), { ...agent, dataTools: missing }, "seed", {
+    writeAgents: !agentExists,
+  });
   return { created: [...(agentExists ? [] : [`agent ${DEMO_AGENT_ID}`]), ...result.created] };
 }

@@ -8,8 +8,21 @@ import { createSession } from "./create-session";
 function withAgent() {
   const db = openDb(":memory:");
   upsertAgent(db, {
-    id: "a1", name: "a1", instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-    approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    id: "a1",
+    name: "a1",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: [],
+    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
   });
   return db;
 }

@@ -13,8 +13,21 @@ function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a", "b"]) {
     upsertAgent(db, {
-      id, name: id, instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-      approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+      id,
+      name: id,
+      instructions: "",
+      model: { provider: "demo", model: "demo" },
+      toolsAllow: null,
+      toolsDeny: [],
+      toolsAllowGroups: null,
+      toolsDeferred: [],
+      approvals: [],
+      limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
+      metadata: {},
+      skills: [],
+      subagents: [],
+      memory: false,
+      source: "api",
     });
   }
   insertSession(db, { id: "s_a_t1", agentId: "a", tenant: "t1", now: 1 });
@@ -26,7 +39,14 @@ function seeded() {
 }
 
 const key = (scopes: Scope[], extra: Partial<Principal> = {}): Principal => ({
-  keyId: "key_x", keyName: "x", scopes, agents: null, tenant: null, turnsPerMinute: null, source: "api", ...extra,
+  keyId: "key_x",
+  keyName: "x",
+  scopes,
+  agents: null,
+  tenant: null,
+  turnsPerMinute: null,
+  source: "api",
+  ...extra,
 });
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -55,9 +75,13 @@ describe("createSessionAs", () => {
     const pinned = key(["turns:run"], { tenant: "t1" });
     expect(createSessionAs(db, pinned, { agentId: "a" }).tenant).toBe("t1");
     expect(createSessionAs(db, pinned, { agentId: "a", tenant: "t1" }).tenant).toBe("t1");
-    expect(codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(/^forbidden: .*'t1'.*'t2'/);
+    expect(codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(
+      /^forbidden: .*'t1'.*'t2'/,
+    );
     // Also an admin key, when pinned.
-    expect(codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" }))).toMatch(/^forbidden/);
+    expect(codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" }))).toMatch(
+      /^forbidden/,
+    );
     expect(createSessionAs(db, key(["turns:run"]), { agentId: "a", tenant: "free" }).tenant).toBe("free");
   });
 });
@@ -74,7 +98,9 @@ describe("reading sessions as a key", () => {
     // traces:read ignores the agent list (it reads every agent's traces) but not the pin.
     expect(ids(listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
     // The Studio's list, for the signed-in key.
-    expect(ids(listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual(["s_a_t1"]);
+    expect(ids(listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual([
+      "s_a_t1",
+    ]);
     expect(ids(listSessionRows(db))).toHaveLength(4);
   });
 
@@ -91,7 +117,9 @@ describe("reading sessions as a key", () => {
   it("does not start or resume a turn in a session the key may not see", async () => {
     const db = seeded();
     const chat = key(["turns:run"], { agents: ["a"] });
-    await expect(startTurn(db, { sessionId: "s_b_t1", message: "hi", actor: chat })).rejects.toMatchObject({ code: "not_found" });
+    await expect(startTurn(db, { sessionId: "s_b_t1", message: "hi", actor: chat })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(codeOf(() => resumeTurnAs(db, chat, "turn_b"))).toBe("not_found: turn 'turn_b' not found");
     expect(codeOf(() => resumeTurnAs(db, chat, "turn_missing"))).toBe("not_found: turn 'turn_missing' not found");
   });

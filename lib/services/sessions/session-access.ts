@@ -15,14 +15,20 @@ import { getTrace, getTranscript, listSessionsPresented } from "./sessions";
 /** 403 unless the principal may start turns with this agent (admin: any agent). */
 export function assertMayUseAgent(principal: Principal, agentId: string): void {
   if (hasAnyScope(principal, ["admin"]) || mayUseAgent(principal, agentId)) return;
-  throw new DomainError("forbidden", `this key may not use agent '${agentId}' (its agents: ${(principal.agents ?? []).join(", ") || "none"})`);
+  throw new DomainError(
+    "forbidden",
+    `this key may not use agent '${agentId}' (its agents: ${(principal.agents ?? []).join(", ") || "none"})`,
+  );
 }
 
 /** The tenant of a new session: the key's when pinned (a different requested one is 403), else the requested one. */
 export function sessionTenantFor(principal: Principal, requested: string | null | undefined): string | null {
   if (principal.tenant === null) return requested ?? null;
   if (requested != null && requested !== principal.tenant) {
-    throw new DomainError("forbidden", `this key is pinned to tenant '${principal.tenant}'; it cannot create a session of tenant '${requested}'`);
+    throw new DomainError(
+      "forbidden",
+      `this key is pinned to tenant '${principal.tenant}'; it cannot create a session of tenant '${requested}'`,
+    );
   }
   return principal.tenant;
 }
@@ -53,7 +59,8 @@ export function getVisibleTurnSessionOrThrow(db: Db, principal: Principal, turnI
 export function visibleSessionFilter(principal: Principal): SessionFilter {
   const filter: SessionFilter = {};
   if (principal.tenant !== null) filter.tenant = principal.tenant;
-  if (!hasAnyScope(principal, ["traces:read"])) filter.agentIds = principal.scopes.includes("turns:run") ? (principal.agents ?? undefined) : [];
+  if (!hasAnyScope(principal, ["traces:read"]))
+    filter.agentIds = principal.scopes.includes("turns:run") ? (principal.agents ?? undefined) : [];
   if (filter.agentIds === undefined) delete filter.agentIds;
   return filter;
 }

@@ -14,7 +14,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function listSessionRows(db: Db, agentId?: string, visibleTo?: Principal) {
   // A deleted (archived) agent's sessions are history: they keep its name.
   const names = new Map(listAgents(db, { includeArchived: true }).map((a) => [a.id, a.name]));
-  return listSessionSummaries(db, { ...(visibleTo ? visibleSessionFilter(visibleTo) : {}), ...(agentId ? { agentId } : {}), limit: 100 }).map((s) => ({
+  return listSessionSummaries(db, {
+    ...(visibleTo ? visibleSessionFilter(visibleTo) : {}),
+    ...(agentId ? { agentId } : {}),
+    limit: 100,
+  }).map((s) => ({
     id: s.id,
     agent_id: s.agentId,
     tenant: s.tenant,

@@ -7,8 +7,21 @@ import { getTrace, getTraceCall } from "./sessions";
 function seeded() {
   const db = openDb(":memory:");
   upsertAgent(db, {
-    id: "a1", name: "a1", instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-    approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    id: "a1",
+    name: "a1",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: [],
+    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
   });
   for (const s of ["s1", "s2"]) insertSession(db, { id: s, agentId: "a1", tenant: null, now: 1 });
   insertTurn(db, { id: "t1", sessionId: "s1", userMessage: "one", now: 10 });
@@ -16,7 +29,16 @@ function seeded() {
   insertTurn(db, { id: "t3", sessionId: "s2", userMessage: "other", now: 30 });
   // Rows of the two turns interleaved, and one call id ("c1") used in both turns.
   const call = (turnId: string, callId: string, at: number) =>
-    insertToolCall(db, { turnId, callId, tool: `tool_${turnId}`, ok: at % 2 === 0, startedAt: at, durationMs: 3, queuedMs: 1, record: { status: 200, arguments: { at } } });
+    insertToolCall(db, {
+      turnId,
+      callId,
+      tool: `tool_${turnId}`,
+      ok: at % 2 === 0,
+      startedAt: at,
+      durationMs: 3,
+      queuedMs: 1,
+      record: { status: 200, arguments: { at } },
+    });
   call("t1", "c1", 11);
   call("t2", "c1", 21);
   call("t1", "c2", 12);
@@ -34,9 +56,21 @@ describe("getTrace", () => {
       ["t1", [1, 2], ["c1", "c2"]],
       ["t2", [1], ["c1"]],
     ]);
-    expect(trace.turns[0]?.events[1]).toEqual({ seq: 2, type: "tool_call", at: new Date(11).toISOString(), call_id: "c1" });
+    expect(trace.turns[0]?.events[1]).toEqual({
+      seq: 2,
+      type: "tool_call",
+      at: new Date(11).toISOString(),
+      call_id: "c1",
+    });
     expect(trace.turns[0]?.calls[0]).toEqual({
-      status: 200, arguments: { at: 11 }, call_id: "c1", tool: "tool_t1", ok: false, started_at: new Date(11).toISOString(), duration_ms: 3, queued_ms: 1,
+      status: 200,
+      arguments: { at: 11 },
+      call_id: "c1",
+      tool: "tool_t1",
+      ok: false,
+      started_at: new Date(11).toISOString(),
+      duration_ms: 3,
+      queued_ms: 1,
     });
     expect(getTrace(seeded(), "s1", { turnId: "t2" }).turns.map((t) => [t.id, t.calls.length])).toEqual([["t2", 1]]);
   });

@@ -3,7 +3,15 @@
  * and the trace (per turn, its events and every tool call record).
  */
 import type { Db } from "@/db/client";
-import { getSession, getSessionToolCall, listMessages, listSessions, listTrace, listTurns, type SessionFilter } from "@/db/queries/sessions";
+import {
+  getSession,
+  getSessionToolCall,
+  listMessages,
+  listSessions,
+  listTrace,
+  listTurns,
+  type SessionFilter,
+} from "@/db/queries/sessions";
 import type { ToolCallRow, TurnRow } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -66,14 +74,25 @@ function presentEvent(e: ReturnType<typeof listTrace>["events"][number]) {
 }
 
 function presentCall(c: ToolCallRow) {
-  return { ...c.record, call_id: c.callId, tool: c.tool, ok: c.ok, started_at: iso(c.startedAt), duration_ms: c.durationMs, queued_ms: c.queuedMs };
+  return {
+    ...c.record,
+    call_id: c.callId,
+    tool: c.tool,
+    ok: c.ok,
+    started_at: iso(c.startedAt),
+    duration_ms: c.durationMs,
+    queued_ms: c.queuedMs,
+  };
 }
 
 /** Per turn: its ordered events and every tool call record (queue time and halt verdict included). */
 export function getTrace(db: Db, id: string, options: { turnId?: string } = {}) {
   const session = getSessionOrThrow(db, id);
   const turns = listTurns(db, id).filter((t) => !options.turnId || t.id === options.turnId);
-  const { events, calls } = listTrace(db, turns.map((t) => t.id));
+  const { events, calls } = listTrace(
+    db,
+    turns.map((t) => t.id),
+  );
   // One pass over each list (rows keep their query order inside a turn), not one filter per turn.
   const byTurn = new Map(turns.map((t) => [t.id, { events: [] as TraceEvent[], calls: [] as TraceCall[] }]));
   for (const e of events) byTurn.get(e.turnId)?.events.push(presentEvent(e));

@@ -35,10 +35,15 @@ function present(row: SkillRow, withBody: boolean) {
 /** Creates or replaces a skill; 422 for a bad name, a body `name` different from the path, or a missing field. */
 export function putSkill(db: Db, actor: Principal, name: string, input: z.infer<typeof skillInput>) {
   if (!SKILL_NAME.test(name)) throw validationFailed(`skill name must match ${SKILL_NAME}`);
-  if (input.name !== undefined && input.name !== name) throw validationFailed(`body name '${input.name}' differs from the path '${name}'`);
+  if (input.name !== undefined && input.name !== name)
+    throw validationFailed(`body name '${input.name}' differs from the path '${name}'`);
   const { created, skill } = db.transaction(() => {
     const written = upsertSkill(db, { name, description: input.description, body: input.body });
-    recordAudit(db, actor, { action: "skill.put", target: `skill:${name}`, summary: { change: written.created ? "created" : "updated" } });
+    recordAudit(db, actor, {
+      action: "skill.put",
+      target: `skill:${name}`,
+      summary: { change: written.created ? "created" : "updated" },
+    });
     return written;
   });
   return { created, skill: present(skill, true) };

@@ -8,7 +8,11 @@ import { operatorPrincipal } from "@/lib/access/principal";
 
 const OPERATOR = operatorPrincipal("api");
 
-const tool = (name: string, url = "https://api.example.com/x") => ({ name, description: `the ${name} tool`, request: { method: "GET", url } });
+const tool = (name: string, url = "https://api.example.com/x") => ({
+  name,
+  description: `the ${name} tool`,
+  request: { method: "GET", url },
+});
 const deps = (env: Record<string, string | undefined> = {}) => ({ env, secrets: staticSecrets({}) });
 
 describe("applyManifest", () => {
@@ -40,13 +44,25 @@ describe("applyManifest", () => {
     const r = applyManifest(
       db,
       OPERATOR,
-      { tools: [tool("exposed", "{{env.API_URL}}/x"), tool("hidden", "{{env.HOME}}/x"), tool("unset", "{{env.REGION}}/x")] },
+      {
+        tools: [
+          tool("exposed", "{{env.API_URL}}/x"),
+          tool("hidden", "{{env.HOME}}/x"),
+          tool("unset", "{{env.REGION}}/x"),
+        ],
+      },
       deps({ API_URL: "https://api.example.com", REGION: undefined }),
     );
     expect(r.created).toEqual(["exposed"]);
     expect(getTool(db, "exposed")?.definition.request.url).toBe("https://api.example.com/x");
     expect(r.errors).toEqual([
-      { index: 1, tool: "hidden", error: expect.stringContaining("{{env.HOME}}: HOME is not exposed to manifests (list it in INSIKA_MANIFEST_ENV") },
+      {
+        index: 1,
+        tool: "hidden",
+        error: expect.stringContaining(
+          "{{env.HOME}}: HOME is not exposed to manifests (list it in INSIKA_MANIFEST_ENV",
+        ),
+      },
       { index: 2, tool: "unset", error: expect.stringContaining("environment variable REGION is not set") },
     ]);
   });

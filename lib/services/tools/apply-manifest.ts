@@ -47,7 +47,8 @@ export function applyManifest(db: Db, actor: Principal, body: unknown, deps: Man
       { limit: MAX_MANIFEST_TOOLS, count: body.tools.length },
     );
   }
-  if (body.defaults !== undefined && !isObject(body.defaults)) throw validationFailed("manifest `defaults` must be an object");
+  if (body.defaults !== undefined && !isObject(body.defaults))
+    throw validationFailed("manifest `defaults` must be an object");
   const defaults = (body.defaults ?? {}) as Record<string, unknown>;
   const reserved = reservedToolNames();
   const errors: ManifestResult["errors"] = [];
@@ -73,7 +74,11 @@ export function applyManifest(db: Db, actor: Principal, body: unknown, deps: Man
     seen.add(checked.tool.name);
     const existing = getTool(db, checked.tool.name);
     if (existing?.kind === "mcp") {
-      errors.push({ index, tool: name, error: `'${checked.tool.name}' belongs to ${existing.group ?? "an MCP import"}: re-import it instead` });
+      errors.push({
+        index,
+        tool: name,
+        error: `'${checked.tool.name}' belongs to ${existing.group ?? "an MCP import"}: re-import it instead`,
+      });
       return;
     }
     writes.push({ definition: checked.tool, kind: "data" });
@@ -85,7 +90,12 @@ export function applyManifest(db: Db, actor: Principal, body: unknown, deps: Man
       recordAudit(db, actor, {
         action: "manifest.apply",
         target: "manifest",
-        summary: { created: written.created, updated: written.updated, unchanged: written.unchanged.length, errors: errors.length },
+        summary: {
+          created: written.created,
+          updated: written.updated,
+          unchanged: written.unchanged.length,
+          errors: errors.length,
+        },
       });
     }
     return written;
@@ -108,7 +118,9 @@ function withDefaults(defaults: Record<string, unknown>, tool: Record<string, un
     merged.request = {
       ...d,
       ...t,
-      ...(isObject(d.headers) || isObject(t.headers) ? { headers: { ...(d.headers as object), ...(t.headers as object) } } : {}),
+      ...(isObject(d.headers) || isObject(t.headers)
+        ? { headers: { ...(d.headers as object), ...(t.headers as object) } }
+        : {}),
       ...(isObject(d.query) || isObject(t.query) ? { query: { ...(d.query as object), ...(t.query as object) } } : {}),
     };
   } else if (isObject(defaults.request) && tool.request === undefined) {

@@ -21,15 +21,21 @@ export interface CatalogExecutorDeps {
   mcp?: McpCaller;
 }
 
-
 /** Builds the executor a turn uses. */
 export function createCatalogExecutor(deps: CatalogExecutorDeps): ToolExecutor {
   return {
     async execute(request: ToolCallRequest): Promise<ToolOutcome> {
       const entry = deps.catalog.entries.get(request.tool);
       if (!entry || entry.status !== "ok") {
-        const error = entry ? `tool '${request.tool}' is unavailable: ${entry.status === "dropped" ? entry.problem : ""}` : `unknown tool: ${request.tool}`;
-        return { ok: false, error, content: JSON.stringify({ error }), record: localCallRecord(request, "data", false, error) };
+        const error = entry
+          ? `tool '${request.tool}' is unavailable: ${entry.status === "dropped" ? entry.problem : ""}`
+          : `unknown tool: ${request.tool}`;
+        return {
+          ok: false,
+          error,
+          content: JSON.stringify({ error }),
+          record: localCallRecord(request, "data", false, error),
+        };
       }
       if (entry.kind === "code") return runCodeTool(entry, request);
       return executeDataTool(entry.definition, request.arguments, request.ctx, {
@@ -43,18 +49,38 @@ export function createCatalogExecutor(deps: CatalogExecutorDeps): ToolExecutor {
   };
 }
 
-async function runCodeTool(entry: Extract<CatalogEntry, { kind: "code" }>, request: ToolCallRequest): Promise<ToolOutcome> {
+async function runCodeTool(
+  entry: Extract<CatalogEntry, { kind: "code" }>,
+  request: ToolCallRequest,
+): Promise<ToolOutcome> {
   const started = Date.now();
   const checked = validateArguments(entry.code.parameters, request.arguments);
   if (!checked.ok) {
-    return { ok: false, error: checked.error, content: JSON.stringify({ error: checked.error }), record: localCallRecord(request, "code", false, checked.error, started) };
+    return {
+      ok: false,
+      error: checked.error,
+      content: JSON.stringify({ error: checked.error }),
+      record: localCallRecord(request, "code", false, checked.error, started),
+    };
   }
   try {
-    const value = await entry.code.execute(request.arguments as Record<string, unknown>, { ctx: request.ctx, signal: request.signal });
+    const value = await entry.code.execute(request.arguments as Record<string, unknown>, {
+      ctx: request.ctx,
+      signal: request.signal,
+    });
     const content = JSON.stringify(value ?? null);
-    return { ok: true, content, record: { ...localCallRecord(request, "code", true, undefined, started), result: clipResult(content) } };
+    return {
+      ok: true,
+      content,
+      record: { ...localCallRecord(request, "code", true, undefined, started), result: clipResult(content) },
+    };
   } catch (error) {
     const message = errorMessage(error);
-    return { ok: false, error: message, content: JSON.stringify({ error: message }), record: localCallRecord(request, "code", false, message, started) };
+    return {
+      ok: false,
+      error: message,
+      content: JSON.stringify({ error: message }),
+      record: localCallRecord(request, "code", false, message, started),
+    };
   }
 }

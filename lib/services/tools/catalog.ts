@@ -76,8 +76,21 @@ export function buildCatalog(db: Db): Catalog {
   for (const row of listToolSources(db)) {
     if (entries.has(row.name)) continue; // code tools win; writes refuse this, so only old rows get here
     const last = previous?.get(row.name);
-    const same = last && last.version === row.version && last.kind === row.kind && last.group === row.group && last.text === row.definition;
-    const kept = same ? last : { version: row.version, kind: row.kind, group: row.group, text: row.definition, entry: dataEntry(row, reserved) };
+    const same =
+      last &&
+      last.version === row.version &&
+      last.kind === row.kind &&
+      last.group === row.group &&
+      last.text === row.definition;
+    const kept = same
+      ? last
+      : {
+          version: row.version,
+          kind: row.kind,
+          group: row.group,
+          text: row.definition,
+          entry: dataEntry(row, reserved),
+        };
     entries.set(row.name, kept.entry);
     next.set(row.name, kept);
   }
@@ -93,7 +106,11 @@ function dataEntry(row: ReturnType<typeof listToolSources>[number], reserved: Re
     // validation below reports it
   }
   // Rows stored before the literal-credential rule keep working; doctor lists them.
-  const checked = validateToolDefinition(definition, { writePath: "api", reservedNames: reserved, literalCredentials: "allow" });
+  const checked = validateToolDefinition(definition, {
+    writePath: "api",
+    reservedNames: reserved,
+    literalCredentials: "allow",
+  });
   const base = {
     name: row.name,
     kind: row.kind,
@@ -103,7 +120,9 @@ function dataEntry(row: ReturnType<typeof listToolSources>[number], reserved: Re
     editable: true,
     version: row.version,
   };
-  return checked.ok ? { ...base, status: "ok", definition: checked.tool } : { ...base, status: "dropped", problem: checked.error };
+  return checked.ok
+    ? { ...base, status: "ok", definition: checked.tool }
+    : { ...base, status: "dropped", problem: checked.error };
 }
 
 const cache = new Map<Db, Catalog>();

@@ -19,20 +19,31 @@ export type UrlVerdict =
 const PLACEHOLDER = /\{\{[^}]*\}\}/g;
 
 /** Never resolves: the Studio must not send DNS queries for what an operator types. */
-const noDns: Resolver = () => Promise.reject(Object.assign(new Error("not resolved in the Studio"), { code: "STUDIO" }));
+const noDns: Resolver = () =>
+  Promise.reject(Object.assign(new Error("not resolved in the Studio"), { code: "STUDIO" }));
 
 /** The verdict for `url` (a tool's URL template) under the current posture. */
 export async function checkUrlVerdict(url: string): Promise<UrlVerdict> {
   const text = url.trim();
   if (text === "") return { verdict: "none", message: "" };
   if (/\{\{\s*env\./.test(text)) {
-    return { verdict: "blocked", rule: "env-template", message: "{{env.*}} is substituted only on the manifest path", hint: "write a literal URL here" };
+    return {
+      verdict: "blocked",
+      rule: "env-template",
+      message: "{{env.*}} is substituted only on the manifest path",
+      hint: "write a literal URL here",
+    };
   }
   let posture;
   try {
     posture = getPosture();
   } catch (error) {
-    return { verdict: "blocked", rule: "posture", message: (error as Error).message, hint: "fix the egress environment (see Doctor)" };
+    return {
+      verdict: "blocked",
+      rule: "posture",
+      message: (error as Error).message,
+      hint: "fix the egress environment (see Doctor)",
+    };
   }
   const decision = await checkDestination(text.replace(PLACEHOLDER, "x"), posture, noDns);
   if (decision.verdict === "blocked") {
@@ -43,6 +54,10 @@ export async function checkUrlVerdict(url: string): Promise<UrlVerdict> {
       ? { verdict: "allowed", message: `allowed: listed in ${EGRESS_ENV.hosts}; resolved and pinned at call time` }
       : { verdict: "deferred", message: "will be checked at call time: resolved and pinned" };
   }
-  const because = { public: "a public address", allowlisted: `listed in ${EGRESS_ENV.hosts}`, "allow-private": `${EGRESS_ENV.allowPrivate} is on` }[decision.rule];
+  const because = {
+    public: "a public address",
+    allowlisted: `listed in ${EGRESS_ENV.hosts}`,
+    "allow-private": `${EGRESS_ENV.allowPrivate} is on`,
+  }[decision.rule];
   return { verdict: "allowed", message: `allowed: ${because} (${decision.address})` };
 }

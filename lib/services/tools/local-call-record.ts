@@ -6,7 +6,13 @@ import type { ToolCallRequest } from "@/lib/engine/ports";
 
 const MAX_RESULT_CHARS = 8 * 1024;
 
-export function localCallRecord(request: ToolCallRequest, kind: "code" | "data" | "system", ok: boolean, error?: string, started = Date.now()) {
+export function localCallRecord(
+  request: ToolCallRequest,
+  kind: "code" | "data" | "system",
+  ok: boolean,
+  error?: string,
+  started = Date.now(),
+) {
   return {
     call_id: request.callId,
     tool: request.tool,

@@ -14,20 +14,39 @@ const demoModel = { provider: "demo", model: "demo" };
 describe("system tools in the catalog", () => {
   it("are listed as read-only code tools with when an agent is offered each", () => {
     const db = openDb(":memory:");
-    const listed = listCatalog(db).filter((t) => (SYSTEM_TOOL_NAMES as readonly string[]).includes(t.name)) as ReturnType<typeof summarizeSystemTool>[];
+    const listed = listCatalog(db).filter((t) =>
+      (SYSTEM_TOOL_NAMES as readonly string[]).includes(t.name),
+    ) as ReturnType<typeof summarizeSystemTool>[];
     expect(listed.map((t) => t.name)).toEqual([...SYSTEM_TOOL_NAMES]);
-    for (const t of listed) expect(t).toMatchObject({ kind: "code", editable: false, status: "ok", system: true, offered_when: expect.stringMatching(/^when /) });
+    for (const t of listed)
+      expect(t).toMatchObject({
+        kind: "code",
+        editable: false,
+        status: "ok",
+        system: true,
+        offered_when: expect.stringMatching(/^when /),
+      });
     expect(listed.find((t) => t.name === "load_skill")?.offered_when).toContain("skills");
     expect(listed.find((t) => t.name === "tool_search")?.offered_when).toContain("deferred");
     expect(listed.find((t) => t.name === "remember")?.offered_when).toContain("memory");
     expect(listed.find((t) => t.name === "spawn_subagents")?.offered_when).toContain("subagents");
-    expect(listCatalogRows(db).filter((r) => r.offered_when).map((r) => r.name).sort()).toEqual([...SYSTEM_TOOL_NAMES].sort());
+    expect(
+      listCatalogRows(db)
+        .filter((r) => r.offered_when)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([...SYSTEM_TOOL_NAMES].sort());
   });
 
   it("answer GET with their schema and refuse writes, deletes and collisions", () => {
     const db = openDb(":memory:");
     const detail = getToolDetail(db, "spawn_subagent") as Record<string, unknown>;
-    expect(detail).toMatchObject({ name: "spawn_subagent", kind: "code", side_effect: true, parameters: { type: "object", required: ["agent", "message"] } });
+    expect(detail).toMatchObject({
+      name: "spawn_subagent",
+      kind: "code",
+      side_effect: true,
+      parameters: { type: "object", required: ["agent", "message"] },
+    });
     expect(JSON.stringify(detail.parameters)).not.toContain('"enum":[]');
     expect(() => removeTool(db, OPERATOR, "remember")).toThrow(DomainError);
     try {
@@ -36,7 +55,9 @@ describe("system tools in the catalog", () => {
       expect((e as DomainError).code).toBe("conflict");
       expect((e as DomainError).message).toContain("system tool");
     }
-    expect(() => putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } })).toThrow("'load_skill' is already a code tool");
+    expect(() =>
+      putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } }),
+    ).toThrow("'load_skill' is already a code tool");
   });
 
   it("say per agent whether a turn is offered one, and why", () => {
@@ -47,6 +68,9 @@ describe("system tools in the catalog", () => {
     const rows = new Map(toolExposureByAgent(db, "load_skill").map((r) => [r.agent_id, r]));
     expect(rows.get("with_skills")).toMatchObject({ status: "offered", reason: expect.stringContaining("skills") });
     expect(rows.get("denies")).toMatchObject({ status: "denied" });
-    expect(rows.get("plain")).toMatchObject({ status: "not_allowed", reason: expect.stringContaining("not configured") });
+    expect(rows.get("plain")).toMatchObject({
+      status: "not_allowed",
+      reason: expect.stringContaining("not configured"),
+    });
   });
 });

@@ -28,11 +28,19 @@ export interface SystemToolInfo {
 const [SPAWN_ONE, SPAWN_MANY] = spawnSpecs([]).map(withoutEmptyEnums) as [ModelToolSpec, ModelToolSpec];
 
 const INFOS: SystemToolInfo[] = [
-  info(TOOL_SEARCH_SPEC, false, "when the turn has deferred tools (the agent's tools_deferred names a usable, allowed tool)"),
+  info(
+    TOOL_SEARCH_SPEC,
+    false,
+    "when the turn has deferred tools (the agent's tools_deferred names a usable, allowed tool)",
+  ),
   info(LOAD_SKILL_SPEC, false, "when the agent lists skills (its skills field)"),
   info(REMEMBER_SPEC, true, "when memory is on for the agent (memory: true)"),
   info(SPAWN_ONE, true, "when the agent lists subagents (its subagents field)"),
-  info(SPAWN_MANY, true, `when the agent lists subagents (its subagents field); at most ${MAX_SUBAGENTS_PER_CALL} tasks per call`),
+  info(
+    SPAWN_MANY,
+    true,
+    `when the agent lists subagents (its subagents field); at most ${MAX_SUBAGENTS_PER_CALL} tasks per call`,
+  ),
 ];
 
 const BY_NAME: ReadonlyMap<string, SystemToolInfo> = new Map(INFOS.map((i) => [i.name, i]));
@@ -64,7 +72,13 @@ export function systemToolExposure(db: Db, agent: AgentRow, tool: SystemToolInfo
 }
 
 function info(spec: ModelToolSpec, sideEffect: boolean, offeredWhen: string): SystemToolInfo {
-  return { name: spec.name, description: spec.description, parameters: spec.parameters as JsonSchema, sideEffect, offeredWhen };
+  return {
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters as JsonSchema,
+    sideEffect,
+    offeredWhen,
+  };
 }
 
 function withoutEmptyEnums(spec: ModelToolSpec): ModelToolSpec {

@@ -33,11 +33,19 @@ export interface TestToolInput {
 const GRACE_MS = 5_000;
 
 /** Runs one call of `name`; 404 (thrown) for a tool the catalog does not know. */
-export async function testTool(db: Db, actor: Principal, name: string, input: TestToolInput): Promise<Record<string, unknown>> {
+export async function testTool(
+  db: Db,
+  actor: Principal,
+  name: string,
+  input: TestToolInput,
+): Promise<Record<string, unknown>> {
   const catalog = getCatalog(db);
   const entry = catalog.entries.get(name);
   if (!entry && getSystemTool(name)) {
-    throw new DomainError("conflict", `'${name}' is a system tool: it runs only inside a turn of an agent that is offered it, not through a test call`);
+    throw new DomainError(
+      "conflict",
+      `'${name}' is a system tool: it runs only inside a turn of an agent that is offered it, not through a test call`,
+    );
   }
   if (!entry) throw notFound(`tool '${name}'`);
   const callId = `test_${crypto.randomBytes(9).toString("base64url")}`;
@@ -48,7 +56,13 @@ export async function testTool(db: Db, actor: Principal, name: string, input: Te
 
   const outcome =
     entry.status === "ok" && entry.kind !== "code"
-      ? await executeDataTool(entry.definition, input.arguments, ctx, { posture: getPosture(), secrets: processSecrets, callId, signal, mcp: getMcpCaller() })
+      ? await executeDataTool(entry.definition, input.arguments, ctx, {
+          posture: getPosture(),
+          secrets: processSecrets,
+          callId,
+          signal,
+          mcp: getMcpCaller(),
+        })
       : await createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }).execute({
           callId,
           tool: name,
@@ -77,7 +91,10 @@ export async function testTool(db: Db, actor: Principal, name: string, input: Te
 function testContext(actor: Principal, ctx: TurnContext): TurnContext {
   if (actor.tenant === null) return ctx;
   if (ctx.tenant !== undefined && ctx.tenant !== actor.tenant) {
-    throw new DomainError("forbidden", `this key is pinned to tenant '${actor.tenant}'; a test call cannot run as tenant '${ctx.tenant}'`);
+    throw new DomainError(
+      "forbidden",
+      `this key is pinned to tenant '${actor.tenant}'; a test call cannot run as tenant '${ctx.tenant}'`,
+    );
   }
   return { ...ctx, tenant: actor.tenant };
 }

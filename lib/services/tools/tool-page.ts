@@ -38,7 +38,15 @@ export function listCatalogRows(db: Db): CatalogRow[] {
     ...(e.status === "dropped" ? { problem: e.problem } : {}),
   }));
   for (const t of listSystemTools()) {
-    rows.push({ name: t.name, kind: "code", group: null, tags: ["system"], status: "ok", description: clip(t.description), offered_when: t.offeredWhen });
+    rows.push({
+      name: t.name,
+      kind: "code",
+      group: null,
+      tags: ["system"],
+      status: "ok",
+      description: clip(t.description),
+      offered_when: t.offeredWhen,
+    });
   }
   return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -56,9 +64,14 @@ export function toolExposureByAgent(db: Db, tool: string): AgentExposureRow[] {
   const entry = getCatalog(db).entries.get(tool);
   const system = getSystemTool(tool);
   return listAgents(db).map((agent) => {
-    const base = { agent_id: agent.id, agent_name: agent.name, has_allowlist: agent.toolsAllow !== null || agent.toolsAllowGroups !== null };
+    const base = {
+      agent_id: agent.id,
+      agent_name: agent.name,
+      has_allowlist: agent.toolsAllow !== null || agent.toolsAllowGroups !== null,
+    };
     if (system) return { ...base, ...systemToolExposure(db, agent, system) };
-    if (entry?.status !== "ok") return { ...base, status: "unavailable" as const, reason: "the tool is not usable (dropped or unknown)" };
+    if (entry?.status !== "ok")
+      return { ...base, status: "unavailable" as const, reason: "the tool is not usable (dropped or unknown)" };
     const exposure = agentToolExposure(db, agent).exposure.get(tool);
     return { ...base, status: exposure?.status ?? "not_allowed", reason: exposure?.reason ?? "" };
   });

@@ -71,10 +71,19 @@ export function getToolDetail(db: Db, name: string) {
  * different from the path is refused; so is a name a code tool owns.
  */
 export function putTool(db: Db, actor: Principal, name: string, body: unknown, source: WriteSource = "api") {
-  if (body && typeof body === "object" && !Array.isArray(body) && "name" in body && (body as { name: unknown }).name !== name) {
+  if (
+    body &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    "name" in body &&
+    (body as { name: unknown }).name !== name
+  ) {
     const bodyName = (body as { name: unknown }).name;
     // Not String(): a JSON object can carry a `toString` member that is no function.
-    const shown = typeof bodyName === "string" ? `'${bodyName.slice(0, 100)}'` : `of type ${bodyName === null ? "null" : typeof bodyName}`;
+    const shown =
+      typeof bodyName === "string"
+        ? `'${bodyName.slice(0, 100)}'`
+        : `of type ${bodyName === null ? "null" : typeof bodyName}`;
     throw validationFailed(`body name ${shown} differs from the path name '${name}'`);
   }
   const input = body && typeof body === "object" && !Array.isArray(body) ? { ...body, name } : body;
@@ -83,9 +92,18 @@ export function putTool(db: Db, actor: Principal, name: string, body: unknown, s
   const existing = getTool(db, name);
   const kind = existing?.kind ?? (checked.tool.request.protocol === "mcp" ? "mcp" : "data");
   const outcome = db.transaction(() => {
-    const written = writeTools(db, { writes: [{ definition: checked.tool, kind }], source, actor: versionActor(actor) });
+    const written = writeTools(db, {
+      writes: [{ definition: checked.tool, kind }],
+      source,
+      actor: versionActor(actor),
+    });
     const change = written.created.length ? "created" : written.updated.length ? "updated" : "unchanged";
-    if (change !== "unchanged") recordAudit(db, actor, { action: source === "restore" ? "tool.restore" : "tool.put", target: `tool:${name}`, summary: { change, source } });
+    if (change !== "unchanged")
+      recordAudit(db, actor, {
+        action: source === "restore" ? "tool.restore" : "tool.put",
+        target: `tool:${name}`,
+        summary: { change, source },
+      });
     return written;
   });
   return { created: outcome.created.length === 1, tool: getToolDetail(db, name) };
@@ -94,10 +112,16 @@ export function putTool(db: Db, actor: Principal, name: string, body: unknown, s
 /** Deletes a data tool: 404 when absent, 409 for a code or system tool. */
 export function removeTool(db: Db, actor: Principal, name: string, source: WriteSource = "api"): void {
   if (getSystemTool(name)) {
-    throw new DomainError("conflict", `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`);
+    throw new DomainError(
+      "conflict",
+      `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`,
+    );
   }
   if (getCatalog(db).entries.get(name)?.kind === "code") {
-    throw new DomainError("conflict", `'${name}' is a code tool: it ships in the build and can only be allowed or denied`);
+    throw new DomainError(
+      "conflict",
+      `'${name}' is a code tool: it ships in the build and can only be allowed or denied`,
+    );
   }
   db.transaction(() => {
     if (!deleteTool(db, { name, source, actor: versionActor(actor) })) throw notFound(`tool '${name}'`);

@@ -25,6 +25,11 @@ export function turnSessionId(db: Db, turnId: string): string {
 export function followTurn(db: Db, turnId: string, afterSeq: number): { status: string; events: FollowedEvent[] } {
   const turn = getTurn(db, turnId);
   if (!turn) throw notFound(`turn '${turnId}'`);
-  const events = listTurnEvents(db, { turnId, afterSeq }).map((e) => ({ ...e.data, seq: e.seq, type: e.type, at: e.at }));
+  const events = listTurnEvents(db, { turnId, afterSeq }).map((e) => ({
+    ...e.data,
+    seq: e.seq,
+    type: e.type,
+    at: e.at,
+  }));
   return { status: turn.status, events };
 }

@@ -71,7 +71,7 @@ describe("group commit", () => {
     expect(runs).toBe(2); // the plain transaction, rolled back, then the isolated one
     expect(count()).toBe(1);
     let alone = 0;
-    await groupCommit(db, () => (alone += 1, insert.run(2, "b")));
+    await groupCommit(db, () => ((alone += 1), insert.run(2, "b")));
     expect(alone).toBe(1); // nothing failed: one run
   });
 });

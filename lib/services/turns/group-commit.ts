@@ -95,7 +95,9 @@ class WriteQueue {
   /** The jobs in one transaction, each in a savepoint of its own. */
   private commitIsolated(jobs: Job[]): Outcome[] {
     const client = this.db.$client;
-    const one = prepared(this.db, "transaction:group-commit-one", (d) => d.$client.transaction((job: Job) => job.write()));
+    const one = prepared(this.db, "transaction:group-commit-one", (d) =>
+      d.$client.transaction((job: Job) => job.write()),
+    );
     const all = prepared(this.db, "transaction:group-commit", (d) =>
       d.$client.transaction((batch: Job[]) =>
         batch.map((job): Outcome => {
@@ -126,9 +128,15 @@ function restoreNormal(db: Db): void {
 function isolatable(error: unknown): boolean {
   // better-sqlite3's SqliteError carries the SQLite result code; anything else is a JS error
   // raised before or between statements (the savepoint undid what the write had done).
-  const code = error instanceof Error && error.name === "SqliteError" ? (error as Error & { code?: unknown }).code : undefined;
+  const code =
+    error instanceof Error && error.name === "SqliteError" ? (error as Error & { code?: unknown }).code : undefined;
   if (typeof code !== "string") return true;
-  return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || code === "SQLITE_RANGE";
+  return (
+    code.startsWith("SQLITE_CONSTRAINT") ||
+    code === "SQLITE_MISMATCH" ||
+    code === "SQLITE_TOOBIG" ||
+    code === "SQLITE_RANGE"
+  );
 }
 
 const queues = new WeakMap<Db, WriteQueue>();

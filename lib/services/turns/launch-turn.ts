@@ -88,7 +88,8 @@ export async function startNewTurn(
   try {
     await groupCommit(db, () => insertTurn(db, values));
   } catch (error) {
-    if (error instanceof SessionBusyError) throw new DomainError("conflict", "this session already has a turn in progress");
+    if (error instanceof SessionBusyError)
+      throw new DomainError("conflict", "this session already has a turn in progress");
     throw asRateLimited(error);
   }
   markTurnActive(turnId);
@@ -106,7 +107,11 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
   try {
     // A resumed turn goes on counting from the children its checkpoint shows it started.
     const startedBefore = params.resume ? subagentTurnsStarted(params.resume) : 0;
-    const subagentBudget = new SubagentBudget(agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns, params.parentBudget, startedBefore);
+    const subagentBudget = new SubagentBudget(
+      agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns,
+      params.parentBudget,
+      startedBefore,
+    );
     const setup = setupTurn(db, {
       turnId,
       session,
@@ -157,7 +162,8 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
     (error: unknown) => {
       markTurnInactive(turnId);
       // Taken over by another process: the turn is theirs now; writing "failed" would undo it.
-      if (error instanceof LeaseLostError) return log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
+      if (error instanceof LeaseLostError)
+        return log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
       try {

@@ -25,7 +25,13 @@ export function loadResumeState(db: Db, turn: TurnRow): LoadedResume {
   const inFlight: string[] = [];
   const unknownRecords = new Map<string, unknown>();
   for (const entry of listJournal(db, turn.id)) {
-    const place = { identity: entry.identity, step: entry.step, position: entry.position, callId: entry.callId, tool: entry.tool };
+    const place = {
+      identity: entry.identity,
+      step: entry.step,
+      position: entry.position,
+      callId: entry.callId,
+      tool: entry.tool,
+    };
     const outcome = entry.outcome;
     if (entry.status === "completed" && outcome && !isStart(outcome)) {
       completed.push({ ...place, ...outcome });
@@ -47,8 +53,17 @@ function isStart(outcome: JournaledOutcome | JournaledStart): outcome is Journal
  * tool and call id: its arguments are then read from the checkpoint's assistant message.
  */
 function sentOf(entry: CallJournalRow, outcome: CallJournalRow["outcome"], checkpoint: TurnCheckpoint): SentCallRecord {
-  if (outcome && isStart(outcome)) return { ...(outcome.sent as unknown as SentCallRecord), call_id: entry.callId, tool: entry.tool };
-  const asked = checkpoint.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).find((c) => c.id === entry.callId && c.name === entry.tool);
+  if (outcome && isStart(outcome))
+    return { ...(outcome.sent as unknown as SentCallRecord), call_id: entry.callId, tool: entry.tool };
+  const asked = checkpoint.messages
+    .flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []))
+    .find((c) => c.id === entry.callId && c.name === entry.tool);
   const parsed = asked ? parseToolArguments(asked.arguments) : undefined;
-  return { call_id: entry.callId, tool: entry.tool, kind: "data", arguments: parsed ? (parsed.ok ? parsed.value : asked?.arguments) : null, request: null };
+  return {
+    call_id: entry.callId,
+    tool: entry.tool,
+    kind: "data",
+    arguments: parsed ? (parsed.ok ? parsed.value : asked?.arguments) : null,
+    request: null,
+  };
 }

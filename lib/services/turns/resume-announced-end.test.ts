@@ -27,7 +27,13 @@ function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unk
     source: "api",
   });
   insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 0, runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 } });
+  insertTurn(db, {
+    id: "t",
+    sessionId: "s",
+    userMessage: "go",
+    depth: 0,
+    runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
+  });
   insertEvent(db, { turnId: "t", seq: 1, type: "turn_started", data: { turn_id: "t" }, at: 1 });
   insertEvent(db, { turnId: "t", seq: 2, type: terminal.type, data: terminal.data, at: 2 });
   return db;
@@ -36,10 +42,22 @@ function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unk
 describe("resuming a running turn whose trace already ended (a database from before the one-commit end)", () => {
   it("closes the row as the trace says, answers 409, and runs nothing", () => {
     for (const [terminal, row] of [
-      [{ type: "turn_completed", data: { content: "done", usage: { inputTokens: 3 } } }, { status: "completed", content: "done", error: null, usage: { inputTokens: 3 } }],
-      [{ type: "turn_halted", data: { content: "said" } }, { status: "halted", content: "said", error: null }],
-      [{ type: "turn_failed", data: { error: "model error: x" } }, { status: "failed", error: "model error: x" }],
-      [{ type: "turn_waiting", data: {} }, { status: "waiting", error: null }],
+      [
+        { type: "turn_completed", data: { content: "done", usage: { inputTokens: 3 } } },
+        { status: "completed", content: "done", error: null, usage: { inputTokens: 3 } },
+      ],
+      [
+        { type: "turn_halted", data: { content: "said" } },
+        { status: "halted", content: "said", error: null },
+      ],
+      [
+        { type: "turn_failed", data: { error: "model error: x" } },
+        { status: "failed", error: "model error: x" },
+      ],
+      [
+        { type: "turn_waiting", data: {} },
+        { status: "waiting", error: null },
+      ],
     ] as const) {
       const db = turnWithAnnouncedEnd(terminal);
       let thrown: unknown;

@@ -7,7 +7,13 @@
  */
 import type { Db } from "@/db/client";
 import { getApprovalForCall } from "@/db/queries/approvals";
-import { claimTurn, ensureCheckpoint, getCheckpoint, lastTurnEvent, listResumableTurns } from "@/db/queries/checkpoints";
+import {
+  claimTurn,
+  ensureCheckpoint,
+  getCheckpoint,
+  lastTurnEvent,
+  listResumableTurns,
+} from "@/db/queries/checkpoints";
 import { getSession, getTurn, lastEventSeq, recordTurnEnd, updateTurnStatus } from "@/db/queries/sessions";
 import { getAgentRecord } from "@/db/queries/agents";
 import type { TurnRow } from "@/db/schema";
@@ -35,7 +41,8 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
   const turn = getTurn(db, turnId);
   if (!turn) throw notFound(`turn '${turnId}'`);
   if (isTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
-  if (turn.status !== "running" && turn.status !== "waiting") throw new DomainError("conflict", `this turn already ended (${turn.status})`);
+  if (turn.status !== "running" && turn.status !== "waiting")
+    throw new DomainError("conflict", `this turn already ended (${turn.status})`);
   const session = getSession(db, turn.sessionId);
   if (!session) throw notFound(`session '${turn.sessionId}'`);
   const agent = getAgentRecord(db, session.agentId);
@@ -43,8 +50,10 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
 
   if (turn.status === "waiting") {
     const pending = pendingApproval(db, turn.id);
-    if (pending) throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" })) throw new DomainError("conflict", "this turn was resumed by someone else");
+    if (pending)
+      throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
+    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" }))
+      throw new DomainError("conflict", "this turn was resumed by someone else");
   } else {
     ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
     const lease = newLease();
@@ -55,24 +64,43 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
   if (announced) throw announced;
   if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
   const { resume, depth } = loadResumeState(db, turn);
-  return launchTurn(db, { turnId, session, agent, message: turn.userMessage, depth, resume, ...(options.listener ? { listener: options.listener } : {}) });
+  return launchTurn(db, {
+    turnId,
+    session,
+    agent,
+    message: turn.userMessage,
+    depth,
+    resume,
+    ...(options.listener ? { listener: options.listener } : {}),
+  });
 }
 
 /** The 409 for a running turn whose lease another process holds (or someone just took). */
 function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
   const row = getCheckpoint(db, turnId);
-  if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now) return new DomainError("conflict", "this turn was resumed by someone else");
+  if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now)
+    return new DomainError("conflict", "this turn was resumed by someone else");
   const seconds = Math.ceil((row.leaseExpiresAt - now) / 1000);
-  return new DomainError("conflict", `this turn is running in another process (instance ${row.runnerInstance}, pid ${row.runnerPid ?? "?"}); its lease expires in ${seconds}s unless renewed`, {
-    runner_instance: row.runnerInstance,
-    lease_expires_at: new Date(row.leaseExpiresAt).toISOString(),
-  });
+  return new DomainError(
+    "conflict",
+    `this turn is running in another process (instance ${row.runnerInstance}, pid ${row.runnerPid ?? "?"}); its lease expires in ${seconds}s unless renewed`,
+    {
+      runner_instance: row.runnerInstance,
+      lease_expires_at: new Date(row.leaseExpiresAt).toISOString(),
+    },
+  );
 }
 
 /** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
 function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
   const failure = failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed");
-  const event = { turnId: turn.id, seq: lastEventSeq(db, turn.id) + 1, type: "turn_failed", data: { ...failure }, at: Date.now() };
+  const event = {
+    turnId: turn.id,
+    seq: lastEventSeq(db, turn.id) + 1,
+    type: "turn_failed",
+    data: { ...failure },
+    at: Date.now(),
+  };
   try {
     recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
   } finally {
@@ -87,7 +115,8 @@ export function resumeInBackground(db: Db, turnId: string): void {
   try {
     resumeTurn(db, turnId).done.catch(() => undefined);
   } catch (error) {
-    if (error instanceof DomainError && error.code === "conflict") log.debug("resume skipped", { turn_id: turnId, reason: error.message });
+    if (error instanceof DomainError && error.code === "conflict")
+      log.debug("resume skipped", { turn_id: turnId, reason: error.message });
     else log.error("resume failed", { turn_id: turnId, ...describeError(error) });
   }
 }
@@ -119,10 +148,26 @@ function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
   const last = lastTurnEvent(db, turn.id);
   if (!last || !isTerminalEvent(last.type)) return undefined;
   const data = last.data as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
-  const status = last.type === "turn_completed" ? "completed" : last.type === "turn_halted" ? "halted" : last.type === "turn_waiting" ? "waiting" : "failed";
-  updateTurnStatus(db, { id: turn.id, status, content: data.content ?? "", error: status === "failed" ? (data.error ?? "failed") : null, usage: data.usage ?? null });
+  const status =
+    last.type === "turn_completed"
+      ? "completed"
+      : last.type === "turn_halted"
+        ? "halted"
+        : last.type === "turn_waiting"
+          ? "waiting"
+          : "failed";
+  updateTurnStatus(db, {
+    id: turn.id,
+    status,
+    content: data.content ?? "",
+    error: status === "failed" ? (data.error ?? "failed") : null,
+    usage: data.usage ?? null,
+  });
   markTurnInactive(turn.id);
-  return new DomainError("conflict", `this turn already ended (${last.type} was recorded; its row is now closed to match)`);
+  return new DomainError(
+    "conflict",
+    `this turn already ended (${last.type} was recorded; its row is now closed to match)`,
+  );
 }
 
 /**

@@ -48,7 +48,8 @@ function readScript(dir: string | undefined, name: string, userMessage: string):
   if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes("..")) throw new Error(`bad scripted model name: ${name}`);
   const script = readScriptFile(path.join(dir, `${name}.json`));
   if (Array.isArray(script)) return { steps: script };
-  const steps = (script.turns && Object.hasOwn(script.turns, userMessage) ? script.turns[userMessage] : script.steps) ?? [];
+  const steps =
+    (script.turns && Object.hasOwn(script.turns, userMessage) ? script.turns[userMessage] : script.steps) ?? [];
   return script.crash_after ? { steps, crashAfter: parseCrashPoint(script.crash_after) } : { steps };
 }
 

@@ -8,7 +8,13 @@ const TOKEN = "tok-very-secret-123";
 const charge = dataTool({
   name: "charge",
   parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
-  request: { method: "POST", url: "https://pay.example/charge/{{key}}", headers: { Authorization: `Bearer {{secret.pay_token}}`, "X-Chat": "{{ctx.chat_id}}" }, query: {}, body: { key: "{{key}}" } },
+  request: {
+    method: "POST",
+    url: "https://pay.example/charge/{{key}}",
+    headers: { Authorization: `Bearer {{secret.pay_token}}`, "X-Chat": "{{ctx.chat_id}}" },
+    query: {},
+    body: { key: "{{key}}" },
+  },
   secret_headers: ["Authorization"],
 });
 const entry = (e: Partial<CatalogEntry>) => e as CatalogEntry;
@@ -20,8 +26,14 @@ const catalog: Catalog = {
     ["clock", entry({ name: "clock", kind: "code", status: "ok" })],
   ]),
 };
-const describeCall = callDescriber({ catalog, ctx: { chat_id: "ses_1" }, secrets: staticSecrets({ pay_token: TOKEN }), isSystemTool: (name) => name === "remember" });
-const call = (tool: string, args: unknown) => describeCall({ identity: "i", step: 0, position: 0, callId: "c1", tool, arguments: args });
+const describeCall = callDescriber({
+  catalog,
+  ctx: { chat_id: "ses_1" },
+  secrets: staticSecrets({ pay_token: TOKEN }),
+  isSystemTool: (name) => name === "remember",
+});
+const call = (tool: string, args: unknown) =>
+  describeCall({ identity: "i", step: 0, position: 0, callId: "c1", tool, arguments: args });
 
 describe("callDescriber (what a call is about to send, for the journal)", () => {
   it("builds the data tool's request as the executor will, secret header masked and no secret value anywhere", () => {
@@ -45,6 +57,8 @@ describe("callDescriber (what a call is about to send, for the journal)", () => 
     expect(call("remember", { text: "x" })).toMatchObject({ kind: "system", request: null });
     expect(call("__proto__", undefined)).toMatchObject({ kind: "data", request: null, arguments: null });
     const noSecret = callDescriber({ catalog, ctx: {}, secrets: staticSecrets({}), isSystemTool: () => false });
-    expect(noSecret({ identity: "i", step: 0, position: 0, callId: "c", tool: "charge", arguments: { key: "k" } })).toMatchObject({ request: null });
+    expect(
+      noSecret({ identity: "i", step: 0, position: 0, callId: "c", tool: "charge", arguments: { key: "k" } }),
+    ).toMatchObject({ request: null });
   });
 });

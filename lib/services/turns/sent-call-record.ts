@@ -30,7 +30,12 @@ export type CallDescriber = (call: StartedCall) => SentCallRecord;
  * definition, arguments, ctx and secrets) but sends nothing; secret header values are
  * `[secret]` and every secret value is redacted from the whole record. Never throws.
  */
-export function callDescriber(deps: { catalog: Catalog; ctx: TurnContext; secrets: SecretSource; isSystemTool: (name: string) => boolean }): CallDescriber {
+export function callDescriber(deps: {
+  catalog: Catalog;
+  ctx: TurnContext;
+  secrets: SecretSource;
+  isSystemTool: (name: string) => boolean;
+}): CallDescriber {
   return (call) => {
     const base = { call_id: call.callId, tool: call.tool, arguments: call.arguments ?? null };
     if (deps.isSystemTool(call.tool)) return { ...base, kind: "system", request: null };
@@ -44,7 +49,11 @@ export function callDescriber(deps: { catalog: Catalog; ctx: TurnContext; secret
       const built = buildRequest(entry.definition, call.arguments, deps.ctx, deps.secrets);
       if (!built.ok) return redactValue(record, built.secretValues);
       const { method, url, headers } = built.request;
-      record.request = { method, url: maskUrl(url, built.secretValues), headers: maskHeaders(headers, built.secretHeaders) };
+      record.request = {
+        method,
+        url: maskUrl(url, built.secretValues),
+        headers: maskHeaders(headers, built.secretHeaders),
+      };
       return redactValue(record, built.secretValues);
     } catch {
       return record; // describing is best effort; the call itself reports its own failure

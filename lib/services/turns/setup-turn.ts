@@ -71,7 +71,15 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   const catalog = getCatalog(db);
   const exposure = agentToolExposure(db, agent);
   const ctx = turnContext(session, agent);
-  const system = createSystemTools(db, { agent, ctx, depth: params.depth, catalog, deferred: exposure.deferred, runChild: params.runChild, subagentBudget: params.subagentBudget });
+  const system = createSystemTools(db, {
+    agent,
+    ctx,
+    depth: params.depth,
+    catalog,
+    deferred: exposure.deferred,
+    runChild: params.runChild,
+    subagentBudget: params.subagentBudget,
+  });
   const tools = [...offeredToolSpecs(catalog, exposure.offered), ...system.specs];
 
   const reachable = new Set([...exposure.offered, ...exposure.deferred]);
@@ -80,7 +88,11 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
     model: buildModel(agent, env.INSIKA_SCRIPTED_DIR, params.message, params.startStep),
     history: history(db, session.id),
     tools,
-    executor: createTurnExecutor(createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }), catalog, system),
+    executor: createTurnExecutor(
+      createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }),
+      catalog,
+      system,
+    ),
     ctx,
     limits: agent.limits,
     describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
@@ -88,25 +100,40 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   const instructions = turnInstructions({
     instructions: agent.instructions,
     skills: system.has("load_skill") ? listSkills(db, agent.skills) : [],
-    memories: system.has("remember") ? listMemories(db, { agentId: agent.id, tenant: ctx.tenant ?? "", limit: MEMORIES_SHOWN }).map((m) => m.text) : [],
-    deferred: system.has("tool_search") ? exposure.deferred.map((name) => ({ name, description: catalog.entries.get(name)?.description ?? "" })) : [],
+    memories: system.has("remember")
+      ? listMemories(db, { agentId: agent.id, tenant: ctx.tenant ?? "", limit: MEMORIES_SHOWN }).map((m) => m.text)
+      : [],
+    deferred: system.has("tool_search")
+      ? exposure.deferred.map((name) => ({ name, description: catalog.entries.get(name)?.description ?? "" }))
+      : [],
   });
   if (instructions) setup.instructions = instructions;
   if (gated.size > 0) {
-    setup.gate = createApprovalGate(db, { turnId: params.turnId, sessionId: session.id, tools: gated, ttlS: env.INSIKA_APPROVAL_TTL });
+    setup.gate = createApprovalGate(db, {
+      turnId: params.turnId,
+      sessionId: session.id,
+      tools: gated,
+      ttlS: env.INSIKA_APPROVAL_TTL,
+    });
   }
   return setup;
 }
 
 /** The earlier turns' messages, as the model is sent them. Unfinished turns are left out. */
 function history(db: Db, sessionId: string): ModelMessage[] {
-  const finished = new Set(listTurns(db, sessionId).filter((t) => t.status === "completed" || t.status === "halted").map((t) => t.id));
+  const finished = new Set(
+    listTurns(db, sessionId)
+      .filter((t) => t.status === "completed" || t.status === "halted")
+      .map((t) => t.id),
+  );
   return listMessages(db, sessionId)
     .filter((m) => finished.has(m.turnId))
     .map((m): ModelMessage => {
       switch (m.role) {
         case "assistant":
-          return m.toolCalls?.length ? { role: "assistant", content: m.content, toolCalls: m.toolCalls } : { role: "assistant", content: m.content };
+          return m.toolCalls?.length
+            ? { role: "assistant", content: m.content, toolCalls: m.toolCalls }
+            : { role: "assistant", content: m.content };
         case "tool":
           return { role: "tool", callId: m.callId ?? "", tool: m.tool ?? "", content: m.content };
         default:
@@ -121,9 +148,16 @@ function history(db: Db, sessionId: string): ModelMessage[] {
  */
 function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: string, startStep: number): Model {
   try {
-    const scripted = agent.model.provider === "scripted" ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) } : {};
+    const scripted =
+      agent.model.provider === "scripted"
+        ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) }
+        : {};
     // Provider keys come from their own namespace and travel only through the provider fetch.
-    return createModel(agent.model, { readSecret: (name) => providerSecrets.read(name), fetch: getProviderFetch(), ...scripted });
+    return createModel(agent.model, {
+      readSecret: (name) => providerSecrets.read(name),
+      fetch: getProviderFetch(),
+      ...scripted,
+    });
   } catch (error) {
     const reason = errorMessage(error);
     return {

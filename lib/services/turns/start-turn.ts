@@ -26,11 +26,18 @@ import { resumeTurn } from "./resume-turn";
  */
 export async function startTurn(
   db: Db,
-  params: { sessionId: string; message: string; actor: Principal | null; listener?: EventListener; signal?: AbortSignal },
+  params: {
+    sessionId: string;
+    message: string;
+    actor: Principal | null;
+    listener?: EventListener;
+    signal?: AbortSignal;
+  },
 ): Promise<StartedTurn> {
   if (params.message.trim() === "") throw validationFailed("message must not be empty");
   const session = getSession(db, params.sessionId);
-  if (!session || (params.actor && !maySeeSession(params.actor, session))) throw notFound(`session '${params.sessionId}'`);
+  if (!session || (params.actor && !maySeeSession(params.actor, session)))
+    throw notFound(`session '${params.sessionId}'`);
   const rateLimit = params.actor ? turnRateLimit(params.actor) : undefined;
   const agent = getAgentForTurnOrThrow(db, session.agentId);
   return startNewTurn(db, {

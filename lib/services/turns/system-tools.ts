@@ -70,24 +70,39 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
   if (params.deferred.length > 0) {
     const deferred = new Set(params.deferred);
     add(TOOL_SEARCH_SPEC, false, (args) =>
-      runToolSearch(args as { query: string; limit?: number }, { index: searchIndexFor(catalog), deferred, specs: (names) => offeredToolSpecs(catalog, names) }),
+      runToolSearch(args as { query: string; limit?: number }, {
+        index: searchIndexFor(catalog),
+        deferred,
+        specs: (names) => offeredToolSpecs(catalog, names),
+      }),
     );
   }
   if (agent.skills.length > 0) {
     const allowed = new Set(agent.skills);
-    add(LOAD_SKILL_SPEC, false, (args) => runLoadSkill(args as { name: string }, { allowed, get: (name) => getSkill(db, name) }));
+    add(LOAD_SKILL_SPEC, false, (args) =>
+      runLoadSkill(args as { name: string }, { allowed, get: (name) => getSkill(db, name) }),
+    );
   }
   if (agent.memory) {
     const tenant = params.ctx.tenant ?? params.ctx.chat_id ?? "";
     add(REMEMBER_SPEC, true, (args) =>
-      runRemember(args as { text: string }, { save: (text) => void insertMemory(db, { agentId: agent.id, tenant, text, keep: MEMORIES_KEPT }) }),
+      runRemember(args as { text: string }, {
+        save: (text) => void insertMemory(db, { agentId: agent.id, tenant, text, keep: MEMORIES_KEPT }),
+      }),
     );
   }
   if (agent.subagents.length > 0) {
-    const deps = { allowed: new Set(agent.subagents), depth: params.depth, budget: params.subagentBudget, run: params.runChild };
+    const deps = {
+      allowed: new Set(agent.subagents),
+      depth: params.depth,
+      budget: params.subagentBudget,
+      run: params.runChild,
+    };
     const [one, many] = spawnSpecs(agent.subagents) as [ModelToolSpec, ModelToolSpec];
     add(one, true, (args, signal) => runSpawnSubagent(args as { agent: string; message: string }, deps, signal));
-    add(many, true, (args, signal) => runSpawnSubagents(args as { tasks: { agent: string; message: string }[] }, deps, signal));
+    add(many, true, (args, signal) =>
+      runSpawnSubagents(args as { tasks: { agent: string; message: string }[] }, deps, signal),
+    );
   }
 
   return {
@@ -97,14 +112,23 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
     async run(request) {
       const started = Date.now();
       const entry = entries.get(request.tool);
-      const fail = (error: string): ToolOutcome => ({ ok: false, error, content: JSON.stringify({ error }), record: localCallRecord(request, "system", false, error, started) });
+      const fail = (error: string): ToolOutcome => ({
+        ok: false,
+        error,
+        content: JSON.stringify({ error }),
+        record: localCallRecord(request, "system", false, error, started),
+      });
       if (!entry) return fail(`unknown tool: ${request.tool}`);
       const checked = validateArguments(entry.spec.parameters, request.arguments);
       if (!checked.ok) return fail(checked.error);
       try {
         const result = await entry.run(request.arguments as Record<string, unknown>, request.signal);
         const content = JSON.stringify(result.value ?? null);
-        const outcome: ToolOutcome = { ok: true, content, record: { ...localCallRecord(request, "system", true, undefined, started), result: clipResult(content) } };
+        const outcome: ToolOutcome = {
+          ok: true,
+          content,
+          record: { ...localCallRecord(request, "system", true, undefined, started), result: clipResult(content) },
+        };
         if (result.promote?.length) outcome.promote = result.promote;
         return outcome;
       } catch (error) {
@@ -113,4 +137,3 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
     },
   };
 }
-

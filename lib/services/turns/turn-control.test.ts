@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
-import { claimTurn, getCheckpoint, holdsLease, listJournal, listResumableTurns, renewLeases } from "@/db/queries/checkpoints";
+import {
+  claimTurn,
+  getCheckpoint,
+  holdsLease,
+  listJournal,
+  listResumableTurns,
+  renewLeases,
+} from "@/db/queries/checkpoints";
 import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
@@ -31,24 +38,48 @@ function fixture(): { db: Db; turnId: string; sessionId: string } {
     source: "api",
   });
   insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go", depth: 2, runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 } });
+  insertTurn(db, {
+    id: "t",
+    sessionId: "s",
+    userMessage: "go",
+    depth: 2,
+    runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
+  });
   return { db, turnId: "t", sessionId: "s" };
 }
 
-const request = (position: number, tool = "pay") => ({ turnId: "t", step: 0, position, identity: `id-${position}`, callId: `c${position}`, tool, arguments: { n: position } });
+const request = (position: number, tool = "pay") => ({
+  turnId: "t",
+  step: 0,
+  position,
+  identity: `id-${position}`,
+  callId: `c${position}`,
+  tool,
+  arguments: { n: position },
+});
 
 describe("approval gate", () => {
   it("creates one approval per call, waits on it, and turns decisions and expiry into run or refuse", () => {
     const { db } = fixture();
     let now = 1_000;
-    const gate = createApprovalGate(db, { turnId: "t", sessionId: "s", tools: new Set(["pay"]), ttlS: 60, now: () => now });
+    const gate = createApprovalGate(db, {
+      turnId: "t",
+      sessionId: "s",
+      tools: new Set(["pay"]),
+      ttlS: 60,
+      now: () => now,
+    });
     expect(gate.check(request(0, "lookup"))).toEqual({ action: "run" });
     const first = gate.check(request(0)) as { action: string; approval: { id: string; state: string } };
     expect(first).toMatchObject({ action: "wait", approval: { state: "requested" } });
     expect(gate.check(request(0))).toEqual({ action: "wait", approval: { id: first.approval.id, state: "pending" } });
     const second = gate.check(request(1)) as { approval: { id: string } };
     expect(second.approval.id).not.toBe(first.approval.id);
-    expect(listApprovals(db, { status: "pending" }).map((a) => [a.callId, a.expiresAt]).sort()).toEqual([
+    expect(
+      listApprovals(db, { status: "pending" })
+        .map((a) => [a.callId, a.expiresAt])
+        .sort(),
+    ).toEqual([
       ["c0", 61_000],
       ["c1", 61_000],
     ]);
@@ -57,25 +88,80 @@ describe("approval gate", () => {
     expect(gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
     expect(decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
     now = 61_000;
-    expect(gate.check(request(1))).toEqual({ action: "refuse", error: REJECTED_BY_OPERATOR, approval: { id: second.approval.id, state: "expired" } });
+    expect(gate.check(request(1))).toEqual({
+      action: "refuse",
+      error: REJECTED_BY_OPERATOR,
+      approval: { id: second.approval.id, state: "expired" },
+    });
     expect(expireApprovals(db, now)).toEqual([]);
   });
 });
 
 describe("turn recorder and resume state", () => {
-  const assistant: ModelMessage = { role: "assistant", content: "", toolCalls: [{ id: "c0", name: "pay", arguments: "{}" }, { id: "c1", name: "pay", arguments: "{}" }] };
-  const checkpoint = (extra: Partial<TurnCheckpoint>): TurnCheckpoint => ({ turnId: "t", step: 0, messages: [{ role: "user", content: "go" }, assistant], completedCalls: [], ...extra });
+  const assistant: ModelMessage = {
+    role: "assistant",
+    content: "",
+    toolCalls: [
+      { id: "c0", name: "pay", arguments: "{}" },
+      { id: "c1", name: "pay", arguments: "{}" },
+    ],
+  };
+  const checkpoint = (extra: Partial<TurnCheckpoint>): TurnCheckpoint => ({
+    turnId: "t",
+    step: 0,
+    messages: [{ role: "user", content: "go" }, assistant],
+    completedCalls: [],
+    ...extra,
+  });
 
   it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", async () => {
     const { db } = fixture();
-    const sent = { call_id: "c1", tool: "pay", kind: "data" as const, arguments: { n: 2 }, request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } } };
-    const recorder = new TurnRecorder(db, "t", "s", { describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }) });
+    const sent = {
+      call_id: "c1",
+      tool: "pay",
+      kind: "data" as const,
+      arguments: { n: 2 },
+      request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } },
+    };
+    const recorder = new TurnRecorder(db, "t", "s", {
+      describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }),
+    });
     await recorder.save(checkpoint({ batchOpen: true }));
-    await recorder.callStarted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", arguments: { n: 1 } });
-    await recorder.callCompleted({ identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } });
-    await recorder.callStarted({ identity: "id-1", step: 0, position: 1, callId: "c1", tool: "pay", arguments: { n: 2 } });
+    await recorder.callStarted({
+      identity: "id-0",
+      step: 0,
+      position: 0,
+      callId: "c0",
+      tool: "pay",
+      arguments: { n: 1 },
+    });
+    await recorder.callCompleted({
+      identity: "id-0",
+      step: 0,
+      position: 0,
+      callId: "c0",
+      tool: "pay",
+      ok: true,
+      content: '"paid"',
+      halt: { say: null, reason: "r" },
+    });
+    await recorder.callStarted({
+      identity: "id-1",
+      step: 0,
+      position: 1,
+      callId: "c1",
+      tool: "pay",
+      arguments: { n: 2 },
+    });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
-    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, depth: 2, runnerPid: 4242, runnerInstance: "ins_old", leaseExpiresAt: 10_000, state: { batchOpen: true } });
+    expect(getCheckpoint(db, "t")).toMatchObject({
+      step: 0,
+      depth: 2,
+      runnerPid: 4242,
+      runnerInstance: "ins_old",
+      leaseExpiresAt: 10_000,
+      state: { batchOpen: true },
+    });
     expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
       ["id-0", "completed"],
       ["id-1", "started"],
@@ -94,7 +180,16 @@ describe("turn recorder and resume state", () => {
       outcome_unknown: true,
     });
     expect(loaded.resume.completed).toEqual([
-      { identity: "id-0", step: 0, position: 0, callId: "c0", tool: "pay", ok: true, content: '"paid"', halt: { say: null, reason: "r" } },
+      {
+        identity: "id-0",
+        step: 0,
+        position: 0,
+        callId: "c0",
+        tool: "pay",
+        ok: true,
+        content: '"paid"',
+        halt: { say: null, reason: "r" },
+      },
     ]);
     expect(loaded.resume.checkpoint.messages.at(-1)).toEqual(assistant);
 
@@ -102,7 +197,17 @@ describe("turn recorder and resume state", () => {
     const resumed = new TurnRecorder(db, "t", "s");
     const tool = (id: string): ModelMessage => ({ role: "tool", callId: id, tool: "pay", content: "1" });
     await resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
-    await resumed.end({ status: "completed", content: "done", messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1"), { role: "assistant", content: "done" }] });
+    await resumed.end({
+      status: "completed",
+      content: "done",
+      messages: [
+        { role: "user", content: "go" },
+        assistant,
+        tool("c0"),
+        tool("c1"),
+        { role: "assistant", content: "done" },
+      ],
+    });
     expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
   });
 
@@ -110,9 +215,20 @@ describe("turn recorder and resume state", () => {
     const { db } = fixture();
     const recorder = new TurnRecorder(db, "t", "s");
     const seen: { type: string; status: string | undefined; messages: number }[] = [];
-    recorder.listen((event) => seen.push({ type: event.type, status: getTurn(db, "t")?.status, messages: listMessages(db, "s").length }));
-    const messages: ModelMessage[] = [{ role: "user", content: "go" }, { role: "assistant", content: "done" }];
-    await recorder.save({ turnId: "t", step: 0, messages, completedCalls: [], end: { status: "completed", content: "done" } });
+    recorder.listen((event) =>
+      seen.push({ type: event.type, status: getTurn(db, "t")?.status, messages: listMessages(db, "s").length }),
+    );
+    const messages: ModelMessage[] = [
+      { role: "user", content: "go" },
+      { role: "assistant", content: "done" },
+    ];
+    await recorder.save({
+      turnId: "t",
+      step: 0,
+      messages,
+      completedCalls: [],
+      end: { status: "completed", content: "done" },
+    });
     await recorder.emit({ type: "turn_completed", content: "done" });
     // Held: nothing of the end is written or announced yet.
     expect(getTurn(db, "t")?.status).toBe("running");
@@ -153,14 +269,21 @@ describe("turn recorder and resume state", () => {
 
   it("claims a running turn only once its lease has expired, whatever its PID; the loser of a race gets false", () => {
     const { db } = fixture(); // owned by ins_old (pid 4242) until 10 000
-    const claim = (instance: string, now: number) => claimTurn(db, { turnId: "t", instance, pid: process.pid, now, leaseMs: 15_000, from: "running" });
+    const claim = (instance: string, now: number) =>
+      claimTurn(db, { turnId: "t", instance, pid: process.pid, now, leaseMs: 15_000, from: "running" });
     expect(claim("ins_new", 9_999)).toBe(false); // the lease holds: the owner may well be alive
     // Two claimers that both saw the lease expired: the update itself compares, so one wins.
     expect(claim("ins_a", 10_000)).toBe(true);
     expect(claim("ins_b", 10_000)).toBe(false);
-    expect(getCheckpoint(db, "t")).toMatchObject({ runnerInstance: "ins_a", runnerPid: process.pid, leaseExpiresAt: 25_000 });
+    expect(getCheckpoint(db, "t")).toMatchObject({
+      runnerInstance: "ins_a",
+      runnerPid: process.pid,
+      leaseExpiresAt: 25_000,
+    });
     expect(claim("ins_a", 11_000)).toBe(true); // its own instance may claim again (a run of its own that ended)
-    expect(claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(false); // it is running, not waiting
+    expect(claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(
+      false,
+    ); // it is running, not waiting
   });
 
   it("renews only the leases an instance still holds, and fences the writes of a run that lost its lease", async () => {
@@ -169,12 +292,16 @@ describe("turn recorder and resume state", () => {
     expect(getCheckpoint(db, "t")?.leaseExpiresAt).toBe(20_000);
     const recorder = new TurnRecorder(db, "t", "s", { lease: { instance: "ins_old" } });
     await recorder.emit({ type: "text_delta", text: "a" });
-    expect(claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" })).toBe(true);
+    expect(
+      claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" }),
+    ).toBe(true);
     expect(renewLeases(db, { instance: "ins_old", turnIds: ["t"], until: 40_000 })).toBe(0);
     expect(holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
     // The old owner (stalled past its lease, still running) can no longer write or journal a call.
     await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
-    await expect(recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay", arguments: {} })).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay", arguments: {} }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     expect(listJournal(db, "t")).toEqual([]);
     expect(listTrace(db, ["t"]).events.map((e) => e.data)).toEqual([{ text: "a" }]);
   });
@@ -183,7 +310,13 @@ describe("turn recorder and resume state", () => {
     const { db } = fixture();
     expect(listResumableTurns(db, 9_000)).toEqual([]);
     expect(listResumableTurns(db, 10_000)).toEqual([{ id: "t", status: "running" }]);
-    const gate = createApprovalGate(db, { turnId: "t", sessionId: "s", tools: new Set(["pay"]), ttlS: 60, now: () => 1_000 });
+    const gate = createApprovalGate(db, {
+      turnId: "t",
+      sessionId: "s",
+      tools: new Set(["pay"]),
+      ttlS: 60,
+      now: () => 1_000,
+    });
     gate.check(request(0));
     db.$client.prepare("update turns set status = 'waiting'").run();
     expect(listResumableTurns(db, 10_000)).toEqual([]); // its approval is pending until 61 000
@@ -193,10 +326,20 @@ describe("turn recorder and resume state", () => {
 
 describe("turn prompt", () => {
   it("adds skills, memories and a capped list of deferred tools (first line of each) to the instructions", () => {
-    const deferred = Array.from({ length: MAX_LISTED_DEFERRED + 5 }, (_, i) => ({ name: `t${i}`, description: `does ${i}\nmore detail` }));
-    const text = turnInstructions({ instructions: "Be brief.", skills: [{ name: "refunds", description: "How to refund" }], memories: ["likes tea"], deferred })!;
-    expect(text.startsWith("Be brief.\n\nSkills you can load with load_skill:\n- refunds: How to refund\n\n")).toBe(true);
-    expect(text).toContain("<memories>\n\"likes tea\"\n</memories>");
+    const deferred = Array.from({ length: MAX_LISTED_DEFERRED + 5 }, (_, i) => ({
+      name: `t${i}`,
+      description: `does ${i}\nmore detail`,
+    }));
+    const text = turnInstructions({
+      instructions: "Be brief.",
+      skills: [{ name: "refunds", description: "How to refund" }],
+      memories: ["likes tea"],
+      deferred,
+    })!;
+    expect(text.startsWith("Be brief.\n\nSkills you can load with load_skill:\n- refunds: How to refund\n\n")).toBe(
+      true,
+    );
+    expect(text).toContain('<memories>\n"likes tea"\n</memories>');
     expect(text).toContain("- t0: does 0\n");
     expect(text).not.toContain("more detail");
     expect(text).not.toContain(`- t${MAX_LISTED_DEFERRED}:`);

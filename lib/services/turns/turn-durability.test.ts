@@ -34,8 +34,21 @@ vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
 function fixture(): Db {
   const db = openDb(":memory:");
   upsertAgent(db, {
-    id: "a", name: "a", instructions: "", model: { provider: "demo", model: "demo" }, toolsAllow: null, toolsDeny: [], toolsAllowGroups: null, toolsDeferred: [],
-    approvals: [], limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 }, metadata: {}, skills: [], subagents: [], memory: false, source: "api",
+    id: "a",
+    name: "a",
+    instructions: "",
+    model: { provider: "demo", model: "demo" },
+    toolsAllow: null,
+    toolsDeny: [],
+    toolsAllowGroups: null,
+    toolsDeferred: [],
+    approvals: [],
+    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
+    metadata: {},
+    skills: [],
+    subagents: [],
+    memory: false,
+    source: "api",
   });
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   insertTurn(db, { id: "t", sessionId: "s", userMessage: "go" });
@@ -46,7 +59,14 @@ describe("journal durability", () => {
   it("commits the journal rows of a side-effecting call with synchronous=FULL, a read-only call's with NORMAL", async () => {
     const db = fixture();
     const recorder = new TurnRecorder(db, "t", "s", { sideEffect: (tool) => tool === "charge" });
-    const call = (position: number, tool: string) => ({ identity: `id-${position}`, step: 0, position, callId: `c${position}`, tool, arguments: {} });
+    const call = (position: number, tool: string) => ({
+      identity: `id-${position}`,
+      step: 0,
+      position,
+      callId: `c${position}`,
+      tool,
+      arguments: {},
+    });
     seen.length = 0;
     await recorder.callStarted(call(0, "charge"));
     await recorder.callCompleted({ ...call(0, "charge"), ok: true, content: "{}" });
@@ -66,7 +86,14 @@ describe("journal durability", () => {
   it("treats a tool it cannot classify as side-effecting", async () => {
     const db = fixture();
     seen.length = 0;
-    await new TurnRecorder(db, "t", "s").callStarted({ identity: "x", step: 0, position: 0, callId: "c", tool: "unknown", arguments: {} });
+    await new TurnRecorder(db, "t", "s").callStarted({
+      identity: "x",
+      step: 0,
+      position: 0,
+      callId: "c",
+      tool: "unknown",
+      arguments: {},
+    });
     expect(seen).toEqual([{ write: "started unknown", synchronous: 2 }]);
   });
 });

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { encodeMemory, MEMORY_CLOSE, MEMORY_OPEN, turnInstructions } from "./turn-instructions";
 
-const prompt = (memories: string[]) => turnInstructions({ instructions: "Be kind.", skills: [], memories, deferred: [] }) ?? "";
+const prompt = (memories: string[]) =>
+  turnInstructions({ instructions: "Be kind.", skills: [], memories, deferred: [] }) ?? "";
 
 /** The lines between the block's delimiters, or undefined when the block is not well formed. */
 function block(text: string): string[] | undefined {
   const lines = text.split("\n");
   const open = lines.indexOf(MEMORY_OPEN);
   const close = lines.indexOf(MEMORY_CLOSE);
-  if (open < 0 || close < open || lines.lastIndexOf(MEMORY_CLOSE) !== close || lines.lastIndexOf(MEMORY_OPEN) !== open) return undefined;
+  if (open < 0 || close < open || lines.lastIndexOf(MEMORY_CLOSE) !== close || lines.lastIndexOf(MEMORY_OPEN) !== open)
+    return undefined;
   return lines.slice(open + 1, close);
 }
 

@@ -26,7 +26,12 @@ export function turnInstructions(parts: TurnPromptParts): string | undefined {
   const sections: string[] = [];
   if (parts.instructions.trim() !== "") sections.push(parts.instructions);
   if (parts.skills.length > 0) {
-    sections.push(["Skills you can load with load_skill:", ...parts.skills.map((s) => `- ${s.name}: ${firstLine(s.description)}`)].join("\n"));
+    sections.push(
+      [
+        "Skills you can load with load_skill:",
+        ...parts.skills.map((s) => `- ${s.name}: ${firstLine(s.description)}`),
+      ].join("\n"),
+    );
   }
   if (parts.memories.length > 0) {
     sections.push([MEMORY_PREAMBLE, MEMORY_OPEN, ...parts.memories.map(encodeMemory), MEMORY_CLOSE].join("\n"));
@@ -54,7 +59,10 @@ const MEMORY_PREAMBLE =
 
 /** One memory as a single line that cannot close the block or open a tag: a JSON string, `<`, `>`, U+2028/9 escaped. */
 export function encodeMemory(text: string): string {
-  return JSON.stringify(text).replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(text).replace(
+    /[<>\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The first line of a description, clipped. */

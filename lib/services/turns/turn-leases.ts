@@ -48,7 +48,8 @@ export function renewActiveLeases(db: Db, now = Date.now()): number {
   const renewed = renewLeases(db, { instance: instanceId(), turnIds: ids, until: now + leaseMs() });
   // Fewer renewed than running: a turn was taken over while this process stalled; its own
   // writes are fenced and will stop it.
-  if (renewed < ids.length) log.warn("turn lease lost: another process took over", { running_here: ids.length, renewed });
+  if (renewed < ids.length)
+    log.warn("turn lease lost: another process took over", { running_here: ids.length, renewed });
   return renewed;
 }
 

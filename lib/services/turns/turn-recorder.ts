@@ -15,10 +15,26 @@
  * after its commit, in emission order.
  */
 import type { Db } from "@/db/client";
-import { countTurnMessages, hasToolCallRecord, holdsLease, journalCompleted, journalStarted, saveCheckpoint } from "@/db/queries/checkpoints";
+import {
+  countTurnMessages,
+  hasToolCallRecord,
+  holdsLease,
+  journalCompleted,
+  journalStarted,
+  saveCheckpoint,
+} from "@/db/queries/checkpoints";
 import { recordTurnEnd, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
 import type { StoredCheckpoint } from "@/db/schema";
-import { isTerminalEvent, type CheckpointStore, type CompletedCall, type EngineEvent, type EventSink, type ModelMessage, type StartedCall, type TurnCheckpoint } from "@/lib/engine/ports";
+import {
+  isTerminalEvent,
+  type CheckpointStore,
+  type CompletedCall,
+  type EngineEvent,
+  type EventSink,
+  type ModelMessage,
+  type StartedCall,
+  type TurnCheckpoint,
+} from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { DomainError } from "@/lib/errors";
 import type { CallDescriber } from "./sent-call-record";
@@ -92,7 +108,8 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const lease = this.options.lease;
     const fenced = lease
       ? () => {
-          if (!holdsLease(this.db, { turnId: this.turnId, instance: lease.instance })) throw new LeaseLostError(this.turnId);
+          if (!holdsLease(this.db, { turnId: this.turnId, instance: lease.instance }))
+            throw new LeaseLostError(this.turnId);
           return write();
         }
       : write;
@@ -124,7 +141,10 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       // The call record and its event commit together: one write instead of two, and a
       // crash cannot keep one without the other.
       await this.commit(() =>
-        insertToolResult(this.db, { call: this.callRecord(summary, record, at), event: { turnId: this.turnId, seq, type, data: summary, at } }),
+        insertToolResult(this.db, {
+          call: this.callRecord(summary, record, at),
+          event: { turnId: this.turnId, seq, type, data: summary, at },
+        }),
       );
     } else {
       await this.commit(() => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
@@ -154,8 +174,20 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     this.finalCheckpoint = undefined;
     const messages = result.status === "waiting" ? [] : this.rows(result.messages);
     // The failure's code and fault live in the turn_failed event (the turn row has no column for them).
-    const turn = { id: this.turnId, status: result.status, content: result.content, error: result.error ?? null, usage: result.usage ?? null };
-    const event = held && { turnId: this.turnId, seq: held.seq, type: held.event.type, data: dataOf(held.event), at: held.at };
+    const turn = {
+      id: this.turnId,
+      status: result.status,
+      content: result.content,
+      error: result.error ?? null,
+      usage: result.usage ?? null,
+    };
+    const event = held && {
+      turnId: this.turnId,
+      seq: held.seq,
+      type: held.event.type,
+      data: dataOf(held.event),
+      at: held.at,
+    };
     const now = this.now();
     await this.commit(() => {
       if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
@@ -166,10 +198,15 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   }
 
   /** The trace row of a tool result; undefined when a replayed result's row already exists. */
-  private callRecord(summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">, record: unknown, at: number) {
+  private callRecord(
+    summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">,
+    record: unknown,
+    at: number,
+  ) {
     // A replayed result already has its call record, unless the process died between the
     // journal and the record: then the replay fills the gap so the trace has every call.
-    if (summary.replayed && hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id })) return undefined;
+    if (summary.replayed && hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id }))
+      return undefined;
     return {
       turnId: this.turnId,
       callId: summary.call_id,
@@ -180,7 +217,9 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       queuedMs: Math.round(summary.queued_ms),
       record: {
         ...(record as Record<string, unknown> | undefined),
-        ...(summary.replayed ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) } : {}),
+        ...(summary.replayed
+          ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) }
+          : {}),
         duration_ms: Math.round(summary.duration_ms),
         queued_ms: Math.round(summary.queued_ms),
         halted: summary.halted ?? false,
@@ -192,14 +231,21 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     this.lastCheckpoint = checkpoint;
     // An open batch (waiting) keeps its assistant message out of the transcript until the
     // batch closes: a resume rebuilds its tool results, and the transcript must not hold half.
-    const closed = checkpoint.batchOpen ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages)) : checkpoint.messages;
+    const closed = checkpoint.batchOpen
+      ? checkpoint.messages.slice(0, lastAssistant(checkpoint.messages))
+      : checkpoint.messages;
     const { completedCalls: _journaled, ...state } = checkpoint;
     if (checkpoint.end) {
       // The run ends next: this checkpoint is written by end(), with the terminal event.
       this.finalCheckpoint = state as StoredCheckpoint;
       return;
     }
-    const params = { turnId: this.turnId, state: state as StoredCheckpoint, messages: this.rows(closed), now: this.now() };
+    const params = {
+      turnId: this.turnId,
+      state: state as StoredCheckpoint,
+      messages: this.rows(closed),
+      now: this.now(),
+    };
     await this.commit(() => saveCheckpoint(this.db, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
   }

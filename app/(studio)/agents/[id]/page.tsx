@@ -25,7 +25,11 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const row = getAgentEditor(db, id);
   if (!row) notFound();
   const tabLink = (t: string, label: string) => (
-    <Link href={`/agents/${id}?tab=${t}`} aria-current={tab === t ? "page" : undefined} className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm aria-[current=page]:border-zinc-900 aria-[current=page]:font-medium dark:aria-[current=page]:border-zinc-100">
+    <Link
+      href={`/agents/${id}?tab=${t}`}
+      aria-current={tab === t ? "page" : undefined}
+      className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm aria-[current=page]:border-zinc-900 aria-[current=page]:font-medium dark:aria-[current=page]:border-zinc-100"
+    >
       {label}
     </Link>
   );
@@ -33,10 +37,18 @@ export default async function AgentPage({ params, searchParams }: Props) {
     <div className="flex flex-col gap-4">
       <PageHeader
         title={row.name}
-        description={<span className="font-mono">{row.id} · {row.model.provider}: {row.model.model}</span>}
+        description={
+          <span className="font-mono">
+            {row.id} · {row.model.provider}: {row.model.model}
+          </span>
+        }
         actions={
           <>
-            {hasAnyScope(principal, ["turns:run"]) ? <Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>Open in playground</Link> : null}
+            {hasAnyScope(principal, ["turns:run"]) ? (
+              <Link className={buttonClass("secondary")} href={`/playground?agent=${encodeURIComponent(id)}`}>
+                Open in playground
+              </Link>
+            ) : null}
             {readOnly ? null : <DeleteAgentButton id={id} />}
           </>
         }
@@ -46,7 +58,11 @@ export default async function AgentPage({ params, searchParams }: Props) {
         {tabLink("tools", "Tools")}
       </nav>
       <Editable readOnly={readOnly}>
-        {tab === "settings" ? <AgentForm id={id} stored={row.body} /> : <ToolMatrix agentId={id} tools={row.tools} initial={row.policy} />}
+        {tab === "settings" ? (
+          <AgentForm id={id} stored={row.body} />
+        ) : (
+          <ToolMatrix agentId={id} tools={row.tools} initial={row.policy} />
+        )}
       </Editable>
     </div>
   );

@@ -9,7 +9,14 @@ export default async function NewAgentPage() {
   await requirePage("/agents/new", ["agents:write"]);
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="New agent" description={<Link className="underline" href="/agents">All agents</Link>} />
+      <PageHeader
+        title="New agent"
+        description={
+          <Link className="underline" href="/agents">
+            All agents
+          </Link>
+        }
+      />
       <AgentForm id={null} stored={null} />
     </div>
   );

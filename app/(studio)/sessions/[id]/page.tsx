@@ -34,11 +34,26 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
     <div className="flex flex-col gap-4">
       <PageHeader
         title="Trace"
-        description={<span className="font-mono">{trace.session_id} · agent {trace.agent_id}</span>}
+        description={
+          <span className="font-mono">
+            {trace.session_id} · agent {trace.agent_id}
+          </span>
+        }
         actions={
           <>
-            {hasAnyScope(principal, ["traces:read"]) ? <Link className={buttonClass("secondary")} href="/sessions">All sessions</Link> : null}
-            {hasAnyScope(principal, ["turns:run"]) ? <Link className={buttonClass()} href={`/playground?agent=${encodeURIComponent(trace.agent_id)}&session=${encodeURIComponent(trace.session_id)}`}>Continue in playground</Link> : null}
+            {hasAnyScope(principal, ["traces:read"]) ? (
+              <Link className={buttonClass("secondary")} href="/sessions">
+                All sessions
+              </Link>
+            ) : null}
+            {hasAnyScope(principal, ["turns:run"]) ? (
+              <Link
+                className={buttonClass()}
+                href={`/playground?agent=${encodeURIComponent(trace.agent_id)}&session=${encodeURIComponent(trace.session_id)}`}
+              >
+                Continue in playground
+              </Link>
+            ) : null}
           </>
         }
       />

@@ -25,7 +25,9 @@ export function CodeToolView({ detail }: { detail: Record<string, unknown> }) {
         <dd>{detail.side_effect ? "yes (never re-run on resume)" : "no"}</dd>
         <dt className="font-medium">Parameters</dt>
         <dd>
-          <pre className="overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900">{pretty(detail.parameters)}</pre>
+          <pre className="overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900">
+            {pretty(detail.parameters)}
+          </pre>
         </dd>
       </dl>
     </div>

@@ -38,7 +38,11 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const isSystem = detail.system === true;
   const isCode = isSystem || entry?.kind === "code";
   // A system tool runs only inside a turn that is offered it: nothing to try on its own.
-  const tabs: ToolTab[] = isSystem ? ["definition", "agents"] : isCode ? ["definition", "try", "agents"] : ["definition", "try", "history", "agents"];
+  const tabs: ToolTab[] = isSystem
+    ? ["definition", "agents"]
+    : isCode
+      ? ["definition", "try", "agents"]
+      : ["definition", "try", "history", "agents"];
   const current = (tabs as string[]).includes(tab ?? "") ? (tab as ToolTab) : "definition";
   const kind = String(detail.kind ?? entry?.kind ?? "data");
 
@@ -50,15 +54,25 @@ export default async function ToolPage({ params, searchParams }: Props) {
           <span className="flex flex-wrap items-center gap-2">
             <Badge tone={KIND_TONE[kind]}>{kind}</Badge>
             {isSystem ? <Badge tone="violet">system</Badge> : null}
-            {entry?.status === "dropped" ? <Badge tone="red">dropped</Badge> : <Badge tone="green">in the catalog</Badge>}
+            {entry?.status === "dropped" ? (
+              <Badge tone="red">dropped</Badge>
+            ) : (
+              <Badge tone="green">in the catalog</Badge>
+            )}
             {typeof detail.version === "number" ? <span>version {detail.version}</span> : null}
-            <Link className="underline" href="/tools">All tools</Link>
+            <Link className="underline" href="/tools">
+              All tools
+            </Link>
           </span>
         }
       />
       {entry?.status === "dropped" ? (
-        <p role="alert" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-          This stored tool no longer validates, so it is dropped from the catalog and no agent is offered it: {entry.problem}. Fix it below and save.
+        <p
+          role="alert"
+          className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+        >
+          This stored tool no longer validates, so it is dropped from the catalog and no agent is offered it:{" "}
+          {entry.problem}. Fix it below and save.
         </p>
       ) : null}
       {saved && current === "definition" ? (
@@ -68,11 +82,31 @@ export default async function ToolPage({ params, searchParams }: Props) {
       ) : null}
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
-        isCode ? <CodeToolView detail={detail} /> : <Editable readOnly={toolsReadOnly}><ToolEditor key={String(detail.version)} stored={detail} reservedNames={[...reservedToolNames()]} /></Editable>
+        isCode ? (
+          <CodeToolView detail={detail} />
+        ) : (
+          <Editable readOnly={toolsReadOnly}>
+            <ToolEditor key={String(detail.version)} stored={detail} reservedNames={[...reservedToolNames()]} />
+          </Editable>
+        )
       ) : null}
-      {current === "try" ? <Editable readOnly={readOnlyReason(principal, ["tools:write"], "trying a tool")}><TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} /></Editable> : null}
-      {current === "history" ? <History name={name} current={typeof detail.version === "number" ? detail.version : null} principal={principal} /> : null}
-      {current === "agents" ? <Editable readOnly={agentsReadOnly}><ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} /></Editable> : null}
+      {current === "try" ? (
+        <Editable readOnly={readOnlyReason(principal, ["tools:write"], "trying a tool")}>
+          <TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} />
+        </Editable>
+      ) : null}
+      {current === "history" ? (
+        <History
+          name={name}
+          current={typeof detail.version === "number" ? detail.version : null}
+          principal={principal}
+        />
+      ) : null}
+      {current === "agents" ? (
+        <Editable readOnly={agentsReadOnly}>
+          <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} />
+        </Editable>
+      ) : null}
     </div>
   );
 }

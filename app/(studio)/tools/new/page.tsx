@@ -14,7 +14,10 @@ export default async function NewToolPage() {
         title="New data tool"
         description={
           <>
-            An HTTP call described by config. <Link className="underline" href="/tools">Back to the catalog</Link>
+            An HTTP call described by config.{" "}
+            <Link className="underline" href="/tools">
+              Back to the catalog
+            </Link>
           </>
         }
       />

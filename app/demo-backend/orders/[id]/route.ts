@@ -12,5 +12,6 @@ export const GET = route<{ id: string }>(
     const order = orderStatus(params.id);
     if (!order) throw notFound(`order '${params.id.slice(0, 100)}'`);
     return json(order);
-  }, { scopes: "public" }
+  },
+  { scopes: "public" },
 );

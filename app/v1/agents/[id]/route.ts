@@ -8,14 +8,22 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(presentAgent(getAgentOrThrow(db, params.id))), { scopes: READ_CATALOG });
+export const GET = route<Params>(async (_req, { db, params }) => json(presentAgent(getAgentOrThrow(db, params.id))), {
+  scopes: READ_CATALOG,
+});
 
-export const PUT = route<Params>(async (req, { db, params, principal }) => {
-  const { created, agent } = putAgent(db, principal, params.id, await readJson(req));
-  return json(agent, created ? 201 : 200);
-}, { scopes: ["agents:write"] });
+export const PUT = route<Params>(
+  async (req, { db, params, principal }) => {
+    const { created, agent } = putAgent(db, principal, params.id, await readJson(req));
+    return json(agent, created ? 201 : 200);
+  },
+  { scopes: ["agents:write"] },
+);
 
 // DELETE archives: the agent leaves every list, its history stays (docs/api.md, Agents).
-export const DELETE = route<Params>(async (_req, { db, params, principal }) => json(removeAgent(db, principal, params.id)), { scopes: ["agents:write"] });
+export const DELETE = route<Params>(
+  async (_req, { db, params, principal }) => json(removeAgent(db, principal, params.id)),
+  { scopes: ["agents:write"] },
+);
 
 export const { POST, PATCH } = refuseMethods(["GET", "PUT", "DELETE"]);

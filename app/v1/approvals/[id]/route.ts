@@ -12,8 +12,14 @@ type Params = { id: string };
 
 const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() }).strict();
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)), { scopes: READ_APPROVALS });
+export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)), {
+  scopes: READ_APPROVALS,
+});
 
-export const POST = route<Params>(async (req, { db, params, principal }) => json(decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))), { scopes: ["approvals:decide"] });
+export const POST = route<Params>(
+  async (req, { db, params, principal }) =>
+    json(decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))),
+  { scopes: ["approvals:decide"] },
+);
 
 export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

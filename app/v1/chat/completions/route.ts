@@ -12,7 +12,8 @@ export const POST = route(
   async (req, { db, principal }) => {
     const body = await readBody(req, chatCompletionRequest, BODY_LIMITS.conversation);
     return createChatCompletion(db, principal, body, req.headers.get(SESSION_HEADER));
-  }, { scopes: ["turns:run"], onError: openAIErrorResponse }
+  },
+  { scopes: ["turns:run"], onError: openAIErrorResponse },
 );
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"], openAIErrorResponse);

@@ -5,8 +5,11 @@ import { revokeKey } from "@/lib/services/keys/api-keys";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const DELETE = route<{ id: string }>(async (_req, { db, params, principal }) => json(revokeKey(db, principal, params.id)), {
-  scopes: ["admin"],
-});
+export const DELETE = route<{ id: string }>(
+  async (_req, { db, params, principal }) => json(revokeKey(db, principal, params.id)),
+  {
+    scopes: ["admin"],
+  },
+);
 
 export const { GET, POST, PUT, PATCH } = refuseMethods(["DELETE"]);

@@ -7,8 +7,10 @@ import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, { db, principal }) =>
-  json(await importMcpServer(db, principal, await readJson(req), { posture: getPosture(), secrets: processSecrets })), { scopes: ["tools:write"] }
+export const POST = route(
+  async (req, { db, principal }) =>
+    json(await importMcpServer(db, principal, await readJson(req), { posture: getPosture(), secrets: processSecrets })),
+  { scopes: ["tools:write"] },
 );
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

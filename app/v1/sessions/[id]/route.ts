@@ -6,6 +6,9 @@ import { READ_SESSIONS } from "@/lib/access/scopes";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_req, { db, params, principal }) => json(getTranscriptAs(db, principal, params.id)), { scopes: READ_SESSIONS });
+export const GET = route<{ id: string }>(
+  async (_req, { db, params, principal }) => json(getTranscriptAs(db, principal, params.id)),
+  { scopes: READ_SESSIONS },
+);
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

@@ -10,19 +10,32 @@ import { READ_CATALOG } from "@/lib/access/scopes";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, { db, principal }) =>
-  json(applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), { env: manifestEnv(), secrets: processSecrets })), { scopes: ["tools:write"] }
+export const POST = route(
+  async (req, { db, principal }) =>
+    json(
+      applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), {
+        env: manifestEnv(),
+        secrets: processSecrets,
+      }),
+    ),
+  { scopes: ["tools:write"] },
 );
 
 // This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.
 export const GET = route(async (_req, { db }) => json(getToolDetail(db, "manifest")), { scopes: READ_CATALOG });
-export const PUT = route(async (req, { db, principal }) => {
-  const { created, tool } = putTool(db, principal, "manifest", await readJson(req));
-  return json(tool, created ? 201 : 200);
-}, { scopes: ["tools:write"] });
-export const DELETE = route(async (_req, { db, principal }) => {
-  removeTool(db, principal, "manifest");
-  return json({ deleted: "manifest" });
-}, { scopes: ["tools:write"] });
+export const PUT = route(
+  async (req, { db, principal }) => {
+    const { created, tool } = putTool(db, principal, "manifest", await readJson(req));
+    return json(tool, created ? 201 : 200);
+  },
+  { scopes: ["tools:write"] },
+);
+export const DELETE = route(
+  async (_req, { db, principal }) => {
+    removeTool(db, principal, "manifest");
+    return json({ deleted: "manifest" });
+  },
+  { scopes: ["tools:write"] },
+);
 
 export const { PATCH } = refuseMethods(["GET", "POST", "PUT", "DELETE"]);

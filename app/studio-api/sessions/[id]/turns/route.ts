@@ -15,22 +15,26 @@ export const dynamic = "force-dynamic";
 const body = z.object({ message: z.string().max(200_000) }).strict();
 
 // The signed-in key (principal): its agents, tenant and rate limit apply in the playground too.
-export const POST = studioRoute<{ id: string }>(async (req, { db, params, principal }) => {
-  const session = getVisibleSessionOrThrow(db, principal, params.id);
-  // A traces:read + turns:run key sees every session, but runs turns only for its own agents.
-  if (!mayUseAgent(principal, session.agentId)) throw new DomainError("forbidden", `this key may not use agent '${session.agentId}'`);
-  const { message } = await readBody(req, body, BODY_LIMITS.turn);
-  const channel = sseChannel();
-  const turn = await startTurn(db, {
-    sessionId: params.id,
-    message,
-    actor: principal,
-    // `seq` stays in the data: after a wait, the playground follows the turn from there.
-    listener: ({ type, ...data }) => {
-      channel.send(type, data);
-      if (isTerminalEvent(type)) channel.close();
-    },
-  });
-  turn.done.catch(() => channel.close());
-  return channel.response;
-}, { scopes: ["turns:run"] });
+export const POST = studioRoute<{ id: string }>(
+  async (req, { db, params, principal }) => {
+    const session = getVisibleSessionOrThrow(db, principal, params.id);
+    // A traces:read + turns:run key sees every session, but runs turns only for its own agents.
+    if (!mayUseAgent(principal, session.agentId))
+      throw new DomainError("forbidden", `this key may not use agent '${session.agentId}'`);
+    const { message } = await readBody(req, body, BODY_LIMITS.turn);
+    const channel = sseChannel();
+    const turn = await startTurn(db, {
+      sessionId: params.id,
+      message,
+      actor: principal,
+      // `seq` stays in the data: after a wait, the playground follows the turn from there.
+      listener: ({ type, ...data }) => {
+        channel.send(type, data);
+        if (isTerminalEvent(type)) channel.close();
+      },
+    });
+    turn.done.catch(() => channel.close());
+    return channel.response;
+  },
+  { scopes: ["turns:run"] },
+);

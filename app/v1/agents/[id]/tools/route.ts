@@ -6,10 +6,13 @@ import { READ_CATALOG } from "@/lib/access/scopes";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_req, { db, params }) => {
-  const agent = getAgentOrThrow(db, params.id);
-  const { offered, deferred, denied } = agentToolExposure(db, agent);
-  return json({ offered, deferred, denied, system: agentSystemTools(agent, deferred.length > 0) });
-}, { scopes: READ_CATALOG });
+export const GET = route<{ id: string }>(
+  async (_req, { db, params }) => {
+    const agent = getAgentOrThrow(db, params.id);
+    const { offered, deferred, denied } = agentToolExposure(db, agent);
+    return json({ offered, deferred, denied, system: agentSystemTools(agent, deferred.length > 0) });
+  },
+  { scopes: READ_CATALOG },
+);
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

@@ -6,8 +6,10 @@ import { READ_SESSIONS } from "@/lib/access/scopes";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (req, { db, params, principal }) =>
-  json(getTraceAs(db, principal, params.id, { turnId: req.nextUrl.searchParams.get("turn_id") ?? undefined })), { scopes: READ_SESSIONS }
+export const GET = route<{ id: string }>(
+  async (req, { db, params, principal }) =>
+    json(getTraceAs(db, principal, params.id, { turnId: req.nextUrl.searchParams.get("turn_id") ?? undefined })),
+  { scopes: READ_SESSIONS },
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

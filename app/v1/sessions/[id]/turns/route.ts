@@ -11,25 +11,28 @@ export const dynamic = "force-dynamic";
 
 const body = z.object({ message: z.string().max(200_000) }).strict();
 
-export const POST = route<{ id: string }>(async (req, { db, params, principal }) => {
-  const { message } = await readBody(req, body, BODY_LIMITS.turn);
-  if (req.headers.get("accept")?.includes("text/event-stream")) {
-    const channel = sseChannel();
-    const turn = await startTurn(db, {
-      sessionId: params.id,
-      message,
-      actor: principal,
-      listener: ({ type, seq: _seq, at: _at, ...data }) => {
-        channel.send(type, data);
-        if (isTerminalEvent(type)) channel.close();
-      },
-    });
-    turn.done.catch(() => channel.close());
-    return channel.response;
-  }
-  const turn = await startTurn(db, { sessionId: params.id, message, actor: principal });
-  const result = await turn.done;
-  return json(turnResultJson(turn.turnId, result));
-}, { scopes: ["turns:run"] });
+export const POST = route<{ id: string }>(
+  async (req, { db, params, principal }) => {
+    const { message } = await readBody(req, body, BODY_LIMITS.turn);
+    if (req.headers.get("accept")?.includes("text/event-stream")) {
+      const channel = sseChannel();
+      const turn = await startTurn(db, {
+        sessionId: params.id,
+        message,
+        actor: principal,
+        listener: ({ type, seq: _seq, at: _at, ...data }) => {
+          channel.send(type, data);
+          if (isTerminalEvent(type)) channel.close();
+        },
+      });
+      turn.done.catch(() => channel.close());
+      return channel.response;
+    }
+    const turn = await startTurn(db, { sessionId: params.id, message, actor: principal });
+    const result = await turn.done;
+    return json(turnResultJson(turn.turnId, result));
+  },
+  { scopes: ["turns:run"] },
+);
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

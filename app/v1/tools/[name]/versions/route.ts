@@ -5,8 +5,9 @@ import { listToolHistory } from "@/lib/services/tools/tools";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ name: string }>(async (_req, { db, params }) =>
-  json({ name: params.name, versions: listToolHistory(db, params.name) }), { scopes: ["traces:read", "tools:write"] }
+export const GET = route<{ name: string }>(
+  async (_req, { db, params }) => json({ name: params.name, versions: listToolHistory(db, params.name) }),
+  { scopes: ["traces:read", "tools:write"] },
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

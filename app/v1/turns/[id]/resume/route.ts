@@ -7,20 +7,23 @@ import { turnResultJson } from "@/lib/api/turn-result-json";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route<{ id: string }>(async (req, { db, params, principal }) => {
-  if (req.headers.get("accept")?.includes("text/event-stream")) {
-    const channel = sseChannel();
-    const turn = resumeTurnAs(db, principal, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
-      channel.send(type, data);
-      if (isTerminalEvent(type)) channel.close();
-    });
-    // A turn that had already ended streams nothing: close when it settles, whichever way.
-    turn.done.finally(() => channel.close()).catch(() => undefined);
-    return channel.response;
-  }
-  const turn = resumeTurnAs(db, principal, params.id);
-  const result = await turn.done;
-  return json(turnResultJson(turn.turnId, result));
-}, { scopes: ["turns:run"] });
+export const POST = route<{ id: string }>(
+  async (req, { db, params, principal }) => {
+    if (req.headers.get("accept")?.includes("text/event-stream")) {
+      const channel = sseChannel();
+      const turn = resumeTurnAs(db, principal, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
+        channel.send(type, data);
+        if (isTerminalEvent(type)) channel.close();
+      });
+      // A turn that had already ended streams nothing: close when it settles, whichever way.
+      turn.done.finally(() => channel.close()).catch(() => undefined);
+      return channel.response;
+    }
+    const turn = resumeTurnAs(db, principal, params.id);
+    const result = await turn.done;
+    return json(turnResultJson(turn.turnId, result));
+  },
+  { scopes: ["turns:run"] },
+);
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);
