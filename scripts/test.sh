@@ -12,7 +12,7 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-echo "== lint";        npx eslint . --max-warnings=0
+echo "== lint";        npx eslint . --max-warnings=0 && npx prettier --check . >/dev/null
 echo "== typecheck";   npx tsc --noEmit
 echo "== unit";        npx vitest run
 echo "== build";       npm run build
