@@ -3,26 +3,11 @@ import { openDb } from "../client";
 import { upsertAgent } from "./agents";
 import { keyTurnsSince } from "./key-turns";
 import { getTurn, insertSession, insertTurn, RateLimitedError } from "./sessions";
+import { agentRow } from "@/test/support/agent-row";
 
 function seeded() {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a",
-    name: "a",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: [],
-    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a"));
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   return db;
 }

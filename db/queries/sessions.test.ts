@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
+import { agentRow } from "@/test/support/agent-row";
 import {
   updateTurnStatus,
   insertEvent,
@@ -16,23 +17,7 @@ import {
 function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a1", "a2"]) {
-    upsertAgent(db, {
-      id,
-      name: id,
-      instructions: "",
-      model: { provider: "demo", model: "demo" },
-      toolsAllow: null,
-      toolsDeny: [],
-      toolsAllowGroups: null,
-      toolsDeferred: [],
-      approvals: [],
-      limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
-      metadata: {},
-      skills: [],
-      subagents: [],
-      memory: false,
-      source: "api",
-    });
+    upsertAgent(db, agentRow(id));
   }
   return db;
 }

@@ -4,26 +4,11 @@ import { upsertAgent } from "@/db/queries/agents";
 import { getSession } from "@/db/queries/sessions";
 import { DomainError } from "@/lib/errors";
 import { createSession } from "./create-session";
+import { agentRow } from "@/test/support/agent-row";
 
 function withAgent() {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a1",
-    name: "a1",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: [],
-    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a1"));
   return db;
 }
 

@@ -8,27 +8,12 @@ import { DomainError } from "@/lib/errors";
 import { startTurn, resumeTurnAs } from "@/lib/services/turns/start-turn";
 import { listSessionRows } from "./session-page";
 import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
+import { agentRow } from "@/test/support/agent-row";
 
 function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a", "b"]) {
-    upsertAgent(db, {
-      id,
-      name: id,
-      instructions: "",
-      model: { provider: "demo", model: "demo" },
-      toolsAllow: null,
-      toolsDeny: [],
-      toolsAllowGroups: null,
-      toolsDeferred: [],
-      approvals: [],
-      limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
-      metadata: {},
-      skills: [],
-      subagents: [],
-      memory: false,
-      source: "api",
-    });
+    upsertAgent(db, agentRow(id));
   }
   insertSession(db, { id: "s_a_t1", agentId: "a", tenant: "t1", now: 1 });
   insertSession(db, { id: "s_a_t2", agentId: "a", tenant: "t2", now: 2 });

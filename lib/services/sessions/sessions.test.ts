@@ -3,26 +3,11 @@ import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
 import { insertEvent, insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
 import { getTrace, getTraceCall } from "./sessions";
+import { agentRow } from "@/test/support/agent-row";
 
 function seeded() {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a1",
-    name: "a1",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: [],
-    limits: { tool_concurrency: 1, max_tool_calls: 10, turn_timeout: 60, tool_timeout: 30 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a1"));
   for (const s of ["s1", "s2"]) insertSession(db, { id: s, agentId: "a1", tenant: null, now: 1 });
   insertTurn(db, { id: "t1", sessionId: "s1", userMessage: "one", now: 10 });
   insertTurn(db, { id: "t2", sessionId: "s1", userMessage: "two", now: 20 });

@@ -5,27 +5,12 @@ import { getTurn, insertEvent, insertSession, insertTurn, listTrace } from "@/db
 import { DomainError } from "@/lib/errors";
 import { isTurnActive } from "./active-turns";
 import { resumeTurn } from "./resume-turn";
+import { agentRow } from "@/test/support/agent-row";
 
 /** A running turn (its lease long expired) whose trace already ends with `terminal`. */
 function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unknown> }) {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a",
-    name: "a",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: [],
-    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a"));
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   insertTurn(db, {
     id: "t",

@@ -17,26 +17,11 @@ import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./load-resume-state";
 import { LeaseLostError, TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
+import { agentRow } from "@/test/support/agent-row";
 
 function fixture(): { db: Db; turnId: string; sessionId: string } {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a",
-    name: "a",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: ["pay"],
-    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a", { approvals: ["pay"] }));
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   insertTurn(db, {
     id: "t",

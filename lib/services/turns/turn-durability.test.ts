@@ -8,6 +8,7 @@ import { openDb, type Db } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
 import { insertSession, insertTurn } from "@/db/queries/sessions";
 import { TurnRecorder } from "./turn-recorder";
+import { agentRow } from "@/test/support/agent-row";
 
 const seen: { write: string; synchronous: unknown }[] = [];
 
@@ -33,23 +34,7 @@ vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
 
 function fixture(): Db {
   const db = openDb(":memory:");
-  upsertAgent(db, {
-    id: "a",
-    name: "a",
-    instructions: "",
-    model: { provider: "demo", model: "demo" },
-    toolsAllow: null,
-    toolsDeny: [],
-    toolsAllowGroups: null,
-    toolsDeferred: [],
-    approvals: [],
-    limits: { tool_concurrency: 1, max_tool_calls: 50, turn_timeout: 300, tool_timeout: 60 },
-    metadata: {},
-    skills: [],
-    subagents: [],
-    memory: false,
-    source: "api",
-  });
+  upsertAgent(db, agentRow("a"));
   insertSession(db, { id: "s", agentId: "a", tenant: null });
   insertTurn(db, { id: "t", sessionId: "s", userMessage: "go" });
   return db;
