@@ -59,13 +59,11 @@ export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/turns/[id]/resume": only({ POST: ["turns:run"] }),
   "/v1/chat/completions": only({ POST: ["turns:run"] }),
   "/v1/responses": only({ POST: ["turns:run"] }),
-  // The cookie routes export only what they serve.
-  "/studio-api/sessions/[id]/turns": { POST: ["turns:run"] },
-  "/studio-api/sessions/[id]/calls/[callId]": { GET: SESSIONS },
-  // The demo store exports only what it serves (Next answers other methods 405 without a body).
-  "/demo-backend/catalog": { GET: "public" },
-  "/demo-backend/orders/[id]": { GET: "public" },
-  "/demo-backend/subscribe": { POST: "public" },
+  "/studio-api/sessions/[id]/turns": only({ POST: ["turns:run"] }),
+  "/studio-api/sessions/[id]/calls/[callId]": only({ GET: SESSIONS }),
+  "/demo-backend/catalog": only({ GET: "public" }),
+  "/demo-backend/orders/[id]": only({ GET: "public" }),
+  "/demo-backend/subscribe": only({ POST: "public" }),
 };
 
 /** Routes answering errors in OpenAI's shape `{error:{message,type,param,code}}`. */

@@ -1,6 +1,6 @@
 // GET /demo-backend/catalog?q=&limit= — the demo store's catalog search (demo mode only)
 import { notFound } from "@/lib/errors";
-import { json, route } from "@/lib/api/route";
+import { json, route, refuseMethods } from "@/lib/api/route";
 import { searchCatalog } from "@/lib/demo/demo-backend";
 
 export const runtime = "nodejs";
@@ -15,3 +15,5 @@ export const GET = route(
   },
   { scopes: "public" },
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

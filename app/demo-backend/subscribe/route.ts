@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { notFound } from "@/lib/errors";
-import { json, readBody, route } from "@/lib/api/route";
+import { json, readBody, route, refuseMethods } from "@/lib/api/route";
 import { subscribe } from "@/lib/demo/demo-backend";
 
 export const runtime = "nodejs";
@@ -18,3 +18,5 @@ export const POST = route(
   },
   { scopes: "public" },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

@@ -1,7 +1,7 @@
 // POST /studio-api/sessions/:id/turns — the Studio playground's turn stream (session cookie, not bearer): SSE
 import { z } from "zod";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
-import { readBody } from "@/lib/api/route";
+import { readBody, refuseMethods } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { studioRoute } from "@/lib/api/studio-route";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
@@ -38,3 +38,5 @@ export const POST = studioRoute<{ id: string }>(
   },
   { scopes: ["turns:run"] },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);

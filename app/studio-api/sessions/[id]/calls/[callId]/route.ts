@@ -1,6 +1,6 @@
 // GET /studio-api/sessions/:id/calls/:callId — one call's record for the trace page (session cookie, not bearer)
 import { z } from "zod";
-import { json, parseWith } from "@/lib/api/route";
+import { json, parseWith, refuseMethods } from "@/lib/api/route";
 import { studioRoute } from "@/lib/api/studio-route";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 import { READ_SESSIONS } from "@/lib/access/scopes";
@@ -20,3 +20,5 @@ export const GET = studioRoute<{ id: string; callId: string }>(
   },
   { scopes: READ_SESSIONS },
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);
