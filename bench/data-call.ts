@@ -5,7 +5,9 @@
  * (keep-alive Agent, body parsed and the same field re-serialized). Sequential
  * calls, the two sides alternating call by call; the median of each side.
  */
-import { insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
+import { insertSession } from "@/db/queries/sessions";
+import { insertToolCall } from "@/db/queries/traces";
+import { insertTurn } from "@/db/queries/turns";
 import { guardedRequest } from "@/lib/egress";
 import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";

@@ -9,7 +9,8 @@
  * sides, into the same database.
  */
 import type { Db } from "@/db/client";
-import { insertSession, insertTurn } from "@/db/queries/sessions";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn } from "@/db/queries/turns";
 import type { EngineEvent } from "@/lib/engine/ports";
 import { putAgent } from "@/lib/services/agents/agents";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";

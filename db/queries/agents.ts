@@ -3,7 +3,8 @@ import type { Db } from "../client";
 import { agents, approvals, sessions, turns, type AgentRow } from "../schema";
 import { param, prepared } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
-import { recordTurnEnd, lastEventSeq } from "./sessions";
+import { recordTurnEnd } from "./turns";
+import { lastEventSeq } from "./traces";
 
 export type AgentValues = Omit<AgentRow, "createdAt" | "updatedAt" | "archivedAt">;
 

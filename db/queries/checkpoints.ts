@@ -14,7 +14,7 @@ import {
   type StoredCheckpoint,
 } from "../schema";
 import { param, prepared, rawParam, transaction } from "./prepared";
-import { insertMessages } from "./sessions";
+import { insertMessages } from "./transcripts";
 
 type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 

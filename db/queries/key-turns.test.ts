@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
 import { keyTurnsSince } from "./key-turns";
-import { getTurn, insertSession, insertTurn, RateLimitedError } from "./sessions";
+import { getTurn, insertTurn, RateLimitedError } from "./turns";
+import { insertSession } from "./sessions";
 import { agentRow } from "@/test/support/agent-row";
 
 function seeded() {

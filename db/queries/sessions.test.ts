@@ -2,17 +2,10 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import { upsertAgent } from "./agents";
 import { agentRow } from "@/test/support/agent-row";
-import {
-  updateTurnStatus,
-  insertEvent,
-  insertSession,
-  insertTurn,
-  listMessages,
-  listSessionSummaries,
-  listTurnEvents,
-  listTurns,
-  SessionBusyError,
-} from "./sessions";
+import { updateTurnStatus, insertTurn, listTurns, SessionBusyError } from "./turns";
+import { insertEvent, listTurnEvents } from "./traces";
+import { insertSession, listSessionSummaries } from "./sessions";
+import { listMessages } from "./transcripts";
 
 function seeded() {
   const db = openDb(":memory:");

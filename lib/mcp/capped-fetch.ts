@@ -6,15 +6,15 @@
 import type { FetchLike } from "@/lib/egress";
 
 /**
- * Wraps `fetch`: a response announcing more than `maxBytes` (Content-Length)
+ * Wraps `inner` (the guard's fetch): a response announcing more than `maxBytes` (Content-Length)
  * or delivering more is cut there: its body errors, and `onOver` is called
  * (once per response) so the caller can abort what it is doing instead of
  * waiting on a stream that will never complete. Bodies within the bound pass
  * unchanged.
  */
-export function cappedFetch(fetch: FetchLike, maxBytes: number, onOver: () => void): FetchLike {
+export function cappedFetch(inner: FetchLike, maxBytes: number, onOver: () => void): FetchLike {
   return async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await inner(input, init);
     if (res.body === null) return res;
     const tooLarge = () => new RangeError(`response larger than ${maxBytes} bytes`);
     const announced = Number(res.headers.get("content-length") ?? "");

@@ -9,7 +9,8 @@
  */
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getSession, getTurn } from "@/db/queries/sessions";
+import { getSession } from "@/db/queries/sessions";
+import { getTurn } from "@/db/queries/turns";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 import { assertMayUseAgent, createSessionAs } from "@/lib/services/sessions/session-access";

@@ -2,12 +2,12 @@
  * Per-key rate limit: a key with `turns_per_minute` may start that many turns in any
  * sliding 60 s window. The count is of the key's turn rows (turns.key_id), so it holds
  * across every process sharing the database; the check that guards the insert runs in
- * the insert's own transaction (db/queries/sessions.ts insertTurn). Turns a turn starts
+ * the insert's own transaction (db/queries/turns.ts insertTurn). Turns a turn starts
  * itself (subagents) carry no key and do not count.
  */
 import type { Db } from "@/db/client";
 import { keyTurnsSince } from "@/db/queries/key-turns";
-import { RateLimitedError } from "@/db/queries/sessions";
+import { RateLimitedError } from "@/db/queries/turns";
 import type { Principal } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 

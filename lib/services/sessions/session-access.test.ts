@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { insertSession, insertTurn } from "@/db/queries/sessions";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn } from "@/db/queries/turns";
 import type { Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { DomainError } from "@/lib/errors";

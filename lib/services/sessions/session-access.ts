@@ -5,7 +5,8 @@
  * A session a key may not see is answered as not found: its existence is not revealed.
  */
 import type { Db } from "@/db/client";
-import { getSession, getTurn, type SessionFilter } from "@/db/queries/sessions";
+import { getSession, type SessionFilter } from "@/db/queries/sessions";
+import { getTurn } from "@/db/queries/turns";
 import type { SessionRow } from "@/db/schema";
 import { hasAnyScope, mayUseAgent, maySeeSession, type Principal } from "@/lib/access/principal";
 import { DomainError, notFound } from "@/lib/errors";

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { insertEvent, insertSession, insertToolCall, insertTurn } from "@/db/queries/sessions";
+import { insertEvent, insertToolCall } from "@/db/queries/traces";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn } from "@/db/queries/turns";
 import { getTrace, getTraceCall } from "./sessions";
 import { agentRow } from "@/test/support/agent-row";
 

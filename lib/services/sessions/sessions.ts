@@ -3,15 +3,10 @@
  * and the trace (per turn, its events and every tool call record).
  */
 import type { Db } from "@/db/client";
-import {
-  getSession,
-  getSessionToolCall,
-  listMessages,
-  listSessions,
-  listTrace,
-  listTurns,
-  type SessionFilter,
-} from "@/db/queries/sessions";
+import { getSession, listSessions, type SessionFilter } from "@/db/queries/sessions";
+import { getSessionToolCall, listTrace } from "@/db/queries/traces";
+import { listMessages } from "@/db/queries/transcripts";
+import { listTurns } from "@/db/queries/turns";
 import type { ToolCallRow, TurnRow } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 

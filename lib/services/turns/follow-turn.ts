@@ -4,7 +4,8 @@
  * turn's SSE stream would have sent them. The Studio polls this.
  */
 import type { Db } from "@/db/client";
-import { getTurn, listTurnEvents } from "@/db/queries/sessions";
+import { getTurn } from "@/db/queries/turns";
+import { listTurnEvents } from "@/db/queries/traces";
 import { notFound } from "@/lib/errors";
 
 export interface FollowedEvent {

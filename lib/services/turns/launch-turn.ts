@@ -4,7 +4,8 @@
  * (a child turn for spawn_subagent). Resuming (which turn, from where) is resume-turn.ts.
  */
 import type { Db } from "@/db/client";
-import { insertSession, insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/sessions";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError } from "@/lib/errors";

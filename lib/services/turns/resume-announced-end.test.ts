@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { getTurn, insertEvent, insertSession, insertTurn, listTrace } from "@/db/queries/sessions";
+import { getTurn, insertTurn } from "@/db/queries/turns";
+import { insertEvent, listTrace } from "@/db/queries/traces";
+import { insertSession } from "@/db/queries/sessions";
 import { DomainError } from "@/lib/errors";
 import { isTurnActive } from "./active-turns";
 import { resumeTurn } from "./resume-turn";

@@ -14,7 +14,9 @@ import {
   lastTurnEvent,
   listResumableTurns,
 } from "@/db/queries/checkpoints";
-import { getSession, getTurn, lastEventSeq, recordTurnEnd, updateTurnStatus } from "@/db/queries/sessions";
+import { getSession } from "@/db/queries/sessions";
+import { getTurn, recordTurnEnd, updateTurnStatus } from "@/db/queries/turns";
+import { lastEventSeq } from "@/db/queries/traces";
 import { getAgentRecord } from "@/db/queries/agents";
 import type { TurnRow } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/errors";

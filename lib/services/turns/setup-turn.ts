@@ -5,7 +5,8 @@
  */
 import type { Db } from "@/db/client";
 import { listMemories } from "@/db/queries/memories";
-import { listMessages, listTurns } from "@/db/queries/sessions";
+import { listMessages } from "@/db/queries/transcripts";
+import { listTurns } from "@/db/queries/turns";
 import { listSkills } from "@/db/queries/skills";
 import type { AgentLimits, AgentRow, SessionRow } from "@/db/schema";
 import type { Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";

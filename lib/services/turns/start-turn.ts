@@ -4,7 +4,8 @@
  * approvals, subagents) is in launch-turn.ts, resuming in resume-turn.ts.
  */
 import type { Db } from "@/db/client";
-import { getSession, getTurn } from "@/db/queries/sessions";
+import { getSession } from "@/db/queries/sessions";
+import { getTurn } from "@/db/queries/turns";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
 import { notFound, validationFailed } from "@/lib/errors";
 import { turnRateLimit } from "@/lib/services/keys/rate-limit";

@@ -10,7 +10,10 @@ import {
   renewLeases,
 } from "@/db/queries/checkpoints";
 import { upsertAgent } from "@/db/queries/agents";
-import { getTurn, insertSession, insertTurn, listMessages, listTrace } from "@/db/queries/sessions";
+import { getTurn, insertTurn } from "@/db/queries/turns";
+import { insertSession } from "@/db/queries/sessions";
+import { listMessages } from "@/db/queries/transcripts";
+import { listTrace } from "@/db/queries/traces";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "@/lib/services/approvals/approval-gate";
 import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";

@@ -6,7 +6,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { insertSession, insertTurn } from "@/db/queries/sessions";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn } from "@/db/queries/turns";
 import { TurnRecorder } from "./turn-recorder";
 import { agentRow } from "@/test/support/agent-row";
 

@@ -23,7 +23,8 @@ import {
   journalStarted,
   saveCheckpoint,
 } from "@/db/queries/checkpoints";
-import { recordTurnEnd, insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/sessions";
+import { recordTurnEnd } from "@/db/queries/turns";
+import { insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/traces";
 import type { StoredCheckpoint } from "@/db/schema";
 import {
   isTerminalEvent,

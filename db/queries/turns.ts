@@ -1,0 +1,220 @@
+/** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
+import { asc, eq, inArray, max, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { checkpoints, sessions, turns, type TurnRow, type TurnStatus } from "../schema";
+import { keyTurnsSince } from "./key-turns";
+import { jsonOrNull, param, prepared, rawParam, transaction } from "./prepared";
+import { insertMessages, type NewMessage } from "./transcripts";
+import { insertEvent } from "./traces";
+
+/** insertTurn with `rateLimit`: the key already started `max` turns in the window. */
+export class RateLimitedError extends Error {
+  override name = "RateLimitedError";
+  constructor(
+    readonly max: number,
+    /** When the window frees a slot (ms since the epoch). */
+    readonly freesAt: number,
+  ) {
+    super(`this key may start ${max} turns per minute`);
+  }
+}
+
+/** insertTurn with `exclusive`: the session already has a running or waiting turn. */
+export class SessionBusyError extends Error {
+  override name = "SessionBusyError";
+  constructor(sessionId: string) {
+    super(`session '${sessionId}' already has a turn in progress`);
+  }
+}
+
+/**
+ * Starts a turn (next seq in the session), records the user message and the turn's first
+ * checkpoint (its subagent depth and the lease of the process running it), in one transaction. With
+ * `exclusive`, throws SessionBusyError instead when the session has a turn running or
+ * waiting (checked by the same statement that picks the seq). With `rateLimit`, throws
+ * RateLimitedError when the key already started `max` turns within the window (checked in
+ * the same transaction, so two processes cannot both take the last slot).
+ */
+export function insertTurn(
+  db: Db,
+  values: {
+    id: string;
+    sessionId: string;
+    userMessage: string;
+    depth?: number;
+    runner?: { instance: string; pid: number; leaseUntil: number };
+    exclusive?: boolean;
+    keyId?: string | null;
+    rateLimit?: { max: number; windowMs: number };
+    now?: number;
+  },
+): TurnRow {
+  const now = values.now ?? Date.now();
+  const s = prepared(db, "turns.insert", turnStatements);
+  const write = transaction(db, "insertTurn", (values: Parameters<typeof insertTurn>[1], now: number) => {
+    const session = s.sessionTurns.get({ sessionId: values.sessionId });
+    if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
+    if (values.rateLimit && values.keyId) {
+      const { max, windowMs } = values.rateLimit;
+      const recent = keyTurnsSince(db, { keyId: values.keyId, since: now - windowMs, max });
+      if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
+    }
+    const keyId = values.keyId ?? null;
+    const turn = s.insert.get({
+      id: values.id,
+      sessionId: values.sessionId,
+      seq: (session?.lastSeq ?? 0) + 1,
+      userMessage: values.userMessage,
+      startedAt: now,
+      keyId,
+    });
+    insertMessages(db, [
+      { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
+    ]);
+    const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
+    const runner = values.runner;
+    s.checkpoint.run({
+      turnId: values.id,
+      state,
+      depth: values.depth ?? 0,
+      runnerPid: runner?.pid ?? null,
+      runnerInstance: runner?.instance ?? null,
+      leaseExpiresAt: runner?.leaseUntil ?? null,
+      updatedAt: now,
+    });
+    s.touchSession.run({ id: values.sessionId, now });
+    return turn as TurnRow;
+  });
+  return write(values, now);
+}
+
+function turnStatements(db: Db) {
+  return {
+    // One pass over the session's turns: the last seq, and whether one is still going.
+    sessionTurns: db
+      .select({
+        lastSeq: max(turns.seq),
+        unfinished: sql<number>`count(*) filter (where ${turns.status} in ('running', 'waiting'))`.mapWith(Number),
+      })
+      .from(turns)
+      .where(eq(turns.sessionId, param("sessionId")))
+      .prepare(),
+    insert: db
+      .insert(turns)
+      .values({
+        id: param("id"),
+        sessionId: param("sessionId"),
+        seq: param("seq"),
+        status: "running",
+        userMessage: param("userMessage"),
+        startedAt: param("startedAt"),
+        keyId: param("keyId"),
+      })
+      .returning()
+      .prepare(),
+    checkpoint: db
+      .insert(checkpoints)
+      .values({
+        turnId: param("turnId"),
+        step: -1,
+        state: param("state"),
+        depth: param("depth"),
+        runnerPid: param("runnerPid"),
+        runnerInstance: param("runnerInstance"),
+        leaseExpiresAt: param("leaseExpiresAt"),
+        updatedAt: param("updatedAt"),
+      })
+      .prepare(),
+    touchSession: db
+      .update(sessions)
+      .set({ updatedAt: rawParam("now") })
+      .where(eq(sessions.id, param("id")))
+      .prepare(),
+  };
+}
+
+export function getTurn(db: Db, id: string) {
+  return prepared(db, "turns.get", (d) =>
+    d
+      .select()
+      .from(turns)
+      .where(eq(turns.id, param("id")))
+      .prepare(),
+  ).get({ id });
+}
+
+/** Turns of a session in order. */
+export function listTurns(db: Db, sessionId: string) {
+  return prepared(db, "turns.list", (d) =>
+    d
+      .select()
+      .from(turns)
+      .where(eq(turns.sessionId, param("sessionId")))
+      .orderBy(asc(turns.seq))
+      .prepare(),
+  ).all({ sessionId });
+}
+
+/** Turns in a status (e.g. "running" ones to resume at start). */
+export function listTurnsByStatus(db: Db, statuses: TurnStatus[]) {
+  return db.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)).all();
+}
+
+/**
+ * The turn row alone: its status, answer, error and usage (endedAt once it is terminal).
+ * For the end of a run, with its terminal event and messages, use recordTurnEnd.
+ */
+export function updateTurnStatus(
+  db: Db,
+  params: {
+    id: string;
+    status: TurnStatus;
+    content?: string | null;
+    error?: string | null;
+    usage?: TurnRow["usage"];
+    now?: number;
+  },
+) {
+  const done = params.status !== "running" && params.status !== "waiting";
+  const update = prepared(db, "turns.updateStatus", (d) =>
+    d
+      .update(turns)
+      .set({
+        status: rawParam("status"),
+        content: rawParam("content"),
+        error: rawParam("error"),
+        usage: rawParam("usage"),
+        endedAt: rawParam("endedAt"),
+      })
+      .where(eq(turns.id, param("id")))
+      .prepare(),
+  );
+  update.run({
+    id: params.id,
+    status: params.status,
+    content: params.content ?? null,
+    error: params.error ?? null,
+    usage: jsonOrNull(params.usage),
+    endedAt: done ? (params.now ?? Date.now()) : null,
+  });
+}
+
+/**
+ * A run's end in one transaction: its terminal event (when there is one), the messages
+ * of the turn not yet in the transcript, and the turn row's status (updateTurnStatus).
+ */
+export function recordTurnEnd(
+  db: Db,
+  params: {
+    event?: Parameters<typeof insertEvent>[1] | undefined;
+    messages: NewMessage[];
+    turn: Parameters<typeof updateTurnStatus>[1];
+    now?: number;
+  },
+) {
+  transaction(db, "recordTurnEnd", (p: typeof params) => {
+    if (p.event) insertEvent(db, p.event);
+    insertMessages(db, p.messages);
+    updateTurnStatus(db, { ...p.turn, ...(p.now === undefined ? {} : { now: p.now }) });
+  })(params);
+}
