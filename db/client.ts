@@ -1,37 +1,48 @@
 /**
- * The SQLite connection. Opened lazily (never at module load, which also runs
- * during `next build`), in WAL mode with foreign keys on; migrations from
- * db/migrations are applied on first open.
+ * Opening the database: the SQLite file in the data directory (the default), or PostgreSQL
+ * when INSIKA_DATABASE_URL names one. Opened lazily (never at module load, which also runs
+ * during `next build`). SQLite runs in WAL mode with foreign keys on, and is migrated from
+ * db/migrations when it opens; PostgreSQL from db/migrations-pg when ready() first runs.
  */
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { Db } from "./database";
+import { PostgresDatabase } from "./postgres-database";
 import * as schema from "./schema";
-import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
+import { SqliteDatabase } from "./sqlite-database";
+import { startWalCheckpointer } from "./wal-checkpointer";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type { Db } from "./database";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
-
-const checkpointers = new WeakMap<Db, WalCheckpointer>();
+export const PG_MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations-pg");
 
 /**
- * Opens (and migrates) the database file at `file`; `:memory:` works for tests. With
+ * Opens (and migrates) the SQLite file at `file`; `:memory:` works for tests. With
  * `backgroundCheckpoint`, a worker thread checkpoints the WAL instead of the commits of
  * this connection (wal-checkpointer.ts); the server's connection is opened so.
  */
-export function openDb(file: string, options: { backgroundCheckpoint?: boolean } = {}): Db {
+export function openDb(file: string, options: { backgroundCheckpoint?: boolean } = {}): SqliteDatabase {
   if (file !== ":memory:") createPrivately(file);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = drizzle(sqlite, { schema });
-  migrateKeepingRows(db);
-  if (options.backgroundCheckpoint && file !== ":memory:") checkpointers.set(db, startWalCheckpointer(sqlite, file));
-  return db;
+  const orm = drizzle(sqlite, { schema });
+  migrateKeepingRows(sqlite, orm);
+  const checkpointer =
+    options.backgroundCheckpoint && file !== ":memory:" ? startWalCheckpointer(sqlite, file) : undefined;
+  return SqliteDatabase.over(sqlite, orm, async () => {
+    await checkpointer?.stop();
+  });
+}
+
+/** A PostgreSQL database at `url` (postgres://…); connected and migrated by its ready(). */
+export function openPostgres(url: string, options: { poolSize?: number } = {}): PostgresDatabase {
+  return PostgresDatabase.open(url, { poolSize: options.poolSize ?? 10, migrationsFolder: PG_MIGRATIONS_DIR });
 }
 
 /**
@@ -60,11 +71,10 @@ function createPrivately(file: string): void {
  * deletes nothing; the check afterwards refuses to open a database whose rows the migration
  * left dangling, and enforcement is back on before anyone writes.
  */
-function migrateKeepingRows(db: Db): void {
-  const sqlite = db.$client;
+function migrateKeepingRows(sqlite: Database.Database, orm: Parameters<typeof migrate>[0]): void {
   sqlite.pragma("foreign_keys = OFF");
   try {
-    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
     const dangling = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
     if (dangling.length > 0) {
       const first = dangling[0]!;
@@ -77,11 +87,9 @@ function migrateKeepingRows(db: Db): void {
   }
 }
 
-/** Closes a connection and stops its checkpointer. */
-export function closeDb(db: Db): void {
-  void checkpointers.get(db)?.stop();
-  checkpointers.delete(db);
-  db.$client.close();
+/** Closes a connection (and the SQLite file's checkpointer). */
+export function closeDb(db: Db): Promise<void> {
+  return db.close();
 }
 
 /** The database file inside a data directory. */
@@ -89,20 +97,32 @@ export function dbFile(dataDir: string): string {
   return path.join(dataDir, "insika.db");
 }
 
+/** Where the data lives: the data directory, and the PostgreSQL URL when one is set. */
+export interface DbLocation {
+  dataDir: string;
+  INSIKA_DATABASE_URL?: string | undefined;
+  INSIKA_DATABASE_POOL?: number | undefined;
+}
+
 const handles = new Map<string, Db>();
 
-/** One shared connection per data directory for this process. */
-export function getDb(dataDir: string): Db {
-  let db = handles.get(dataDir);
+/** One shared database per location for this process: PostgreSQL when a URL is set, else the data directory's file. */
+export function getDb(where: DbLocation): Db {
+  const url = where.INSIKA_DATABASE_URL;
+  const key = url ?? where.dataDir;
+  let db = handles.get(key);
   if (!db) {
-    db = openDb(dbFile(dataDir), { backgroundCheckpoint: true });
-    handles.set(dataDir, db);
+    db = url
+      ? openPostgres(url, { poolSize: where.INSIKA_DATABASE_POOL ?? 10 })
+      : openDb(dbFile(where.dataDir), { backgroundCheckpoint: true });
+    handles.set(key, db);
   }
   return db;
 }
 
-/** Closes every connection this process opened (CLI and tests). */
-export function closeAllDbs(): void {
-  for (const db of handles.values()) closeDb(db);
+/** Closes every database this process opened (CLI and tests). */
+export async function closeAllDbs(): Promise<void> {
+  const open = [...handles.values()];
   handles.clear();
+  await Promise.all(open.map((db) => db.close()));
 }

@@ -17,6 +17,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   INSIKA_DATA_DIR: z.string().min(1).default("./data"),
+  /**
+   * `postgres://…` (or `postgresql://…`): keep everything in that PostgreSQL database (a fleet
+   * of instances shares it); unset: the SQLite file in the data directory.
+   */
+  INSIKA_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/./, "INSIKA_DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  /** Connections each instance keeps to PostgreSQL (default 10). */
+  INSIKA_DATABASE_POOL: z.coerce.number().int().min(2).max(200).default(10),
   INSIKA_API_TOKEN: z.string().min(16, "INSIKA_API_TOKEN must be at least 16 characters").optional(),
   INSIKA_SECRETS_DIR: z.string().min(1).optional(),
   INSIKA_EGRESS_HOSTS: z.string().optional(),

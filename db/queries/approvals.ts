@@ -1,67 +1,82 @@
 import { and, asc, eq, lte } from "drizzle-orm";
-import type { Db } from "../client";
-import { approvals, type ApprovalRow, type ApprovalStatus } from "../schema";
+import type { Db } from "../database";
+import type { ApprovalRow, ApprovalStatus } from "../schema";
 
 /** Creates a pending approval; returns the existing one if this call already has one. */
-export function insertApproval(db: Db, values: Omit<ApprovalRow, "status" | "note" | "decidedAt">): ApprovalRow {
-  return db.transaction((tx) => {
-    const existing = tx
-      .select()
-      .from(approvals)
-      .where(and(eq(approvals.turnId, values.turnId), eq(approvals.identity, values.identity)))
-      .get();
-    if (existing) return existing;
-    return tx
+export async function insertApproval(
+  db: Db,
+  values: Omit<ApprovalRow, "status" | "note" | "decidedAt">,
+): Promise<ApprovalRow> {
+  const { approvals } = db.t;
+  // One statement decides, so two instances asking for the same call get the same row.
+  const inserted = await db.get(
+    db.orm
       .insert(approvals)
       .values({ ...values, status: "pending" })
-      .returning()
-      .get();
-  });
+      .onConflictDoNothing({ target: [approvals.turnId, approvals.identity] })
+      .returning(),
+  );
+  return inserted ?? (await getApprovalForCall(db, values))!;
 }
 
-export function getApproval(db: Db, id: string): ApprovalRow | undefined {
-  return db.select().from(approvals).where(eq(approvals.id, id)).get();
+export function getApproval(db: Db, id: string): Promise<ApprovalRow | undefined> {
+  const { approvals } = db.t;
+  return db.get(db.orm.select().from(approvals).where(eq(approvals.id, id)));
 }
 
 /** The approval of one call of a turn (by call identity), or undefined. */
-export function getApprovalForCall(db: Db, params: { turnId: string; identity: string }): ApprovalRow | undefined {
-  return db
-    .select()
-    .from(approvals)
-    .where(and(eq(approvals.turnId, params.turnId), eq(approvals.identity, params.identity)))
-    .get();
+export function getApprovalForCall(
+  db: Db,
+  params: { turnId: string; identity: string },
+): Promise<ApprovalRow | undefined> {
+  const { approvals } = db.t;
+  return db.get(
+    db.orm
+      .select()
+      .from(approvals)
+      .where(and(eq(approvals.turnId, params.turnId), eq(approvals.identity, params.identity))),
+  );
 }
 
 /** Approvals, oldest first, optionally in one status. */
-export function listApprovals(db: Db, params: { status?: ApprovalStatus; limit?: number } = {}): ApprovalRow[] {
-  return db
-    .select()
-    .from(approvals)
-    .where(params.status ? eq(approvals.status, params.status) : undefined)
-    .orderBy(asc(approvals.createdAt), asc(approvals.id))
-    .limit(params.limit ?? 500)
-    .all();
+export function listApprovals(
+  db: Db,
+  params: { status?: ApprovalStatus; limit?: number } = {},
+): Promise<ApprovalRow[]> {
+  const { approvals } = db.t;
+  return db.all(
+    db.orm
+      .select()
+      .from(approvals)
+      .where(params.status ? eq(approvals.status, params.status) : undefined)
+      .orderBy(asc(approvals.createdAt), asc(approvals.id))
+      .limit(params.limit ?? 500),
+  );
 }
 
-/** Records a decision on a pending approval; undefined when it was no longer pending. */
+/** Records a decision on a pending approval; undefined when it was no longer pending (one statement: two deciders cannot both win). */
 export function decideApproval(
   db: Db,
   params: { id: string; status: Exclude<ApprovalStatus, "pending">; note?: string | null; now?: number },
-): ApprovalRow | undefined {
-  return db
-    .update(approvals)
-    .set({ status: params.status, note: params.note ?? null, decidedAt: params.now ?? Date.now() })
-    .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))
-    .returning()
-    .get();
+): Promise<ApprovalRow | undefined> {
+  const { approvals } = db.t;
+  return db.get(
+    db.orm
+      .update(approvals)
+      .set({ status: params.status, note: params.note ?? null, decidedAt: params.now ?? Date.now() })
+      .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))
+      .returning(),
+  );
 }
 
 /** Marks every pending approval whose time is up as expired; returns them. */
-export function expireApprovals(db: Db, now = Date.now()): ApprovalRow[] {
-  return db
-    .update(approvals)
-    .set({ status: "expired", decidedAt: now })
-    .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, now)))
-    .returning()
-    .all();
+export function expireApprovals(db: Db, now = Date.now()): Promise<ApprovalRow[]> {
+  const { approvals } = db.t;
+  return db.all(
+    db.orm
+      .update(approvals)
+      .set({ status: "expired", decidedAt: now })
+      .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, now)))
+      .returning(),
+  );
 }

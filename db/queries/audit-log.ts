@@ -1,12 +1,13 @@
 import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
-import type { Db } from "../client";
-import { auditLog, type AuditRow } from "../schema";
+import type { Db } from "../database";
+import type { AuditRow } from "../schema";
 
 export type AuditValues = Omit<AuditRow, "id">;
 
 /** Appends one entry. There is no update and no delete: the log is append-only through the product. */
-export function insertAuditEntry(db: Pick<Db, "insert">, values: AuditValues): void {
-  db.insert(auditLog).values(values).run();
+export async function insertAuditEntry(db: Db, values: AuditValues): Promise<void> {
+  const { auditLog } = db.t;
+  await db.run(db.orm.insert(auditLog).values(values));
 }
 
 export interface AuditFilter {
@@ -20,18 +21,20 @@ export interface AuditFilter {
 }
 
 /** Entries newest first, filtered. */
-export function listAuditEntries(db: Db, filter: AuditFilter): AuditRow[] {
+export function listAuditEntries(db: Db, filter: AuditFilter): Promise<AuditRow[]> {
+  const { auditLog } = db.t;
   const where: SQL[] = [];
   if (filter.target) where.push(eq(auditLog.target, filter.target));
   if (filter.actorKeyId) where.push(eq(auditLog.actorKeyId, filter.actorKeyId));
   if (filter.action) where.push(eq(auditLog.action, filter.action));
   if (filter.since !== undefined) where.push(gte(auditLog.at, filter.since));
   if (filter.before !== undefined) where.push(lt(auditLog.id, filter.before));
-  return db
-    .select()
-    .from(auditLog)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(auditLog.id))
-    .limit(filter.limit)
-    .all();
+  return db.all(
+    db.orm
+      .select()
+      .from(auditLog)
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(desc(auditLog.id))
+      .limit(filter.limit),
+  );
 }

@@ -1,15 +1,18 @@
 /** Sessions: created, read, listed (with their last turn for the Studio). */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../client";
-import { sessions, turns } from "../schema";
-import { param, prepared } from "./prepared";
+import type { Db, Tables } from "../database";
+import type { SessionRow } from "../schema";
+import { param } from "./prepared";
 
 /** Creates a session. */
-export function insertSession(db: Db, values: { id: string; agentId: string; tenant: string | null; now?: number }) {
+export async function insertSession(
+  db: Db,
+  values: { id: string; agentId: string; tenant: string | null; now?: number },
+): Promise<SessionRow> {
   const now = values.now ?? Date.now();
-  const insert = prepared(db, "sessions.insert", (d) =>
-    d
+  const insert = db.prepared("sessions.insert", (o, { sessions }) =>
+    o
       .insert(sessions)
       .values({
         id: param("id"),
@@ -18,25 +21,20 @@ export function insertSession(db: Db, values: { id: string; agentId: string; ten
         createdAt: param("now"),
         updatedAt: param("now"),
       })
-      .returning()
-      .prepare(),
+      .returning(),
   );
-  return insert.get({
-    id: values.id,
-    agentId: values.agentId,
-    tenant: values.tenant,
-    now,
-  }) as typeof sessions.$inferSelect;
+  return (await insert.get({ id: values.id, agentId: values.agentId, tenant: values.tenant, now })) as SessionRow;
 }
 
-export function getSession(db: Db, id: string) {
-  return prepared(db, "sessions.get", (d) =>
-    d
-      .select()
-      .from(sessions)
-      .where(eq(sessions.id, param("id")))
-      .prepare(),
-  ).get({ id });
+export function getSession(db: Db, id: string): Promise<SessionRow | undefined> {
+  return db
+    .prepared("sessions.get", (o, { sessions }) =>
+      o
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, param("id"))),
+    )
+    .get({ id });
 }
 
 /** Which sessions a list shows: one agent, a set of agents (a key's), one tenant (a pinned key's). */
@@ -46,7 +44,7 @@ export interface SessionFilter {
   tenant?: string;
 }
 
-function sessionWhere(params: SessionFilter) {
+function sessionWhere({ sessions }: Tables, params: SessionFilter) {
   return and(
     params.agentId ? eq(sessions.agentId, params.agentId) : undefined,
     params.agentIds !== undefined ? inArray(sessions.agentId, [...params.agentIds]) : undefined,
@@ -55,14 +53,16 @@ function sessionWhere(params: SessionFilter) {
 }
 
 /** Recent sessions, newest first, optionally filtered. */
-export function listSessions(db: Db, params: SessionFilter & { limit?: number } = {}) {
-  return db
-    .select()
-    .from(sessions)
-    .where(sessionWhere(params))
-    .orderBy(desc(sessions.updatedAt))
-    .limit(params.limit ?? 100)
-    .all();
+export function listSessions(db: Db, params: SessionFilter & { limit?: number } = {}): Promise<SessionRow[]> {
+  const { sessions } = db.t;
+  return db.all(
+    db.orm
+      .select()
+      .from(sessions)
+      .where(sessionWhere(db.t, params))
+      .orderBy(desc(sessions.updatedAt))
+      .limit(params.limit ?? 100),
+  );
 }
 
 /**
@@ -71,7 +71,8 @@ export function listSessions(db: Db, params: SessionFilter & { limit?: number } 
  * first, so the per-session lookups use the (session_id, seq) index for those rows only.
  */
 export function listSessionSummaries(db: Db, params: SessionFilter & { limit?: number } = {}) {
-  const recent = db
+  const { sessions, turns } = db.t;
+  const recent = db.orm
     .select({
       id: sessions.id,
       agentId: sessions.agentId,
@@ -80,25 +81,26 @@ export function listSessionSummaries(db: Db, params: SessionFilter & { limit?: n
       updatedAt: sessions.updatedAt,
     })
     .from(sessions)
-    .where(sessionWhere(params))
+    .where(sessionWhere(db.t, params))
     .orderBy(desc(sessions.updatedAt), desc(sessions.id))
     .limit(params.limit ?? 100)
     .as("recent");
   const last = alias(turns, "last_turn");
   const lastSeq = sql`(select max(${turns.seq}) from ${turns} where ${turns.sessionId} = ${recent.id})`;
-  return db
-    .select({
-      id: recent.id,
-      agentId: recent.agentId,
-      tenant: recent.tenant,
-      createdAt: recent.createdAt,
-      updatedAt: recent.updatedAt,
-      turnCount: sql<number>`(select count(*) from ${turns} where ${turns.sessionId} = ${recent.id})`.mapWith(Number),
-      lastStatus: last.status,
-      lastMessage: last.userMessage,
-    })
-    .from(recent)
-    .leftJoin(last, and(eq(last.sessionId, recent.id), eq(last.seq, lastSeq)))
-    .orderBy(desc(recent.updatedAt), desc(recent.id))
-    .all();
+  return db.all(
+    db.orm
+      .select({
+        id: recent.id,
+        agentId: recent.agentId,
+        tenant: recent.tenant,
+        createdAt: recent.createdAt,
+        updatedAt: recent.updatedAt,
+        turnCount: sql<number>`(select count(*) from ${turns} where ${turns.sessionId} = ${recent.id})`.mapWith(Number),
+        lastStatus: last.status,
+        lastMessage: last.userMessage,
+      })
+      .from(recent)
+      .leftJoin(last, and(eq(last.sessionId, recent.id), eq(last.seq, lastSeq)))
+      .orderBy(desc(recent.updatedAt), desc(recent.id)),
+  );
 }

@@ -1,49 +1,57 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { settings } from "../schema";
-import { param, prepared } from "./prepared";
-
-type DbOrTx = Pick<Db, "select" | "insert" | "update">;
+import type { Db } from "../database";
+import { param } from "./prepared";
 
 export const CATALOG_VERSION_KEY = "catalog_version";
 export const API_TOKEN_HASH_KEY = "api_token_hash";
+/** The channel told the new catalog version when a write bumps it (every instance listens). */
+export const CATALOG_CHANNEL = "insika_catalog";
 
 /** A setting's value, or undefined. */
-export function getSetting(db: DbOrTx, key: string): string | undefined {
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
   // Prepared: the catalog version is read before every turn (DESIGN D10).
-  const query = prepared(db, "settings.get", (d) =>
-    d
+  const query = db.prepared("settings.get", (o, { settings }) =>
+    o
       .select({ value: settings.value })
       .from(settings)
-      .where(eq(settings.key, param("key")))
-      .prepare(),
+      .where(eq(settings.key, param("key"))),
   );
-  return query.get({ key })?.value;
+  return (await query.get({ key }))?.value;
 }
 
 /** Creates or replaces a setting. */
-export function setSetting(db: DbOrTx, key: string, value: string, now = Date.now()): void {
-  db.insert(settings)
-    .values({ key, value, updatedAt: now })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
-    .run();
+export async function setSetting(db: Db, key: string, value: string, now = Date.now()): Promise<void> {
+  const { settings } = db.t;
+  await db.run(
+    db.orm
+      .insert(settings)
+      .values({ key, value, updatedAt: now })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } }),
+  );
 }
 
 /** The catalog version (DESIGN D10); 0 before the first write. */
-export function getCatalogVersion(db: DbOrTx): number {
-  return Number(getSetting(db, CATALOG_VERSION_KEY) ?? 0);
+export async function getCatalogVersion(db: Db): Promise<number> {
+  return Number((await getSetting(db, CATALOG_VERSION_KEY)) ?? 0);
 }
 
-/** Bumps the catalog version atomically and returns the new value. Call inside the write's transaction. */
-export function bumpCatalogVersion(db: DbOrTx, now = Date.now()): number {
-  const row = db
-    .insert(settings)
-    .values({ key: CATALOG_VERSION_KEY, value: "1", updatedAt: now })
-    .onConflictDoUpdate({
-      target: settings.key,
-      set: { value: sql`CAST(${settings.value} AS INTEGER) + 1`, updatedAt: now },
-    })
-    .returning({ value: settings.value })
-    .get();
-  return Number(row.value);
+/**
+ * Bumps the catalog version atomically and returns the new value; every instance is told
+ * (CATALOG_CHANNEL) once the write commits. Call inside the write's transaction.
+ */
+export async function bumpCatalogVersion(db: Db, now = Date.now()): Promise<number> {
+  const { settings } = db.t;
+  const row = await db.get(
+    db.orm
+      .insert(settings)
+      .values({ key: CATALOG_VERSION_KEY, value: "1", updatedAt: now })
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: { value: sql`CAST(CAST(${settings.value} AS BIGINT) + 1 AS TEXT)`, updatedAt: now },
+      })
+      .returning({ value: settings.value }),
+  );
+  const version = Number(row!.value);
+  await db.notify(CATALOG_CHANNEL, String(version));
+  return version;
 }

@@ -1,14 +1,17 @@
 import { and, asc, desc, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { DataToolDefinition } from "@/lib/tools/types";
-import type { Db } from "../client";
-import { tools, toolVersions, type ToolRow, type ToolVersionRow } from "../schema";
-import { jsonOrNull, param, prepared, rawParam } from "./prepared";
+import type { Db } from "../database";
+import type { ToolRow, ToolVersionRow } from "../schema";
+import { jsonOrNull, param, rawParam } from "./prepared";
 import { bumpCatalogVersion } from "./settings";
 
 /** How many versions of each tool are kept (the spec asks for at least 20). */
 export const KEPT_VERSIONS = 50;
 
 export type ToolKind = ToolRow["kind"];
+
+/** Held by every catalog write (Db.lock). */
+const CATALOG_LOCK = "insika:catalog";
 
 export interface ToolWrite {
   definition: DataToolDefinition;
@@ -23,19 +26,20 @@ export interface WriteOutcome {
 }
 
 /** Every stored data tool, by name. */
-export function listTools(db: Db): ToolRow[] {
-  return db.select().from(tools).orderBy(asc(tools.name)).all();
+export function listTools(db: Db): Promise<ToolRow[]> {
+  const { tools } = db.t;
+  return db.all(db.orm.select().from(tools).orderBy(asc(tools.name)));
 }
 
 /**
  * Every stored data tool, by name, with its definition as stored (JSON text, not
  * parsed): the catalog compares the text and parses only the tools that changed.
  */
-export function listToolSources(
+export async function listToolSources(
   db: Db,
-): { name: string; kind: ToolKind; group: string | null; version: number; definition: string }[] {
-  const query = prepared(db, "tools.sources", (d) =>
-    d
+): Promise<{ name: string; kind: ToolKind; group: string | null; version: number; definition: string }[]> {
+  const query = db.prepared("tools.sources", (o, { tools }) =>
+    o
       .select({
         name: tools.name,
         kind: tools.kind,
@@ -44,29 +48,30 @@ export function listToolSources(
         definition: sql<string>`${tools.definition}`,
       })
       .from(tools)
-      .orderBy(asc(tools.name))
-      .prepare(),
+      .orderBy(asc(tools.name)),
   );
   // Arrays, not Drizzle's mapped rows: at 10,000 tools the per-field mapping costs more than the read.
-  return (query.values() as [string, ToolKind, string | null, number, string][]).map(
+  return ((await query.values()) as [string, ToolKind, string | null, number, string][]).map(
     ([name, kind, group, version, definition]) => ({ name, kind, group, version, definition }),
   );
 }
 
 /** One stored data tool, or undefined. */
-export function getTool(db: Db, name: string): ToolRow | undefined {
-  return prepared(db, "tools.get", (d) =>
-    d
-      .select()
-      .from(tools)
-      .where(eq(tools.name, param("name")))
-      .prepare(),
-  ).get({ name });
+export function getTool(db: Db, name: string): Promise<ToolRow | undefined> {
+  return db
+    .prepared("tools.get", (o, { tools }) =>
+      o
+        .select()
+        .from(tools)
+        .where(eq(tools.name, param("name"))),
+    )
+    .get({ name });
 }
 
 /** The stored tools of one group (MCP instances use `mcp:<name>`). */
-export function listToolsInGroup(db: Db, group: string): ToolRow[] {
-  return db.select().from(tools).where(eq(tools.group, group)).orderBy(asc(tools.name)).all();
+export function listToolsInGroup(db: Db, group: string): Promise<ToolRow[]> {
+  const { tools } = db.t;
+  return db.all(db.orm.select().from(tools).where(eq(tools.group, group)).orderBy(asc(tools.name)));
 }
 
 /**
@@ -77,13 +82,18 @@ export function listToolsInGroup(db: Db, group: string): ToolRow[] {
 export function writeTools(
   db: Db,
   params: { writes: ToolWrite[]; remove?: string[]; source: string; actor?: VersionActor; now?: number },
-): WriteOutcome & { removed: string[] } {
+): Promise<WriteOutcome & { removed: string[] }> {
   const now = params.now ?? Date.now();
-  // Prepared statements of `db` run inside `tx` (one connection): a manifest of 1,000 tools
-  // runs ~5,000 of them, and building each with Drizzle would cost more than running it.
-  const insert = prepared(db, "tools.insert", (d) =>
-    d
-      .insert(tools)
+  return db.transaction(async (tx) => {
+    const { tools } = tx.t;
+    // One catalog writer at a time across the fleet: two instances writing one name would
+    // both see it absent and both insert.
+    await tx.lock(CATALOG_LOCK);
+    // Prepared: a manifest of 1,000 tools runs ~5,000 statements, and building each with
+    // Drizzle would cost more than running it.
+    const insert = tx.prepared("tools.insert", (o, { tools }) =>
+      o
+        .insert(tools)
       .values({
         name: param("name"),
         kind: param("kind"),
@@ -92,10 +102,8 @@ export function writeTools(
         version: param("version"),
         createdAt: param("now"),
         updatedAt: param("now"),
-      })
-      .prepare(),
-  );
-  return db.transaction((tx) => {
+      }),
+    );
     const out = {
       created: [] as string[],
       updated: [] as string[],
@@ -104,16 +112,16 @@ export function writeTools(
     };
     for (const { definition, kind } of params.writes) {
       const name = definition.name;
-      const existing = getTool(db, name);
+      const existing = await getTool(tx, name);
       if (existing && existing.kind === kind && sameJson(existing.definition, definition)) {
         out.unchanged.push(name);
         continue;
       }
-      const version = existing ? existing.version + 1 : nextVersion(db, name);
+      const version = existing ? existing.version + 1 : await nextVersion(tx, name);
       const row = { kind, definition, group: definition.group, version, updatedAt: now };
-      if (existing) tx.update(tools).set(row).where(eq(tools.name, name)).run();
-      else insert.run({ name, kind, definition, group: definition.group, version, now });
-      recordVersion(db, {
+      if (existing) await tx.run(tx.orm.update(tools).set(row).where(eq(tools.name, name)));
+      else await insert.run({ name, kind, definition, group: definition.group, version, now });
+      await recordVersion(tx, {
         name,
         version,
         change: existing ? "update" : "create",
@@ -125,10 +133,10 @@ export function writeTools(
       (existing ? out.updated : out.created).push(name);
     }
     for (const name of params.remove ?? []) {
-      const existing = tx.select().from(tools).where(eq(tools.name, name)).get();
+      const existing = await tx.get(tx.orm.select().from(tools).where(eq(tools.name, name)));
       if (!existing) continue;
-      tx.delete(tools).where(eq(tools.name, name)).run();
-      recordVersion(db, {
+      await tx.run(tx.orm.delete(tools).where(eq(tools.name, name)));
+      await recordVersion(tx, {
         name,
         version: existing.version + 1,
         change: "delete",
@@ -140,46 +148,56 @@ export function writeTools(
       out.removed.push(name);
     }
     const changed = out.created.length + out.updated.length + out.removed.length > 0;
-    const catalogVersion = changed ? bumpCatalogVersion(tx, now) : -1;
+    const catalogVersion = changed ? await bumpCatalogVersion(tx, now) : -1;
     return { ...out, catalogVersion };
   });
 }
 
 /** Deletes one tool (recording the delete in its history); false when absent. */
-export function deleteTool(
+export async function deleteTool(
   db: Db,
   params: { name: string; source: string; actor?: VersionActor; now?: number },
-): boolean {
-  return (
-    writeTools(db, { writes: [], remove: [params.name], source: params.source, actor: params.actor, now: params.now })
-      .removed.length === 1
-  );
+): Promise<boolean> {
+  const outcome = await writeTools(db, {
+    writes: [],
+    remove: [params.name],
+    source: params.source,
+    actor: params.actor,
+    now: params.now,
+  });
+  return outcome.removed.length === 1;
 }
 
 /** The history of a tool, newest first. */
-export function listToolVersions(db: Db, name: string): ToolVersionRow[] {
-  return db.select().from(toolVersions).where(eq(toolVersions.name, name)).orderBy(desc(toolVersions.version)).all();
+export function listToolVersions(db: Db, name: string): Promise<ToolVersionRow[]> {
+  const { toolVersions } = db.t;
+  return db.all(
+    db.orm.select().from(toolVersions).where(eq(toolVersions.name, name)).orderBy(desc(toolVersions.version)),
+  );
 }
 
 /** One version of a tool's history. */
-export function getToolVersion(db: Db, name: string, version: number): ToolVersionRow | undefined {
-  return db
-    .select()
-    .from(toolVersions)
-    .where(and(eq(toolVersions.name, name), eq(toolVersions.version, version)))
-    .get();
+export function getToolVersion(db: Db, name: string, version: number): Promise<ToolVersionRow | undefined> {
+  const { toolVersions } = db.t;
+  return db.get(
+    db.orm
+      .select()
+      .from(toolVersions)
+      .where(and(eq(toolVersions.name, name), eq(toolVersions.version, version))),
+  );
 }
 
-function nextVersion(db: Db, name: string): number {
-  const last = prepared(db, "tool_versions.last", (d) =>
-    d
-      .select({ version: toolVersions.version })
-      .from(toolVersions)
-      .where(eq(toolVersions.name, param("name")))
-      .orderBy(desc(toolVersions.version))
-      .limit(1)
-      .prepare(),
-  ).get({ name });
+async function nextVersion(db: Db, name: string): Promise<number> {
+  const last = await db
+    .prepared("tool_versions.last", (o, { toolVersions }) =>
+      o
+        .select({ version: toolVersions.version })
+        .from(toolVersions)
+        .where(eq(toolVersions.name, param("name")))
+        .orderBy(desc(toolVersions.version))
+        .limit(1),
+    )
+    .get({ name });
   return (last?.version ?? 0) + 1;
 }
 
@@ -189,7 +207,7 @@ export interface VersionActor {
   name: string;
 }
 
-function recordVersion(
+async function recordVersion(
   db: Db,
   v: {
     name: string;
@@ -200,9 +218,10 @@ function recordVersion(
     definition: DataToolDefinition | null;
     now: number;
   },
-): void {
-  const insert = prepared(db, "tool_versions.insert", (d) =>
-    d
+): Promise<void> {
+  const { toolVersions } = db.t;
+  const insert = db.prepared("tool_versions.insert", (o, { toolVersions }) =>
+    o
       .insert(toolVersions)
       .values({
         name: param("name"),
@@ -213,31 +232,31 @@ function recordVersion(
         createdAt: param("now"),
         actorKeyId: rawParam("actorKeyId"),
         actorName: rawParam("actorName"),
-      })
-      .prepare(),
+      }),
   );
   const { actor, ...rest } = v;
-  insert.run({
+  await insert.run({
     ...rest,
     definition: jsonOrNull(v.definition),
     actorKeyId: actor?.keyId ?? null,
     actorName: actor?.name ?? null,
   });
-  const newest = prepared(db, "tool_versions.newest", (d) =>
-    d
+  const newest = db.prepared("tool_versions.newest", (o, { toolVersions }) =>
+    o
       .select({ id: toolVersions.id })
       .from(toolVersions)
       .where(eq(toolVersions.name, param("name")))
       .orderBy(desc(toolVersions.version))
-      .limit(KEPT_VERSIONS)
-      .prepare(),
+      .limit(KEPT_VERSIONS),
   );
-  const keep = newest.all({ name: v.name }).map((r) => r.id);
+  const keep = (await newest.all({ name: v.name })).map((r) => r.id);
   const oldest = keep.at(-1);
   if (keep.length === KEPT_VERSIONS && oldest !== undefined) {
-    db.delete(toolVersions)
-      .where(and(eq(toolVersions.name, v.name), lt(toolVersions.id, oldest), notInArray(toolVersions.id, keep)))
-      .run();
+    await db.run(
+      db.orm
+        .delete(toolVersions)
+        .where(and(eq(toolVersions.name, v.name), lt(toolVersions.id, oldest), notInArray(toolVersions.id, keep))),
+    );
   }
 }
 

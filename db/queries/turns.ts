@@ -1,9 +1,9 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
 import { asc, eq, inArray, max, sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { checkpoints, sessions, turns, type TurnRow, type TurnStatus } from "../schema";
+import type { Db, Orm, Tables } from "../database";
+import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
-import { jsonOrNull, param, prepared, rawParam, transaction } from "./prepared";
+import { jsonOrNull, param, rawParam } from "./prepared";
 import { insertMessages, type NewMessage } from "./transcripts";
 import { insertEvent } from "./traces";
 
@@ -35,7 +35,7 @@ export class SessionBusyError extends Error {
  * RateLimitedError when the key already started `max` turns within the window (checked in
  * the same transaction, so two processes cannot both take the last slot).
  */
-export function insertTurn(
+export async function insertTurn(
   db: Db,
   values: {
     id: string;
@@ -48,19 +48,23 @@ export function insertTurn(
     rateLimit?: { max: number; windowMs: number };
     now?: number;
   },
-): TurnRow {
+): Promise<TurnRow> {
   const now = values.now ?? Date.now();
-  const s = prepared(db, "turns.insert", turnStatements);
-  const write = transaction(db, "insertTurn", (values: Parameters<typeof insertTurn>[1], now: number) => {
-    const session = s.sessionTurns.get({ sessionId: values.sessionId });
+  return db.transaction(async (tx) => {
+    // One turn start per session at a time, and per key for its rate: across the fleet, two
+    // starts would otherwise both read the same last seq, or both take the last slot.
+    await tx.lock(`insika:session:${values.sessionId}`);
+    if (values.rateLimit && values.keyId) await tx.lock(`insika:key-rate:${values.keyId}`);
+    const s = turnStatements(tx);
+    const session = await s.sessionTurns.get({ sessionId: values.sessionId });
     if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
     if (values.rateLimit && values.keyId) {
       const { max, windowMs } = values.rateLimit;
-      const recent = keyTurnsSince(db, { keyId: values.keyId, since: now - windowMs, max });
+      const recent = await keyTurnsSince(tx, { keyId: values.keyId, since: now - windowMs, max });
       if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
     }
     const keyId = values.keyId ?? null;
-    const turn = s.insert.get({
+    const turn = await s.insert.get({
       id: values.id,
       sessionId: values.sessionId,
       seq: (session?.lastSeq ?? 0) + 1,
@@ -68,12 +72,12 @@ export function insertTurn(
       startedAt: now,
       keyId,
     });
-    insertMessages(db, [
+    await insertMessages(tx, [
       { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
     ]);
     const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
     const runner = values.runner;
-    s.checkpoint.run({
+    await s.checkpoint.run({
       turnId: values.id,
       state,
       depth: values.depth ?? 0,
@@ -82,89 +86,99 @@ export function insertTurn(
       leaseExpiresAt: runner?.leaseUntil ?? null,
       updatedAt: now,
     });
-    s.touchSession.run({ id: values.sessionId, now });
+    await s.touchSession.run({ id: values.sessionId, now });
     return turn as TurnRow;
   });
-  return write(values, now);
 }
 
 function turnStatements(db: Db) {
   return {
-    // One pass over the session's turns: the last seq, and whether one is still going.
-    sessionTurns: db
-      .select({
-        lastSeq: max(turns.seq),
-        unfinished: sql<number>`count(*) filter (where ${turns.status} in ('running', 'waiting'))`.mapWith(Number),
-      })
-      .from(turns)
-      .where(eq(turns.sessionId, param("sessionId")))
-      .prepare(),
-    insert: db
-      .insert(turns)
-      .values({
-        id: param("id"),
-        sessionId: param("sessionId"),
-        seq: param("seq"),
-        status: "running",
-        userMessage: param("userMessage"),
-        startedAt: param("startedAt"),
-        keyId: param("keyId"),
-      })
-      .returning()
-      .prepare(),
-    checkpoint: db
-      .insert(checkpoints)
-      .values({
-        turnId: param("turnId"),
-        step: -1,
-        state: param("state"),
-        depth: param("depth"),
-        runnerPid: param("runnerPid"),
-        runnerInstance: param("runnerInstance"),
-        leaseExpiresAt: param("leaseExpiresAt"),
-        updatedAt: param("updatedAt"),
-      })
-      .prepare(),
-    touchSession: db
-      .update(sessions)
-      .set({ updatedAt: rawParam("now") })
-      .where(eq(sessions.id, param("id")))
-      .prepare(),
+    sessionTurns: db.prepared("turns.sessionTurns", sessionTurnsStatement),
+    insert: db.prepared("turns.insert", insertTurnStatement),
+    checkpoint: db.prepared("turns.firstCheckpoint", firstCheckpointStatement),
+    touchSession: db.prepared("turns.touchSession", (o, { sessions }) =>
+      o
+        .update(sessions)
+        .set({ updatedAt: rawParam("now") })
+        .where(eq(sessions.id, param("id"))),
+    ),
   };
 }
 
-export function getTurn(db: Db, id: string) {
-  return prepared(db, "turns.get", (d) =>
-    d
-      .select()
-      .from(turns)
-      .where(eq(turns.id, param("id")))
-      .prepare(),
-  ).get({ id });
+// One pass over the session's turns: the last seq, and whether one is still going.
+function sessionTurnsStatement(o: Orm, { turns }: Tables) {
+  return o
+    .select({
+      lastSeq: max(turns.seq),
+      unfinished: sql<number>`count(*) filter (where ${turns.status} in ('running', 'waiting'))`.mapWith(Number),
+    })
+    .from(turns)
+    .where(eq(turns.sessionId, param("sessionId")));
+}
+
+function insertTurnStatement(o: Orm, { turns }: Tables) {
+  return o
+    .insert(turns)
+    .values({
+      id: param("id"),
+      sessionId: param("sessionId"),
+      seq: param("seq"),
+      status: "running",
+      userMessage: param("userMessage"),
+      startedAt: param("startedAt"),
+      keyId: param("keyId"),
+    })
+    .returning();
+}
+
+function firstCheckpointStatement(o: Orm, { checkpoints }: Tables) {
+  return o.insert(checkpoints).values({
+    turnId: param("turnId"),
+    step: -1,
+    state: param("state"),
+    depth: param("depth"),
+    runnerPid: param("runnerPid"),
+    runnerInstance: param("runnerInstance"),
+    leaseExpiresAt: param("leaseExpiresAt"),
+    updatedAt: param("updatedAt"),
+  });
+}
+
+export function getTurn(db: Db, id: string): Promise<TurnRow | undefined> {
+  return db
+    .prepared("turns.get", (o, { turns }) =>
+      o
+        .select()
+        .from(turns)
+        .where(eq(turns.id, param("id"))),
+    )
+    .get({ id });
 }
 
 /** Turns of a session in order. */
-export function listTurns(db: Db, sessionId: string) {
-  return prepared(db, "turns.list", (d) =>
-    d
-      .select()
-      .from(turns)
-      .where(eq(turns.sessionId, param("sessionId")))
-      .orderBy(asc(turns.seq))
-      .prepare(),
-  ).all({ sessionId });
+export function listTurns(db: Db, sessionId: string): Promise<TurnRow[]> {
+  return db
+    .prepared("turns.list", (o, { turns }) =>
+      o
+        .select()
+        .from(turns)
+        .where(eq(turns.sessionId, param("sessionId")))
+        .orderBy(asc(turns.seq)),
+    )
+    .all({ sessionId });
 }
 
 /** Turns in a status (e.g. "running" ones to resume at start). */
-export function listTurnsByStatus(db: Db, statuses: TurnStatus[]) {
-  return db.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)).all();
+export function listTurnsByStatus(db: Db, statuses: TurnStatus[]): Promise<TurnRow[]> {
+  const { turns } = db.t;
+  return db.all(db.orm.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)));
 }
 
 /**
  * The turn row alone: its status, answer, error and usage (endedAt once it is terminal).
  * For the end of a run, with its terminal event and messages, use recordTurnEnd.
  */
-export function updateTurnStatus(
+export async function updateTurnStatus(
   db: Db,
   params: {
     id: string;
@@ -174,10 +188,10 @@ export function updateTurnStatus(
     usage?: TurnRow["usage"];
     now?: number;
   },
-) {
+): Promise<void> {
   const done = params.status !== "running" && params.status !== "waiting";
-  const update = prepared(db, "turns.updateStatus", (d) =>
-    d
+  const update = db.prepared("turns.updateStatus", (o, { turns }) =>
+    o
       .update(turns)
       .set({
         status: rawParam("status"),
@@ -186,10 +200,9 @@ export function updateTurnStatus(
         usage: rawParam("usage"),
         endedAt: rawParam("endedAt"),
       })
-      .where(eq(turns.id, param("id")))
-      .prepare(),
+      .where(eq(turns.id, param("id"))),
   );
-  update.run({
+  await update.run({
     id: params.id,
     status: params.status,
     content: params.content ?? null,
@@ -203,7 +216,7 @@ export function updateTurnStatus(
  * A run's end in one transaction: its terminal event (when there is one), the messages
  * of the turn not yet in the transcript, and the turn row's status (updateTurnStatus).
  */
-export function recordTurnEnd(
+export async function recordTurnEnd(
   db: Db,
   params: {
     event?: Parameters<typeof insertEvent>[1] | undefined;
@@ -211,10 +224,9 @@ export function recordTurnEnd(
     turn: Parameters<typeof updateTurnStatus>[1];
     now?: number;
   },
-) {
-  transaction(db, "recordTurnEnd", (p: typeof params) => {
-    if (p.event) insertEvent(db, p.event);
-    insertMessages(db, p.messages);
-    updateTurnStatus(db, { ...p.turn, ...(p.now === undefined ? {} : { now: p.now }) });
-  })(params);
+): Promise<void> {
+  if (!db.inTransaction) return db.transaction((tx) => recordTurnEnd(tx, params));
+  if (params.event) await insertEvent(db, params.event);
+  await insertMessages(db, params.messages);
+  await updateTurnStatus(db, { ...params.turn, ...(params.now === undefined ? {} : { now: params.now }) });
 }

@@ -1,0 +1,275 @@
+/**
+ * The PostgreSQL form of the Db: a pool of node-postgres connections under Drizzle's pg
+ * dialect, over the tables derived from the SQLite definitions (pg-schema.ts). Opening
+ * checks the server is reachable (a clear error within CONNECT_TIMEOUT_MS, never a hang) and
+ * applies the migrations of db/migrations-pg under an advisory lock, so instances starting
+ * at once migrate one after the other. Notifications are LISTEN/NOTIFY, heard on one
+ * connection of their own that reconnects when it drops.
+ */
+import crypto from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { describeError, log } from "@/lib/log";
+import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
+import { pgTables } from "./pg-schema";
+
+const CONNECT_TIMEOUT_MS = 5_000;
+/** pg_advisory_lock key the migrating instance holds ("insika" in ASCII). */
+const MIGRATION_LOCK = 0x696e73696b61;
+
+type PgOrm = NodePgDatabase<Record<string, never>>;
+
+interface Prepared {
+  execute(params?: Record<string, unknown>): Promise<unknown>;
+}
+
+interface Shared {
+  pool: pg.Pool;
+  url: string;
+  migrationsFolder: string;
+  ready?: Promise<void>;
+  isReady: boolean;
+  listener?: NotificationListener;
+  closed: boolean;
+}
+
+export class PostgresDatabase implements Db {
+  readonly dialect = "postgres" as const;
+  readonly t: Tables = pgTables;
+  private readonly statements = new Map<string, Prepared>();
+
+  private constructor(
+    private readonly shared: Shared,
+    private readonly pgOrm: PgOrm,
+    readonly inTransaction: boolean,
+  ) {}
+
+  /** A pool on `url`; nothing is connected until the first statement (or ready()). */
+  static open(url: string, options: { poolSize: number; migrationsFolder: string }): PostgresDatabase {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      idleTimeoutMillis: 30_000,
+    });
+    // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
+    pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));
+    const shared: Shared = { pool, url, migrationsFolder: options.migrationsFolder, isReady: false, closed: false };
+    return new PostgresDatabase(shared, drizzle({ client: pool }), false);
+  }
+
+  get orm(): Orm {
+    return this.pgOrm as unknown as Orm;
+  }
+
+  ready(): Promise<void> {
+    const shared = this.shared;
+    shared.ready ??= migrateOnce(shared).then(() => {
+      shared.isReady = true;
+    });
+    return shared.ready;
+  }
+
+  private async enter(): Promise<void> {
+    if (!this.shared.isReady) await this.ready();
+  }
+
+  async all<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q>[]> {
+    await this.enter();
+    return (await query) as unknown as RowsOf<Q>[];
+  }
+
+  async get<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q> | undefined> {
+    await this.enter();
+    return ((await query) as unknown as RowsOf<Q>[])[0];
+  }
+
+  async run(query: PromiseLike<unknown>): Promise<number> {
+    await this.enter();
+    return changedRows(await query);
+  }
+
+  async execute<Row = Record<string, unknown>>(query: SQL): Promise<Row[]> {
+    await this.enter();
+    const result = await this.pgOrm.execute(query);
+    return result.rows as Row[];
+  }
+
+  prepared<Q extends PromiseLike<unknown>>(key: string, build: (orm: Orm, t: Tables) => Q): Statement<RowsOf<Q>> {
+    let statement = this.statements.get(key);
+    if (!statement) {
+      const name = statementName(key);
+      statement = (build(this.orm, this.t) as unknown as { prepare(name: string): Prepared }).prepare(name);
+      this.statements.set(key, statement);
+    }
+    const s = statement;
+    return {
+      all: async (params) => {
+        await this.enter();
+        return rowsOf(await s.execute(params)) as RowsOf<Q>[];
+      },
+      get: async (params) => {
+        await this.enter();
+        return rowsOf(await s.execute(params))[0] as RowsOf<Q> | undefined;
+      },
+      run: async (params) => {
+        await this.enter();
+        return changedRows(await s.execute(params));
+      },
+      values: async (params) => {
+        await this.enter();
+        return rowsOf(await s.execute(params)).map((row) => Object.values(row as object));
+      },
+    };
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    await this.enter();
+    return this.pgOrm.transaction(async (tx) => {
+      if (options.relaxed && !options.durable && !this.inTransaction)
+        await tx.execute(sql`set local synchronous_commit to off`);
+      return fn(new PostgresDatabase(this.shared, tx as unknown as PgOrm, true));
+    });
+  }
+
+  async lock(name: string): Promise<void> {
+    if (!this.inTransaction) throw new Error(`lock('${name}') outside a transaction holds nothing`);
+    await this.pgOrm.execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.enter();
+    await this.pgOrm.execute(sql`select pg_notify(${channel}, ${payload})`);
+  }
+
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
+    await this.enter();
+    this.shared.listener ??= new NotificationListener(this.shared.url);
+    return this.shared.listener.add(channel, listener);
+  }
+
+  async serverVersion(): Promise<string> {
+    const [row] = await this.execute<{ v: string }>(sql`show server_version`);
+    return `PostgreSQL ${row?.v ?? "?"}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.shared.closed) return;
+    this.shared.closed = true;
+    await this.shared.listener?.close();
+    await this.shared.pool.end();
+  }
+}
+
+/** Connects (a clear error when the server cannot be reached) and applies pending migrations under the advisory lock. */
+async function migrateOnce(shared: Shared): Promise<void> {
+  let client: pg.PoolClient;
+  try {
+    client = await shared.pool.connect();
+  } catch (error) {
+    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(shared.url)}: ${describeError(error).error}`);
+  }
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle({ client }), { migrationsFolder: shared.migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return ((result as { rows?: unknown[] }).rows ?? []) as unknown[];
+}
+
+function changedRows(result: unknown): number {
+  if (Array.isArray(result)) return result.length;
+  return (result as { rowCount?: number | null }).rowCount ?? 0;
+}
+
+/** A server-side statement name for a cache key: short (PostgreSQL keeps 63 bytes) and unique per key. */
+function statementName(key: string): string {
+  const hash = crypto.createHash("sha1").update(key).digest("hex").slice(0, 10);
+  return `${key.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 40)}_${hash}`;
+}
+
+/** LISTEN on a connection of its own, for every channel this process listens to; reconnects after a drop. */
+class NotificationListener {
+  private client?: pg.Client;
+  private connecting?: Promise<pg.Client>;
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  async add(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
+    let set = this.channels.get(channel);
+    const fresh = !set;
+    if (!set) this.channels.set(channel, (set = new Set()));
+    set.add(listener);
+    const client = await this.connect();
+    if (fresh) await client.query(`listen ${quoteIdent(channel)}`);
+    return async () => {
+      set.delete(listener);
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      client.on("notification", (message) => {
+        for (const listener of this.channels.get(message.channel) ?? []) listener(message.payload ?? "");
+      });
+      client.on("error", (error) => {
+        log.warn("postgres notification connection lost; reconnecting", describeError(error));
+        this.client = undefined;
+        if (!this.closed) setTimeout(() => void this.reconnect(), 1_000).unref();
+      });
+      await client.connect();
+      for (const channel of this.channels.keys()) await client.query(`listen ${quoteIdent(channel)}`);
+      this.client = client;
+      this.connecting = undefined;
+      return client;
+    })().catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  private async reconnect(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (error) {
+      log.warn("postgres notification connection: reconnect failed", describeError(error));
+      if (!this.closed) setTimeout(() => void this.reconnect(), 2_000).unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,263 @@
+/**
+ * The SQLite form of the Db: one better-sqlite3 connection per file, whose statements run
+ * synchronously behind an asynchronous face. A transaction holds the connection across the
+ * awaits of its body, so a gate keeps every other statement of this process out until it
+ * ends (otherwise a statement of another request would silently join it, and vanish with
+ * its rollback). A statement that waits at the gate longer than GATE_WAIT_MS fails: that is
+ * a transaction of this process stuck, or a statement issued on the root handle from inside
+ * a transaction (which would wait for itself).
+ */
+import { EventEmitter } from "node:events";
+import type Database from "better-sqlite3";
+import { sql, type SQL } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
+import * as schema from "./schema";
+
+const GATE_WAIT_MS = 10_000;
+
+/** Who holds the connection: the transaction in progress and those waiting for it. */
+class ConnectionGate {
+  held = false;
+  private waiting: (() => void)[] = [];
+
+  /** Resolves once no transaction holds the connection. */
+  async pass(): Promise<void> {
+    while (this.held) await this.wait();
+  }
+
+  async acquire(): Promise<void> {
+    while (this.held) await this.wait();
+    this.held = true;
+  }
+
+  release(): void {
+    this.held = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  private wait(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== wake);
+        reject(
+          new Error(
+            `database busy: a transaction of this process has held the connection for ${GATE_WAIT_MS / 1000} s ` +
+              "(a statement on the root handle inside a transaction waits for itself)",
+          ),
+        );
+      }, GATE_WAIT_MS);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.push(wake);
+    });
+  }
+}
+
+/** What a connection and every transaction handle on it share. */
+interface Connection {
+  client: Database.Database;
+  orm: BetterSQLite3Database<typeof schema>;
+  gate: ConnectionGate;
+  statements: Map<string, SyncPrepared>;
+  notifications: EventEmitter;
+  savepoints: number;
+  onClose: () => Promise<void>;
+}
+
+interface SyncPrepared {
+  all(params?: Record<string, unknown>): unknown[];
+  get(params?: Record<string, unknown>): unknown;
+  run(params?: Record<string, unknown>): { changes: number };
+  values(params?: Record<string, unknown>): unknown[][];
+}
+
+interface SyncQuery {
+  all(): unknown[];
+  get(): unknown;
+  run(): { changes: number };
+}
+
+export class SqliteDatabase implements Db {
+  readonly dialect = "sqlite" as const;
+  readonly t: Tables = schema;
+  /** Notifications of this transaction, told once it commits. */
+  private pending: [string, string][] = [];
+
+  private constructor(
+    private readonly conn: Connection,
+    readonly inTransaction: boolean,
+  ) {}
+
+  /** The Db over an open (and migrated) connection. */
+  static over(
+    client: Database.Database,
+    orm: BetterSQLite3Database<typeof schema>,
+    onClose: () => Promise<void> = async () => undefined,
+  ): SqliteDatabase {
+    const notifications = new EventEmitter();
+    notifications.setMaxListeners(0);
+    return new SqliteDatabase(
+      {
+        client,
+        orm,
+        gate: new ConnectionGate(),
+        statements: new Map(),
+        notifications,
+        savepoints: 0,
+        onClose,
+      },
+      false,
+    );
+  }
+
+  /** The better-sqlite3 connection (pragmas, the WAL checkpointer, benchmarks). */
+  get client(): Database.Database {
+    return this.conn.client;
+  }
+
+  get orm(): Orm {
+    return this.conn.orm as unknown as Orm;
+  }
+
+  private async enter(): Promise<void> {
+    if (!this.inTransaction && this.conn.gate.held) await this.conn.gate.pass();
+  }
+
+  async all<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q>[]> {
+    await this.enter();
+    return (query as unknown as SyncQuery).all() as RowsOf<Q>[];
+  }
+
+  async get<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q> | undefined> {
+    await this.enter();
+    return (query as unknown as SyncQuery).get() as RowsOf<Q> | undefined;
+  }
+
+  async run(query: PromiseLike<unknown>): Promise<number> {
+    await this.enter();
+    return (query as unknown as SyncQuery).run().changes;
+  }
+
+  async execute<Row = Record<string, unknown>>(query: SQL): Promise<Row[]> {
+    await this.enter();
+    return this.conn.orm.all<Row>(query);
+  }
+
+  prepared<Q extends PromiseLike<unknown>>(key: string, build: (orm: Orm, t: Tables) => Q): Statement<RowsOf<Q>> {
+    const conn = this.conn;
+    let statement = conn.statements.get(key);
+    if (!statement) {
+      statement = (build(this.orm, this.t) as unknown as { prepare(): SyncPrepared }).prepare();
+      conn.statements.set(key, statement);
+    }
+    const s = statement;
+    return {
+      all: async (params) => {
+        await this.enter();
+        return s.all(params) as RowsOf<Q>[];
+      },
+      get: async (params) => {
+        await this.enter();
+        return s.get(params) as RowsOf<Q> | undefined;
+      },
+      run: async (params) => {
+        await this.enter();
+        return s.run(params).changes;
+      },
+      values: async (params) => {
+        await this.enter();
+        return s.values(params);
+      },
+    };
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (this.inTransaction) return this.savepoint(fn);
+    const { client, gate } = this.conn;
+    await gate.acquire();
+    const tx = new SqliteDatabase(this.conn, true);
+    try {
+      if (options.durable) client.pragma("synchronous = FULL");
+      // IMMEDIATE: the write lock from the start, so two processes on one file never both
+      // read and then both try to write (one of them would fail with SQLITE_BUSY).
+      client.exec("BEGIN IMMEDIATE");
+      let value: T;
+      try {
+        value = await fn(tx);
+        client.exec("COMMIT");
+      } catch (error) {
+        if (client.inTransaction) client.exec("ROLLBACK");
+        throw error;
+      }
+      for (const [channel, payload] of tx.pending) this.conn.notifications.emit(channel, payload);
+      return value;
+    } finally {
+      if (options.durable) restoreNormal(client);
+      gate.release();
+    }
+  }
+
+  private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    const { client } = this.conn;
+    const name = `sp${++this.conn.savepoints}`;
+    client.exec(`SAVEPOINT ${name}`);
+    const inner = new SqliteDatabase(this.conn, true);
+    try {
+      const value = await fn(inner);
+      client.exec(`RELEASE ${name}`);
+      this.pending.push(...inner.pending);
+      return value;
+    } catch (error) {
+      if (client.inTransaction) {
+        client.exec(`ROLLBACK TO ${name}`);
+        client.exec(`RELEASE ${name}`);
+      }
+      throw error;
+    }
+  }
+
+  async lock(_name: string): Promise<void> {
+    // BEGIN IMMEDIATE already holds the database's write lock.
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    if (this.inTransaction) this.pending.push([channel, payload]);
+    else this.conn.notifications.emit(channel, payload);
+  }
+
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
+    this.conn.notifications.on(channel, listener);
+    return async () => {
+      this.conn.notifications.off(channel, listener);
+    };
+  }
+
+  async ready(): Promise<void> {
+    // Opened and migrated synchronously (openSqlite).
+  }
+
+  async serverVersion(): Promise<string> {
+    const row = this.conn.orm.get<{ v: string }>(sql`select sqlite_version() as v`);
+    return `SQLite ${row.v}`;
+  }
+
+  async close(): Promise<void> {
+    this.conn.statements.clear();
+    await this.conn.onClose();
+    if (this.conn.client.open) this.conn.client.close();
+  }
+}
+
+/** Back to the connection's default after a durable commit (the database may be gone: that is the commit's news). */
+function restoreNormal(client: Database.Database): void {
+  try {
+    client.pragma("synchronous = NORMAL");
+  } catch {
+    // a closed connection: nothing left to restore
+  }
+}
