@@ -169,7 +169,9 @@ async function migrateOnce(shared: Shared): Promise<void> {
   try {
     client = await shared.pool.connect();
   } catch (error) {
-    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(shared.url)}: ${describeError(error).error}`);
+    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(shared.url)}: ${describeError(error).error}`, {
+      cause: error,
+    });
   }
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);

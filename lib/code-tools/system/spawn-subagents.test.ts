@@ -111,28 +111,28 @@ describe("the subagent turn budget (limits.max_subagent_turns)", () => {
 });
 
 describe("load_skill and remember", () => {
-  it("load_skill returns a listed skill's body and refuses the others", () => {
-    const get = (name: string) =>
+  it("load_skill returns a listed skill's body and refuses the others", async () => {
+    const get = async (name: string) =>
       name === "refunds" ? { name, description: "d", body: "# Refunds\nAsk first." } : undefined;
-    expect(runLoadSkill({ name: "refunds" }, { allowed: new Set(["refunds", "ghost"]), get }).value).toEqual({
+    expect((await runLoadSkill({ name: "refunds" }, { allowed: new Set(["refunds", "ghost"]), get })).value).toEqual({
       skill: "refunds",
       instructions: "# Refunds\nAsk first.",
     });
-    expect(() => runLoadSkill({ name: "secret" }, { allowed: new Set(["refunds"]), get })).toThrow(
+    await expect(runLoadSkill({ name: "secret" }, { allowed: new Set(["refunds"]), get })).rejects.toThrow(
       "unknown skill: secret",
     );
-    expect(() => runLoadSkill({ name: "ghost" }, { allowed: new Set(["ghost"]), get })).toThrow(
+    await expect(runLoadSkill({ name: "ghost" }, { allowed: new Set(["ghost"]), get })).rejects.toThrow(
       "skill 'ghost' is not defined",
     );
   });
 
-  it("remember saves trimmed text and refuses empty or oversized text", () => {
+  it("remember saves trimmed text and refuses empty or oversized text", async () => {
     const saved: string[] = [];
-    expect(runRemember({ text: "  likes tea " }, { save: (t) => void saved.push(t) }).value).toEqual({
+    expect((await runRemember({ text: "  likes tea " }, { save: async (t) => void saved.push(t) })).value).toEqual({
       remembered: "likes tea",
     });
     expect(saved).toEqual(["likes tea"]);
-    expect(() => runRemember({ text: " " }, { save: () => undefined })).toThrow("text must not be empty");
-    expect(() => runRemember({ text: "x".repeat(2001) }, { save: () => undefined })).toThrow(/too long/);
+    await expect(runRemember({ text: " " }, { save: async () => undefined })).rejects.toThrow("text must not be empty");
+    await expect(runRemember({ text: "x".repeat(2001) }, { save: async () => undefined })).rejects.toThrow(/too long/);
   });
 });

@@ -2,7 +2,7 @@
  * Agent use cases: create/replace, read, delete, and "which tools does a turn
  * of this agent see" (the same answer the engine uses).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import type { AgentRow } from "@/db/schema";
@@ -11,7 +11,7 @@ import { DomainError, notFound, validationFailed } from "@/lib/errors";
 import { AGENT_ID, DEFAULT_LIMITS, agentInput, type AgentInput } from "@/lib/agents/agent-input";
 import { applyPolicy } from "@/lib/agents/policy";
 import { log } from "@/lib/log";
-import { getCatalog } from "@/lib/services/tools/catalog";
+import { getCatalog, type Catalog } from "@/lib/services/tools/catalog";
 
 /** The agent's definition as PUT /v1/agents/:id takes it (what presentAgent shows, minus id and timestamps). */
 export function agentBody(row: AgentRow) {
@@ -40,7 +40,7 @@ export function presentAgent(row: AgentRow) {
 export type AgentSource = "api" | "studio" | "config" | "seed";
 
 /** Validates and stores a whole agent definition (absent fields take their defaults). */
-export function putAgent(db: Db, actor: Principal, id: string, body: unknown, source: AgentSource = "api") {
+export async function putAgent(db: Db, actor: Principal, id: string, body: unknown, source: AgentSource = "api") {
   if (!AGENT_ID.test(id)) throw validationFailed(`agent id must match ${AGENT_ID}`);
   const parsed = agentInput.safeParse(body);
   if (!parsed.success) {
@@ -49,11 +49,11 @@ export function putAgent(db: Db, actor: Principal, id: string, body: unknown, so
       .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     throw validationFailed(problems.join("; "));
   }
-  const before = getAgent(db, id);
-  const { created, agent } = db.transaction(() => {
-    const written = upsertAgent(db, agentValues(id, parsed.data, source));
+  const before = await getAgent(db, id);
+  const { created, agent } = await db.transaction(async (tx) => {
+    const written = await upsertAgent(tx, agentValues(id, parsed.data, source));
     const changed = changedFields(before ? agentBody(before) : undefined, agentBody(written.agent));
-    recordAudit(db, actor, {
+    await recordAudit(tx, actor, {
       action: "agent.put",
       target: `agent:${id}`,
       summary: { change: written.created ? "created" : "updated", changed, source },
@@ -84,23 +84,27 @@ export function agentValues(id: string, input: AgentInput, source: AgentSource) 
   };
 }
 
-export function getAgentOrThrow(db: Db, id: string): AgentRow {
-  const row = getAgent(db, id);
+export async function getAgentOrThrow(db: Db, id: string): Promise<AgentRow> {
+  const row = await getAgent(db, id);
   if (!row) throw notFound(`agent '${id}'`);
   return row;
 }
 
-export const listAgentsPresented = (db: Db) => listAgents(db).map(presentAgent);
+export const listAgentsPresented = async (db: Db) => (await listAgents(db)).map(presentAgent);
 
 /**
  * Deletes an agent: archives it (db/queries/agents.ts archiveAgent), so its history stays.
  * 404 when there is no live agent of that id. Returns the waiting turns that ended with it.
  */
-export function removeAgent(db: Db, actor: Principal, id: string): { deleted: string; failed_turns: string[] } {
-  const archived = db.transaction(() => {
-    const done = archiveAgent(db, id);
+export async function removeAgent(
+  db: Db,
+  actor: Principal,
+  id: string,
+): Promise<{ deleted: string; failed_turns: string[] }> {
+  const archived = await db.transaction(async (tx) => {
+    const done = await archiveAgent(tx, id);
     if (!done) throw notFound(`agent '${id}'`);
-    recordAudit(db, actor, {
+    await recordAudit(tx, actor, {
       action: "agent.delete",
       target: `agent:${id}`,
       summary: { archived: true, failed_turns: done.failedTurns },
@@ -119,16 +123,16 @@ export const agentDeletedMessage = (id: string) =>
  * The agent a new turn of a session runs as: 404 when the row is gone (a database from
  * before archiving), 409 when the agent was deleted (archived).
  */
-export function getAgentForTurnOrThrow(db: Db, id: string): AgentRow {
-  const row = getAgentRecord(db, id);
+export async function getAgentForTurnOrThrow(db: Db, id: string): Promise<AgentRow> {
+  const row = await getAgentRecord(db, id);
   if (!row) throw notFound(`agent '${id}'`);
   if (row.archivedAt !== null) throw new DomainError("conflict", agentDeletedMessage(id), { agent_id: id });
   return row;
 }
 
-/** What a turn of this agent is offered, deferred and denied, and why for each tool. */
-export function agentToolExposure(db: Db, agent: AgentRow) {
-  const usable = [...getCatalog(db).entries.values()].filter((e) => e.status === "ok");
+/** What a turn of this agent is offered, deferred and denied, and why for each tool (of `catalog`, when the caller has it). */
+export async function agentToolExposure(db: Db, agent: AgentRow, catalog?: Catalog) {
+  const usable = [...(catalog ?? (await getCatalog(db))).entries.values()].filter((e) => e.status === "ok");
   return applyPolicy(
     {
       tools_allow: agent.toolsAllow,

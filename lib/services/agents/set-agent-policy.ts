@@ -3,7 +3,7 @@
  * tool matrix, or one tool's exposure from the tool's own page. Both go
  * through putAgent, so the API's validation applies unchanged.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import type { AgentPolicy } from "@/lib/agents/policy";
 import { agentBody, getAgentOrThrow, putAgent } from "./agents";
@@ -15,8 +15,8 @@ export interface StudioPolicy extends AgentPolicy {
 }
 
 /** Replaces the agent's tool policy (and approvals), keeping everything else. */
-export function setAgentPolicy(db: Db, actor: Principal, agentId: string, policy: StudioPolicy) {
-  const row = getAgentOrThrow(db, agentId);
+export async function setAgentPolicy(db: Db, actor: Principal, agentId: string, policy: StudioPolicy) {
+  const row = await getAgentOrThrow(db, agentId);
   return putAgent(db, actor, agentId, { ...agentBody(row), ...policy }, "studio");
 }
 
@@ -28,8 +28,8 @@ const withName = (list: string[], name: string) => (list.includes(name) ? list :
  * tools_allow only when the agent has an allowlist (with none, every tool is
  * already allowed and adding one would shut out all the others).
  */
-export function setToolExposure(db: Db, actor: Principal, agentId: string, tool: string, mode: ToolExposureMode) {
-  const row = getAgentOrThrow(db, agentId);
+export async function setToolExposure(db: Db, actor: Principal, agentId: string, tool: string, mode: ToolExposureMode) {
+  const row = await getAgentOrThrow(db, agentId);
   const hasAllowlist = row.toolsAllow !== null || row.toolsAllowGroups !== null;
   const allow = row.toolsAllow ?? (hasAllowlist ? [] : null);
   const policy: StudioPolicy = {

@@ -4,7 +4,7 @@
  * approval, keyed by the call identity so a resumed turn finds the decision made for it.
  */
 import crypto from "node:crypto";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { expireApprovals, getApprovalForCall, insertApproval } from "@/db/queries/approvals";
 import type { GateDecision, GateRequest, ToolGate } from "@/lib/engine/ports";
 
@@ -28,12 +28,12 @@ export function createApprovalGate(db: Db, params: ApprovalGateParams): ToolGate
   const now = params.now ?? Date.now;
   return {
     tools: [...params.tools].sort(),
-    check(request: GateRequest): GateDecision {
+    async check(request: GateRequest): Promise<GateDecision> {
       if (!params.tools.has(request.tool)) return { action: "run" };
-      let approval = getApprovalForCall(db, { turnId: params.turnId, identity: request.identity });
+      let approval = await getApprovalForCall(db, { turnId: params.turnId, identity: request.identity });
       if (!approval) {
         const at = now();
-        approval = insertApproval(db, {
+        approval = await insertApproval(db, {
           id: newApprovalId(),
           turnId: params.turnId,
           sessionId: params.sessionId,
@@ -47,8 +47,8 @@ export function createApprovalGate(db: Db, params: ApprovalGateParams): ToolGate
         return { action: "wait", approval: { id: approval.id, state: "requested" } };
       }
       if (approval.status === "pending" && approval.expiresAt <= now()) {
-        expireApprovals(db, now());
-        approval = getApprovalForCall(db, { turnId: params.turnId, identity: request.identity }) ?? approval;
+        await expireApprovals(db, now());
+        approval = (await getApprovalForCall(db, { turnId: params.turnId, identity: request.identity })) ?? approval;
       }
       const id = approval.id;
       switch (approval.status) {

@@ -1,5 +1,5 @@
 /** Read model for the Studio's Approvals page: pending approvals with their age and time left. */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listApprovalsPresented } from "./approvals";
 
 export interface PendingApprovalRow {
@@ -17,8 +17,8 @@ export interface PendingApprovalRow {
 }
 
 /** Pending approvals, oldest first (expired ones are marked expired before the list is read). */
-export function listPendingApprovalRows(db: Db, now = Date.now()): PendingApprovalRow[] {
-  return listApprovalsPresented(db, "pending").map((a) => ({
+export async function listPendingApprovalRows(db: Db, now = Date.now()): Promise<PendingApprovalRow[]> {
+  return (await listApprovalsPresented(db, "pending")).map((a) => ({
     id: a.id,
     tool: a.tool,
     arguments: a.arguments,

@@ -3,7 +3,7 @@
  * in the background), and expire the ones nobody decided in time — as rejections — both on
  * demand and from a timer in the server process.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { decideApproval as recordDecision, expireApprovals, getApproval, listApprovals } from "@/db/queries/approvals";
@@ -33,40 +33,40 @@ export function presentApproval(row: ApprovalRow) {
 }
 
 /** Expires what is due (each expiry resumes its turn, as a rejection); returns how many. */
-export function expireDueApprovals(db: Db, now = Date.now()): number {
-  const expired = expireApprovals(db, now);
+export async function expireDueApprovals(db: Db, now = Date.now()): Promise<number> {
+  const expired = await expireApprovals(db, now);
   for (const row of expired) continueTurn(db, row.turnId);
   return expired.length;
 }
 
 /** Approvals, oldest first, optionally in one status (expiry applied first). */
-export function listApprovalsPresented(db: Db, status?: ApprovalStatus) {
-  expireDueApprovals(db);
-  return listApprovals(db, status ? { status } : {}).map(presentApproval);
+export async function listApprovalsPresented(db: Db, status?: ApprovalStatus) {
+  await expireDueApprovals(db);
+  return (await listApprovals(db, status ? { status } : {})).map(presentApproval);
 }
 
 /** One approval (expiry applied first). */
-export function getApprovalOrThrow(db: Db, id: string) {
-  expireDueApprovals(db);
-  const row = getApproval(db, id);
+export async function getApprovalOrThrow(db: Db, id: string) {
+  await expireDueApprovals(db);
+  const row = await getApproval(db, id);
   if (!row) throw notFound(`approval '${id}'`);
   return presentApproval(row);
 }
 
 /** Records an operator's decision and lets the waiting turn go on; 409 if it was already decided or expired. */
-export function decideApproval(
+export async function decideApproval(
   db: Db,
   actor: Principal,
   id: string,
   params: { decision: "approved" | "rejected"; note?: string },
 ) {
-  expireDueApprovals(db);
-  const existing = getApproval(db, id);
+  await expireDueApprovals(db);
+  const existing = await getApproval(db, id);
   if (!existing) throw notFound(`approval '${id}'`);
-  const row = db.transaction(() => {
-    const decided = recordDecision(db, { id, status: params.decision, note: params.note ?? null });
+  const row = await db.transaction(async (tx) => {
+    const decided = await recordDecision(tx, { id, status: params.decision, note: params.note ?? null });
     if (decided) {
-      recordAudit(db, actor, {
+      await recordAudit(tx, actor, {
         action: "approval.decide",
         target: `approval:${id}`,
         summary: { decision: params.decision, tool: decided.tool, turn_id: decided.turnId, note: params.note ?? null },
@@ -75,7 +75,7 @@ export function decideApproval(
     return decided;
   });
   if (!row) {
-    const now = getApproval(db, id);
+    const now = await getApproval(db, id);
     throw new DomainError("conflict", `approval ${id} is already ${now?.status ?? existing.status}`, {
       status: now?.status ?? existing.status,
     });
@@ -89,7 +89,7 @@ export function decideApproval(
  * approval a moment ago) checks for the decision itself when its run ends.
  */
 function continueTurn(db: Db, turnId: string): void {
-  if (!isTurnActive(turnId)) resumeInBackground(db, turnId);
+  if (!isTurnActive(turnId)) void resumeInBackground(db, turnId);
 }
 
 const SWEEPER = Symbol.for("insika.approvalSweeper");
@@ -103,11 +103,7 @@ export function startApprovalSweeper(db: Db, ttlS: number): void {
   if (holder[SWEEPER]) return;
   const everyMs = Math.min(30_000, Math.max(200, (ttlS * 1000) / 2));
   const timer = setInterval(() => {
-    try {
-      expireDueApprovals(db);
-    } catch (error) {
-      log.error("approval expiry failed", describeError(error));
-    }
+    expireDueApprovals(db).catch((error: unknown) => log.error("approval expiry failed", describeError(error)));
   }, everyMs);
   timer.unref();
   holder[SWEEPER] = timer;

@@ -1,6 +1,6 @@
 /** Reading the audit log back: GET /v1/audit and the Studio's Audit page. */
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listAuditEntries } from "@/db/queries/audit-log";
 import type { AuditRow } from "@/db/schema";
 
@@ -47,8 +47,8 @@ export function presentAuditEntry(row: AuditRow) {
 }
 
 /** Entries newest first; `next_before` pages back when there may be more. */
-export function listAudit(db: Db, query: AuditQuery) {
-  const rows = listAuditEntries(db, {
+export async function listAudit(db: Db, query: AuditQuery) {
+  const rows = await listAuditEntries(db, {
     ...(query.target ? { target: query.target } : {}),
     ...(query.actor ? { actorKeyId: query.actor } : {}),
     ...(query.action ? { action: query.action } : {}),

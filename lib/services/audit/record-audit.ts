@@ -3,7 +3,7 @@
  * when and from where. Call it inside the write's own transaction, so that a change and its
  * entry are committed together or not at all.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { insertAuditEntry } from "@/db/queries/audit-log";
 import type { Principal } from "@/lib/access/principal";
 
@@ -16,8 +16,8 @@ export interface AuditEntry {
   summary?: unknown;
 }
 
-export function recordAudit(db: Pick<Db, "insert">, actor: Principal, entry: AuditEntry, now = Date.now()): void {
-  insertAuditEntry(db, {
+export async function recordAudit(db: Db, actor: Principal, entry: AuditEntry, now = Date.now()): Promise<void> {
+  await insertAuditEntry(db, {
     at: now,
     actorKeyId: actor.keyId,
     actorName: actor.keyName,

@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getAgent } from "@/db/queries/agents";
 import {
   getApiKey,
@@ -76,19 +76,19 @@ export function presentKey(row: ApiKeyRow, now = Date.now()) {
 }
 
 /** Creates a key; the answer is the only place its value ever appears. */
-export function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = Date.now()) {
+export async function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = Date.now()) {
   const expiresAt = body.expires_at === undefined ? null : Date.parse(body.expires_at);
   if (expiresAt !== null && expiresAt <= now) throw validationFailed("expires_at: must be in the future");
   for (const agent of body.agents ?? []) {
-    if (!getAgent(db, agent)) throw validationFailed(`agents: agent '${agent}' does not exist`);
+    if (!(await getAgent(db, agent))) throw validationFailed(`agents: agent '${agent}' does not exist`);
   }
   if (body.agents && body.scopes.some((s) => s !== "turns:run")) {
     // An agent list limits what turns:run reaches; on a write or read scope it would promise a limit nobody enforces.
     throw validationFailed("agents: only a turns:run key can be limited to agents");
   }
   const value = newKeyValue();
-  const row = db.transaction(() => {
-    const inserted = insertApiKey(db, {
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertApiKey(tx, {
       id: newId("key", now),
       name: body.name,
       hash: sha256(value),
@@ -100,8 +100,8 @@ export function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = D
       expiresAt,
       createdAt: now,
     });
-    recordAudit(
-      db,
+    await recordAudit(
+      tx,
       actor,
       {
         action: "key.create",
@@ -126,18 +126,18 @@ export function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = D
   };
 }
 
-export function listKeys(db: Db, now = Date.now()) {
-  return listApiKeys(db).map((row) => presentKey(row, now));
+export async function listKeys(db: Db, now = Date.now()) {
+  return (await listApiKeys(db)).map((row) => presentKey(row, now));
 }
 
 /** Revokes a key (404 unknown, 409 already revoked); it stops working on the next request everywhere. */
-export function revokeKey(db: Db, actor: Principal, id: string, now = Date.now()) {
-  const row = getApiKey(db, id);
+export async function revokeKey(db: Db, actor: Principal, id: string, now = Date.now()) {
+  const row = await getApiKey(db, id);
   if (!row) throw notFound(`key '${id}'`);
   if (actor.keyId === id) throw new DomainError("conflict", "a key cannot revoke itself: use another admin key");
-  db.transaction(() => {
-    if (!revokeApiKey(db, id, now)) throw new DomainError("conflict", `key '${id}' is already revoked`);
-    recordAudit(db, actor, { action: "key.revoke", target: `key:${id}`, summary: { name: row.name } }, now);
+  await db.transaction(async (tx) => {
+    if (!(await revokeApiKey(tx, id, now))) throw new DomainError("conflict", `key '${id}' is already revoked`);
+    await recordAudit(tx, actor, { action: "key.revoke", target: `key:${id}`, summary: { name: row.name } }, now);
   });
   return presentKey({ ...row, revokedAt: now }, now);
 }
@@ -146,18 +146,18 @@ export type Authentication =
   { ok: true; principal: Principal } | { ok: false; reason: "missing" | "unknown" | "revoked" | "expired" };
 
 /** The principal a presented key value stands for, or why there is none. */
-export function authenticateKey(
+export async function authenticateKey(
   db: Db,
   presented: string | null | undefined,
   source: ActorSource,
   now = Date.now(),
-): Authentication {
+): Promise<Authentication> {
   if (!presented) return { ok: false, reason: "missing" };
-  const row = getApiKeyByHash(db, sha256(presented));
+  const row = await getApiKeyByHash(db, sha256(presented));
   if (!row) return { ok: false, reason: "unknown" };
   const status = statusOf(row, now);
   if (status !== "active") return { ok: false, reason: status };
-  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_EVERY_MS) touchApiKey(db, row.id, now);
+  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_EVERY_MS) await touchApiKey(db, row.id, now);
   return { ok: true, principal: principalOf(row, source) };
 }
 
@@ -175,7 +175,7 @@ export function principalOf(row: ApiKeyRow, source: ActorSource): Principal {
 }
 
 /** The active key with this id, or undefined (revoked, expired or gone). */
-export function activeKey(db: Db, id: string, now = Date.now()): ApiKeyRow | undefined {
-  const row = getApiKey(db, id);
+export async function activeKey(db: Db, id: string, now = Date.now()): Promise<ApiKeyRow | undefined> {
+  const row = await getApiKey(db, id);
   return row && statusOf(row, now) === "active" ? row : undefined;
 }

@@ -5,7 +5,7 @@
  * the insert's own transaction (db/queries/turns.ts insertTurn). Turns a turn starts
  * itself (subagents) carry no key and do not count.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { keyTurnsSince } from "@/db/queries/key-turns";
 import { RateLimitedError } from "@/db/queries/turns";
 import type { Principal } from "@/lib/access/principal";
@@ -36,9 +36,9 @@ export function asRateLimited(error: unknown): unknown {
  * Refuses early (before a session is created for the turn) when the key is already at its
  * limit; the insert checks again atomically, so this is a courtesy, not the guard.
  */
-export function assertWithinRateLimit(db: Db, principal: Principal, now = Date.now()): void {
+export async function assertWithinRateLimit(db: Db, principal: Principal, now = Date.now()): Promise<void> {
   const limit = turnRateLimit(principal);
   if (!limit) return;
-  const recent = keyTurnsSince(db, { keyId: principal.keyId, since: now - limit.windowMs, max: limit.max });
+  const recent = await keyTurnsSince(db, { keyId: principal.keyId, since: now - limit.windowMs, max: limit.max });
   if (recent.freesAt !== null) throw rateLimitedError(limit.max, recent.freesAt + limit.windowMs, now);
 }

@@ -5,7 +5,7 @@
  * through the SDK client and the guard; the write is one transaction, and
  * nothing is written when the server is refused, down or unreadable.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { versionActor } from "@/lib/services/tools/tools";
@@ -121,7 +121,7 @@ export async function importMcpServer(
   const errors = converted.errors.map((e) => ({ ...e, error: redact(e.error) }));
   const writes: ToolWrite[] = [];
   for (const { mcpName, definition } of converted.tools) {
-    const existing = getTool(db, definition.name);
+    const existing = await getTool(db, definition.name);
     if (existing && existing.group !== group) {
       const owner = existing.group ? `a tool of group '${existing.group}'` : "a data tool outside any group";
       errors.push({
@@ -146,13 +146,13 @@ export async function importMcpServer(
   // A tool the server still lists but that failed this time keeps its stored version.
   const written = new Set(writes.map((w) => w.definition.name));
   const failed = new Set(errors.map((e) => e.mcp_tool));
-  const remove = listToolsInGroup(db, group)
+  const remove = (await listToolsInGroup(db, group))
     .filter((row) => !written.has(row.name) && !failed.has(row.definition?.request?.mcp_tool ?? ""))
     .map((row) => row.name);
 
-  const outcome = db.transaction(() => {
-    const done = writeTools(db, { writes, remove, source: deps.source ?? "mcp", actor: versionActor(actor) });
-    recordAudit(db, actor, {
+  const outcome = await db.transaction(async (tx) => {
+    const done = await writeTools(tx, { writes, remove, source: deps.source ?? "mcp", actor: versionActor(actor) });
+    await recordAudit(tx, actor, {
       action: "mcp.import",
       target: `mcp:${req.name}`,
       summary: {

@@ -3,7 +3,7 @@
  * `mcp:<name>`), each with its tool counts and the server URL and headers its
  * tools call, so the page can offer a re-import with the same settings.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listTools } from "@/db/queries/tools";
 import { getCatalog } from "@/lib/services/tools/catalog";
 
@@ -22,10 +22,10 @@ export interface McpInstanceRow {
 const PREFIX = "mcp:";
 
 /** Every imported MCP instance, by name. */
-export function listMcpInstances(db: Db): McpInstanceRow[] {
-  const catalog = getCatalog(db);
+export async function listMcpInstances(db: Db): Promise<McpInstanceRow[]> {
+  const catalog = await getCatalog(db);
   const byGroup = new Map<string, McpInstanceRow>();
-  for (const row of listTools(db)) {
+  for (const row of await listTools(db)) {
     if (!row.group?.startsWith(PREFIX)) continue;
     const request = row.definition?.request ?? {};
     let instance = byGroup.get(row.group);

@@ -2,7 +2,7 @@
  * Applies a config file's agents and data tools. Everything is validated
  * before anything is written: a config with one bad entry changes nothing.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { versionActor } from "@/lib/services/tools/tools";
@@ -22,13 +22,13 @@ export interface ApplyConfigResult {
 }
 
 /** Validates the whole config, then writes it; throws a 422 DomainError listing every problem. */
-export function applyConfig(
+export async function applyConfig(
   db: Db,
   actor: Principal,
   config: unknown,
   source: AgentSource = "config",
   options: { writeAgents?: boolean } = {},
-): ApplyConfigResult {
+): Promise<ApplyConfigResult> {
   const list = Array.isArray(config) ? config : [config];
   const problems: string[] = [];
   const agents: ReturnType<typeof agentValues>[] = [];
@@ -56,10 +56,10 @@ export function applyConfig(
   if (problems.length > 0) throw validationFailed(`config not applied: ${problems.join("; ")}`);
 
   // One transaction: the config lands whole or not at all, with its audit entry.
-  const outcome = db.transaction(() => {
-    const written = writeTools(db, { writes, source, actor: versionActor(actor) });
-    if (options.writeAgents !== false) for (const values of agents) upsertAgent(db, values);
-    recordAudit(db, actor, {
+  const outcome = await db.transaction(async (tx) => {
+    const written = await writeTools(tx, { writes, source, actor: versionActor(actor) });
+    if (options.writeAgents !== false) for (const values of agents) await upsertAgent(tx, values);
+    await recordAudit(tx, actor, {
       action: "config.apply",
       target: `config:${source}`,
       summary: {

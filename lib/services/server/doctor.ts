@@ -4,12 +4,11 @@
  * posture, every stored tool that no longer validates (the only place that says so), and
  * stored headers that hold a literal credential.
  */
-import fs from "node:fs";
 import path from "node:path";
-import type { Db } from "@/db/client";
-import { MIGRATIONS_DIR } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listApiKeys } from "@/db/queries/api-keys";
-import { countAppliedMigrations, countSchemaObjects, getJournalMode } from "@/db/queries/database-info";
+import { countSchemaObjects, getJournalMode, migrationState } from "@/db/queries/database-info";
+import { redactUrl } from "@/db/postgres-database";
 import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
@@ -22,24 +21,28 @@ export interface DoctorCheck {
   items?: string[];
 }
 
-type Check = (db: Db, env: Env) => DoctorCheck;
+type Check = (db: Db, env: Env) => DoctorCheck | Promise<DoctorCheck>;
 
-const checkDb: Check = (db, env) => {
-  const objects = countSchemaObjects(db);
-  const mode = getJournalMode(db);
+const checkDb: Check = async (db, env) => {
+  const objects = await countSchemaObjects(db);
+  const version = await db.serverVersion();
+  if (db.dialect === "postgres") {
+    return {
+      name: "db",
+      status: "ok",
+      message: `postgres: ${redactUrl(env.INSIKA_DATABASE_URL ?? "")} (${version}, ${objects} objects in schema public)`,
+    };
+  }
+  const mode = await getJournalMode(db);
   return {
     name: "db",
     status: mode === "wal" ? "ok" : "warn",
-    message: `${path.join(env.dataDir, "insika.db")} (${objects} objects, journal ${mode})`,
+    message: `sqlite: ${path.join(env.dataDir, "insika.db")} (${version}, ${objects} objects, journal ${mode})`,
   };
 };
 
-const checkMigrations: Check = (db) => {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
-    entries: unknown[];
-  };
-  const applied = countAppliedMigrations(db);
-  const expected = journal.entries.length;
+const checkMigrations: Check = async (db) => {
+  const { applied, shipped: expected } = await migrationState(db);
   return applied === expected
     ? { name: "migrations", status: "ok", message: `${applied} of ${expected} applied` }
     : {
@@ -49,9 +52,11 @@ const checkMigrations: Check = (db) => {
       };
 };
 
-const checkToken: Check = (db, env) => {
+const checkToken: Check = async (db, env) => {
   const now = Date.now();
-  const active = listApiKeys(db).filter((k) => k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now));
+  const active = (await listApiKeys(db)).filter(
+    (k) => k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now),
+  );
   const admins = active.filter((k) => k.scopes.includes("admin")).length;
   if (admins === 0)
     return {
@@ -81,8 +86,8 @@ const checkProviderEgress: Check = (_db, env) => {
   return { name: "provider-egress", status: "ok", message: `model providers: ${describePosture(posture)}` };
 };
 
-const checkDataTools: Check = (db) => {
-  const entries = [...buildCatalog(db).entries.values()];
+const checkDataTools: Check = async (db) => {
+  const entries = [...(await buildCatalog(db)).entries.values()];
   const dropped = entries.flatMap((e) => (e.status === "dropped" ? [`${e.name}: ${e.problem}`] : []));
   const data = entries.filter((e) => e.kind !== "code").length;
   return dropped.length === 0
@@ -97,8 +102,8 @@ const checkDataTools: Check = (db) => {
 
 // Rows stored before writes refused literal credentials still run; this is where they are named.
 // An MCP import listed credential headers as secret headers even when literal, so those are not exempt.
-const checkLiteralCredentials: Check = (db) => {
-  const items = [...buildCatalog(db).entries.values()].flatMap((e) =>
+const checkLiteralCredentials: Check = async (db) => {
+  const items = [...(await buildCatalog(db)).entries.values()].flatMap((e) =>
     e.status === "ok" && e.kind !== "code"
       ? findLiteralCredentials(e.definition.request.headers, e.definition.secret_headers, {
           exemptSecretHeaders: e.kind !== "mcp",
@@ -131,17 +136,17 @@ const CHECKS: Check[] = [
 
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
-  return {
-    checks: CHECKS.map((check) => {
-      try {
-        return check(db, env);
-      } catch (error) {
-        return {
-          name: check.name.replace(/^check/, "").toLowerCase(),
-          status: "error" as const,
-          message: (error as Error).message,
-        };
-      }
-    }),
-  };
+  const checks: DoctorCheck[] = [];
+  for (const check of CHECKS) {
+    try {
+      checks.push(await check(db, env));
+    } catch (error) {
+      checks.push({
+        name: check.name.replace(/^check/, "").toLowerCase(),
+        status: "error",
+        message: (error as Error).message,
+      });
+    }
+  }
+  return { checks };
 }

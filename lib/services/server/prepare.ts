@@ -37,11 +37,12 @@ export async function loadConfigFile(file: string): Promise<unknown> {
 
 /** Migrates, ensures the token, seeds (demo mode) and applies the config file. Idempotent. */
 export async function prepare(env: Env, options: { configFile?: string | null } = {}): Promise<PrepareReport> {
-  const db = getDb(env.dataDir);
-  const newToken = ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
-  const seeded = env.INSIKA_DEMO ? seedDemo(db, env.PORT).created : [];
+  const db = getDb(env);
+  await db.ready();
+  const newToken = await ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
+  const seeded = env.INSIKA_DEMO ? (await seedDemo(db, env.PORT)).created : [];
   const file = options.configFile === undefined ? configFilePath(env) : options.configFile;
   let config: PrepareReport["config"] = null;
-  if (file) config = { file, ...applyConfig(db, operatorPrincipal("config"), await loadConfigFile(file)) };
+  if (file) config = { file, ...(await applyConfig(db, operatorPrincipal("config"), await loadConfigFile(file))) };
   return { newToken, tokenFile: env.INSIKA_API_TOKEN ? null : tokenFile(env.dataDir), seeded, config };
 }

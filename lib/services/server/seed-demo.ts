@@ -3,7 +3,7 @@
  * tools that call the small demo backend bundled with the app
  * (app/demo-backend). Only what is missing is created, so an operator's edits survive restarts.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { getAgent } from "@/db/queries/agents";
 import { getTool } from "@/db/queries/tools";
@@ -68,12 +68,13 @@ export function demoConfig(port: number): AgentConfig {
 }
 
 /** Creates the demo agent and tools that do not exist yet; never overwrites. */
-export function seedDemo(db: Db, port: number): { created: string[] } {
+export async function seedDemo(db: Db, port: number): Promise<{ created: string[] }> {
   const { dataTools = [], ...agent } = demoConfig(port);
-  const agentExists = getAgent(db, DEMO_AGENT_ID) !== undefined;
-  const missing = dataTools.filter((t) => !getTool(db, t.name));
+  const agentExists = (await getAgent(db, DEMO_AGENT_ID)) !== undefined;
+  const missing = [];
+  for (const t of dataTools) if (!(await getTool(db, t.name))) missing.push(t);
   if (agentExists && missing.length === 0) return { created: [] };
-  const result = applyConfig(db, operatorPrincipal("config"), { ...agent, dataTools: missing }, "seed", {
+  const result = await applyConfig(db, operatorPrincipal("config"), { ...agent, dataTools: missing }, "seed", {
     writeAgents: !agentExists,
   });
   return { created: [...(agentExists ? [] : [`agent ${DEMO_AGENT_ID}`]), ...result.created] };

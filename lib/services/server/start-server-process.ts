@@ -16,19 +16,18 @@ import { startTurnLeases } from "@/lib/services/turns/turn-leases";
 export async function startServerProcess(): Promise<void> {
   try {
     const env = getEnv();
-    const db = getDb(env.dataDir);
-    const token = ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
+    const db = getDb(env);
+    await db.ready();
+    const token = await ensureBootstrapKey(db, { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir });
     if (token) console.log(`Generated an API token (shown once; saved to ${tokenFile(env.dataDir)}):\n  ${token}`);
     startApprovalSweeper(db, env.INSIKA_APPROVAL_TTL);
-    startTurnLeases(db, env.INSIKA_RESUME_ON_START ? () => void resumeInterruptedTurns(db) : undefined);
+    startTurnLeases(db, env.INSIKA_RESUME_ON_START ? () => resumeInterruptedTurns(db) : undefined);
     if (env.INSIKA_RESUME_ON_START) {
       // After start-up, not during it: a resumed turn must not hold the server back.
       setImmediate(() => {
-        try {
-          resumeInterruptedTurns(db);
-        } catch (error) {
-          log.error("resuming interrupted turns failed", describeError(error));
-        }
+        resumeInterruptedTurns(db).catch((error: unknown) =>
+          log.error("resuming interrupted turns failed", describeError(error)),
+        );
       });
     }
   } catch (error) {

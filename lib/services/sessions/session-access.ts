@@ -4,7 +4,7 @@
  * only (the tenant comes from the key, never from the request) and sees only that tenant's.
  * A session a key may not see is answered as not found: its existence is not revealed.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getSession, type SessionFilter } from "@/db/queries/sessions";
 import { getTurn } from "@/db/queries/turns";
 import type { SessionRow } from "@/db/schema";
@@ -35,23 +35,27 @@ export function sessionTenantFor(principal: Principal, requested: string | null 
 }
 
 /** Creates a session as `principal`: its agent limits and tenant pin apply. */
-export function createSessionAs(db: Db, principal: Principal, params: { agentId: string; tenant?: string | null }) {
+export async function createSessionAs(
+  db: Db,
+  principal: Principal,
+  params: { agentId: string; tenant?: string | null },
+) {
   assertMayUseAgent(principal, params.agentId);
   const tenant = sessionTenantFor(principal, params.tenant);
   return createSession(db, { agentId: params.agentId, tenant });
 }
 
 /** The session, if this principal may see it; not found otherwise (whether or not it exists). */
-export function getVisibleSessionOrThrow(db: Db, principal: Principal, id: string): SessionRow {
-  const session = getSession(db, id);
+export async function getVisibleSessionOrThrow(db: Db, principal: Principal, id: string): Promise<SessionRow> {
+  const session = await getSession(db, id);
   if (!session || !maySeeSession(principal, session)) throw notFound(`session '${id}'`);
   return session;
 }
 
 /** The session of a turn, if this principal may see it; the turn is not found otherwise. */
-export function getVisibleTurnSessionOrThrow(db: Db, principal: Principal, turnId: string): SessionRow {
-  const turn = getTurn(db, turnId);
-  const session = turn ? getSession(db, turn.sessionId) : undefined;
+export async function getVisibleTurnSessionOrThrow(db: Db, principal: Principal, turnId: string): Promise<SessionRow> {
+  const turn = await getTurn(db, turnId);
+  const session = turn ? await getSession(db, turn.sessionId) : undefined;
   if (!session || !maySeeSession(principal, session)) throw notFound(`turn '${turnId}'`);
   return session;
 }
@@ -72,13 +76,13 @@ export function listSessionsAs(db: Db, principal: Principal, agentId?: string) {
 }
 
 /** GET /v1/sessions/:id as `principal`. */
-export function getTranscriptAs(db: Db, principal: Principal, id: string) {
-  getVisibleSessionOrThrow(db, principal, id);
+export async function getTranscriptAs(db: Db, principal: Principal, id: string) {
+  await getVisibleSessionOrThrow(db, principal, id);
   return getTranscript(db, id);
 }
 
 /** GET /v1/sessions/:id/trace as `principal`. */
-export function getTraceAs(db: Db, principal: Principal, id: string, options: { turnId?: string } = {}) {
-  getVisibleSessionOrThrow(db, principal, id);
+export async function getTraceAs(db: Db, principal: Principal, id: string, options: { turnId?: string } = {}) {
+  await getVisibleSessionOrThrow(db, principal, id);
   return getTrace(db, id, options);
 }

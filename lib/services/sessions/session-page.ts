@@ -1,5 +1,5 @@
 /** Read models for the Studio's session pages. */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listAgents } from "@/db/queries/agents";
 import { listSessionSummaries } from "@/db/queries/sessions";
 import type { Principal } from "@/lib/access/principal";
@@ -11,14 +11,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Recent sessions with their agent's name, turn count and last turn (one query for the
  * sessions); with `visibleTo`, only those that key may see (its agents, its tenant).
  */
-export function listSessionRows(db: Db, agentId?: string, visibleTo?: Principal) {
+export async function listSessionRows(db: Db, agentId?: string, visibleTo?: Principal) {
   // A deleted (archived) agent's sessions are history: they keep its name.
-  const names = new Map(listAgents(db, { includeArchived: true }).map((a) => [a.id, a.name]));
-  return listSessionSummaries(db, {
+  const names = new Map((await listAgents(db, { includeArchived: true })).map((a) => [a.id, a.name]));
+  const summaries = await listSessionSummaries(db, {
     ...(visibleTo ? visibleSessionFilter(visibleTo) : {}),
     ...(agentId ? { agentId } : {}),
     limit: 100,
-  }).map((s) => ({
+  });
+  return summaries.map((s) => ({
     id: s.id,
     agent_id: s.agentId,
     tenant: s.tenant,

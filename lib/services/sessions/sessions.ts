@@ -2,7 +2,7 @@
  * Reading sessions back: the transcript (messages in order, turns with status)
  * and the trace (per turn, its events and every tool call record).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getSession, listSessions, type SessionFilter } from "@/db/queries/sessions";
 import { getSessionToolCall, listTrace } from "@/db/queries/traces";
 import { listMessages } from "@/db/queries/transcripts";
@@ -26,15 +26,16 @@ function presentTurn(t: TurnRow) {
   };
 }
 
-export function getSessionOrThrow(db: Db, id: string) {
-  const session = getSession(db, id);
+export async function getSessionOrThrow(db: Db, id: string) {
+  const session = await getSession(db, id);
   if (!session) throw notFound(`session '${id}'`);
   return session;
 }
 
 /** Recent sessions, newest first (an agent id, or a filter: see session-access.ts). */
-export function listSessionsPresented(db: Db, filter?: string | SessionFilter) {
-  return listSessions(db, typeof filter === "string" ? { agentId: filter } : (filter ?? {})).map((s) => ({
+export async function listSessionsPresented(db: Db, filter?: string | SessionFilter) {
+  const sessions = await listSessions(db, typeof filter === "string" ? { agentId: filter } : (filter ?? {}));
+  return sessions.map((s) => ({
     id: s.id,
     agent_id: s.agentId,
     tenant: s.tenant,
@@ -44,14 +45,14 @@ export function listSessionsPresented(db: Db, filter?: string | SessionFilter) {
 }
 
 /** The transcript: messages in order and the turns with their status. */
-export function getTranscript(db: Db, id: string) {
-  const session = getSessionOrThrow(db, id);
+export async function getTranscript(db: Db, id: string) {
+  const session = await getSessionOrThrow(db, id);
   return {
     id: session.id,
     agent_id: session.agentId,
     tenant: session.tenant,
-    turns: listTurns(db, id).map(presentTurn),
-    messages: listMessages(db, id).map((m) => ({
+    turns: (await listTurns(db, id)).map(presentTurn),
+    messages: (await listMessages(db, id)).map((m) => ({
       turn_id: m.turnId,
       role: m.role,
       content: m.content,
@@ -64,7 +65,7 @@ export function getTranscript(db: Db, id: string) {
 type TraceCall = ReturnType<typeof presentCall>;
 type TraceEvent = ReturnType<typeof presentEvent>;
 
-function presentEvent(e: ReturnType<typeof listTrace>["events"][number]) {
+function presentEvent(e: Awaited<ReturnType<typeof listTrace>>["events"][number]) {
   return { seq: e.seq, type: e.type, at: iso(e.at), ...e.data };
 }
 
@@ -81,10 +82,10 @@ function presentCall(c: ToolCallRow) {
 }
 
 /** Per turn: its ordered events and every tool call record (queue time and halt verdict included). */
-export function getTrace(db: Db, id: string, options: { turnId?: string } = {}) {
-  const session = getSessionOrThrow(db, id);
-  const turns = listTurns(db, id).filter((t) => !options.turnId || t.id === options.turnId);
-  const { events, calls } = listTrace(
+export async function getTrace(db: Db, id: string, options: { turnId?: string } = {}) {
+  const session = await getSessionOrThrow(db, id);
+  const turns = (await listTurns(db, id)).filter((t) => !options.turnId || t.id === options.turnId);
+  const { events, calls } = await listTrace(
     db,
     turns.map((t) => t.id),
   );
@@ -100,9 +101,9 @@ export function getTrace(db: Db, id: string, options: { turnId?: string } = {}) 
 }
 
 /** One call's record as the trace carries it, or a not_found error (the Studio loads it when a call is opened). */
-export function getTraceCall(db: Db, sessionId: string, callId: string, turnId?: string): TraceCall {
-  getSessionOrThrow(db, sessionId);
-  const row = getSessionToolCall(db, { sessionId, callId, turnId });
+export async function getTraceCall(db: Db, sessionId: string, callId: string, turnId?: string): Promise<TraceCall> {
+  await getSessionOrThrow(db, sessionId);
+  const row = await getSessionToolCall(db, { sessionId, callId, turnId });
   if (!row) throw notFound(`call '${callId}' in session '${sessionId}'`);
   return presentCall(row);
 }

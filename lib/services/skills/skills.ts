@@ -5,7 +5,7 @@
  * message and loads the body on demand.
  */
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { deleteSkill, getSkill, listSkills, upsertSkill } from "@/db/queries/skills";
@@ -33,13 +33,13 @@ function present(row: SkillRow, withBody: boolean) {
 }
 
 /** Creates or replaces a skill; 422 for a bad name, a body `name` different from the path, or a missing field. */
-export function putSkill(db: Db, actor: Principal, name: string, input: z.infer<typeof skillInput>) {
+export async function putSkill(db: Db, actor: Principal, name: string, input: z.infer<typeof skillInput>) {
   if (!SKILL_NAME.test(name)) throw validationFailed(`skill name must match ${SKILL_NAME}`);
   if (input.name !== undefined && input.name !== name)
     throw validationFailed(`body name '${input.name}' differs from the path '${name}'`);
-  const { created, skill } = db.transaction(() => {
-    const written = upsertSkill(db, { name, description: input.description, body: input.body });
-    recordAudit(db, actor, {
+  const { created, skill } = await db.transaction(async (tx) => {
+    const written = await upsertSkill(tx, { name, description: input.description, body: input.body });
+    await recordAudit(tx, actor, {
       action: "skill.put",
       target: `skill:${name}`,
       summary: { change: written.created ? "created" : "updated" },
@@ -49,18 +49,18 @@ export function putSkill(db: Db, actor: Principal, name: string, input: z.infer<
   return { created, skill: present(skill, true) };
 }
 
-export function getSkillOrThrow(db: Db, name: string) {
-  const row = getSkill(db, name);
+export async function getSkillOrThrow(db: Db, name: string) {
+  const row = await getSkill(db, name);
   if (!row) throw notFound(`skill '${name}'`);
   return present(row, true);
 }
 
 /** Every skill, without bodies. */
-export const listSkillsPresented = (db: Db) => listSkills(db).map((row) => present(row, false));
+export const listSkillsPresented = async (db: Db) => (await listSkills(db)).map((row) => present(row, false));
 
-export function removeSkill(db: Db, actor: Principal, name: string): void {
-  db.transaction(() => {
-    if (!deleteSkill(db, name)) throw notFound(`skill '${name}'`);
-    recordAudit(db, actor, { action: "skill.delete", target: `skill:${name}` });
+export async function removeSkill(db: Db, actor: Principal, name: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await deleteSkill(tx, name))) throw notFound(`skill '${name}'`);
+    await recordAudit(tx, actor, { action: "skill.delete", target: `skill:${name}` });
   });
 }

@@ -4,7 +4,7 @@
  * an object, `tools` not a list, `defaults` not an object) fails the request.
  * `{{env.*}}` is substituted here and nowhere else (DESIGN D3).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { versionActor } from "./tools";
@@ -37,7 +37,12 @@ export interface ManifestDeps {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Validates every tool, writes the valid ones in one transaction, reports the rest. */
-export function applyManifest(db: Db, actor: Principal, body: unknown, deps: ManifestDeps): ManifestResult {
+export async function applyManifest(
+  db: Db,
+  actor: Principal,
+  body: unknown,
+  deps: ManifestDeps,
+): Promise<ManifestResult> {
   if (!isObject(body)) throw validationFailed("manifest must be a JSON object with a `tools` list");
   if (!Array.isArray(body.tools)) throw validationFailed("manifest `tools` must be a list");
   if (body.tools.length > MAX_MANIFEST_TOOLS) {
@@ -55,11 +60,11 @@ export function applyManifest(db: Db, actor: Principal, body: unknown, deps: Man
   const writes: ToolWrite[] = [];
   const seen = new Set<string>();
 
-  body.tools.forEach((raw, index) => {
+  for (const [index, raw] of body.tools.entries()) {
     const name = isObject(raw) && typeof raw.name === "string" ? raw.name : null;
     if (name !== null && seen.has(name)) {
       errors.push({ index, tool: name, error: `duplicate tool name '${name}' in this manifest` });
-      return;
+      continue;
     }
     const checked = validateToolDefinition(isObject(raw) ? withDefaults(defaults, raw) : raw, {
       writePath: "manifest",
@@ -69,25 +74,25 @@ export function applyManifest(db: Db, actor: Principal, body: unknown, deps: Man
     });
     if (!checked.ok) {
       errors.push({ index, tool: name, error: checked.error });
-      return;
+      continue;
     }
     seen.add(checked.tool.name);
-    const existing = getTool(db, checked.tool.name);
+    const existing = await getTool(db, checked.tool.name);
     if (existing?.kind === "mcp") {
       errors.push({
         index,
         tool: name,
         error: `'${checked.tool.name}' belongs to ${existing.group ?? "an MCP import"}: re-import it instead`,
       });
-      return;
+      continue;
     }
     writes.push({ definition: checked.tool, kind: "data" });
-  });
+  }
 
-  const outcome = db.transaction(() => {
-    const written = writeTools(db, { writes, source: deps.source ?? "manifest", actor: versionActor(actor) });
+  const outcome = await db.transaction(async (tx) => {
+    const written = await writeTools(tx, { writes, source: deps.source ?? "manifest", actor: versionActor(actor) });
     if (written.created.length + written.updated.length > 0) {
-      recordAudit(db, actor, {
+      await recordAudit(tx, actor, {
         action: "manifest.apply",
         target: "manifest",
         summary: {

@@ -4,9 +4,9 @@
  * when the catalog version in the database moves (DESIGN D10), so a write in
  * one process is seen by every other without a restart.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listToolSources } from "@/db/queries/tools";
-import { getCatalogVersion } from "@/db/queries/settings";
+import { CATALOG_CHANNEL, getCatalogVersion } from "@/db/queries/settings";
 import { shippedCodeTools, type CodeTool } from "@/lib/code-tools";
 import { validateToolDefinition } from "@/lib/tools";
 import { SYSTEM_TOOL_NAMES, type DataToolDefinition } from "@/lib/tools/types";
@@ -55,8 +55,8 @@ const built = new WeakMap<Db, Map<string, Built>>();
  * rules do not change within a process), so a rebuild after one write re-validates one
  * tool, not every tool.
  */
-export function buildCatalog(db: Db): Catalog {
-  const version = getCatalogVersion(db);
+export async function buildCatalog(db: Db): Promise<Catalog> {
+  const version = await getCatalogVersion(db);
   const entries = new Map<string, CatalogEntry>();
   for (const code of shippedCodeTools().values()) {
     entries.set(code.name, {
@@ -73,7 +73,7 @@ export function buildCatalog(db: Db): Catalog {
   const reserved = reservedToolNames();
   const previous = built.get(db);
   const next = new Map<string, Built>();
-  for (const row of listToolSources(db)) {
+  for (const row of await listToolSources(db)) {
     if (entries.has(row.name)) continue; // code tools win; writes refuse this, so only old rows get here
     const last = previous?.get(row.name);
     const same =
@@ -98,7 +98,10 @@ export function buildCatalog(db: Db): Catalog {
   return { version, entries };
 }
 
-function dataEntry(row: ReturnType<typeof listToolSources>[number], reserved: ReadonlySet<string>): CatalogEntry {
+function dataEntry(
+  row: Awaited<ReturnType<typeof listToolSources>>[number],
+  reserved: ReadonlySet<string>,
+): CatalogEntry {
   let definition: Partial<DataToolDefinition> | null = null;
   try {
     definition = JSON.parse(row.definition) as Partial<DataToolDefinition> | null;
@@ -126,12 +129,28 @@ function dataEntry(row: ReturnType<typeof listToolSources>[number], reserved: Re
 }
 
 const cache = new Map<Db, Catalog>();
+/** A build in progress per database: callers that find the version moved at once share it. */
+const building = new Map<Db, Promise<Catalog>>();
 
-/** The catalog, rebuilt only when another write (from any process) has moved the version. */
-export function getCatalog(db: Db): Catalog {
+/** The catalog, rebuilt only when another write (from any instance) has moved the version. */
+export async function getCatalog(db: Db): Promise<Catalog> {
   const cached = cache.get(db);
-  if (cached && cached.version === getCatalogVersion(db)) return cached;
-  const fresh = buildCatalog(db);
+  if (cached && cached.version === (await getCatalogVersion(db))) return cached;
+  let pending = building.get(db);
+  if (!pending) {
+    pending = buildCatalog(db).finally(() => building.delete(db));
+    building.set(db, pending);
+  }
+  const fresh = await pending;
   cache.set(db, fresh);
   return fresh;
+}
+
+/**
+ * Calls `listener` with the new version each time a catalog write (tools or agents, on any
+ * instance sharing the database) commits; resolves with how to stop. A notification can be
+ * lost (a dropped connection): getCatalog's version check stays the safety net.
+ */
+export function watchCatalog(db: Db, listener: (version: number) => void): Promise<() => Promise<void>> {
+  return db.listen(CATALOG_CHANNEL, (payload) => listener(Number(payload)));
 }

@@ -6,7 +6,7 @@
  * They are not catalog entries: the policy never offers them by allowlist, so
  * they stay out of getCatalog (only deny applies to them).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { AgentRow } from "@/db/schema";
 import { MAX_SUBAGENTS_PER_CALL } from "@/lib/code-tools/system/spawn-subagents";
 import { LOAD_SKILL_SPEC, REMEMBER_SPEC, TOOL_SEARCH_SPEC, spawnSpecs } from "@/lib/code-tools/system/specs";
@@ -63,9 +63,9 @@ export function getSystemTool(name: string): SystemToolInfo | undefined {
 export type SystemToolExposure = { status: "offered" | "denied" | "not_allowed"; reason: string };
 
 /** Whether a turn of `agent` is offered system tool `tool`, and why (deny wins, as in a turn). */
-export function systemToolExposure(db: Db, agent: AgentRow, tool: SystemToolInfo): SystemToolExposure {
+export async function systemToolExposure(db: Db, agent: AgentRow, tool: SystemToolInfo): Promise<SystemToolExposure> {
   if (agent.toolsDeny.includes(tool.name)) return { status: "denied", reason: "listed in tools_deny (deny wins)" };
-  const hasDeferred = tool.name === "tool_search" ? agentToolExposure(db, agent).deferred.length > 0 : false;
+  const hasDeferred = tool.name === "tool_search" ? (await agentToolExposure(db, agent)).deferred.length > 0 : false;
   return agentSystemTools(agent, hasDeferred).includes(tool.name)
     ? { status: "offered", reason: `system tool, offered ${tool.offeredWhen}` }
     : { status: "not_allowed", reason: `not configured: offered only ${tool.offeredWhen}` };

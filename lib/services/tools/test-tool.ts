@@ -11,7 +11,7 @@
  * tenant: another ctx.tenant is refused.
  */
 import crypto from "node:crypto";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { DomainError, notFound } from "@/lib/errors";
@@ -39,7 +39,7 @@ export async function testTool(
   name: string,
   input: TestToolInput,
 ): Promise<Record<string, unknown>> {
-  const catalog = getCatalog(db);
+  const catalog = await getCatalog(db);
   const entry = catalog.entries.get(name);
   if (!entry && getSystemTool(name)) {
     throw new DomainError(
@@ -83,7 +83,7 @@ export async function testTool(
     halted: outcome.ok && outcome.halt !== undefined,
     ...(outcome.ok && outcome.halt ? { halt_reason: outcome.halt.reason } : {}),
   };
-  recordAudit(db, actor, { action: "tool.test", target: `tool:${name}`, summary: { ctx, call: answer } });
+  await recordAudit(db, actor, { action: "tool.test", target: `tool:${name}`, summary: { ctx, call: answer } });
   return answer;
 }
 

@@ -3,7 +3,7 @@
  * panel filters it in the browser, 5,000 rows included) and, per tool, which
  * agents are offered it and why.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listAgents } from "@/db/queries/agents";
 import type { TurnContext } from "@/lib/tools/types";
 import { agentToolExposure } from "@/lib/services/agents/agents";
@@ -27,8 +27,8 @@ const DESCRIPTION_CLIP = 140;
 const clip = (text: string) => (text.length > DESCRIPTION_CLIP ? `${text.slice(0, DESCRIPTION_CLIP)}…` : text);
 
 /** Every catalog entry and every system tool, compact, by name. */
-export function listCatalogRows(db: Db): CatalogRow[] {
-  const rows: CatalogRow[] = [...getCatalog(db).entries.values()].map((e) => ({
+export async function listCatalogRows(db: Db): Promise<CatalogRow[]> {
+  const rows: CatalogRow[] = [...(await getCatalog(db)).entries.values()].map((e) => ({
     name: e.name,
     kind: e.kind,
     group: e.group,
@@ -60,31 +60,35 @@ export interface AgentExposureRow {
 }
 
 /** For one tool, how every agent exposes it. */
-export function toolExposureByAgent(db: Db, tool: string): AgentExposureRow[] {
-  const entry = getCatalog(db).entries.get(tool);
+export async function toolExposureByAgent(db: Db, tool: string): Promise<AgentExposureRow[]> {
+  const entry = (await getCatalog(db)).entries.get(tool);
   const system = getSystemTool(tool);
-  return listAgents(db).map((agent) => {
+  const rows: AgentExposureRow[] = [];
+  for (const agent of await listAgents(db)) {
     const base = {
       agent_id: agent.id,
       agent_name: agent.name,
       has_allowlist: agent.toolsAllow !== null || agent.toolsAllowGroups !== null,
     };
-    if (system) return { ...base, ...systemToolExposure(db, agent, system) };
-    if (entry?.status !== "ok")
-      return { ...base, status: "unavailable" as const, reason: "the tool is not usable (dropped or unknown)" };
-    const exposure = agentToolExposure(db, agent).exposure.get(tool);
-    return { ...base, status: exposure?.status ?? "not_allowed", reason: exposure?.reason ?? "" };
-  });
+    if (system) rows.push({ ...base, ...(await systemToolExposure(db, agent, system)) });
+    else if (entry?.status !== "ok")
+      rows.push({ ...base, status: "unavailable", reason: "the tool is not usable (dropped or unknown)" });
+    else {
+      const exposure = (await agentToolExposure(db, agent)).exposure.get(tool);
+      rows.push({ ...base, status: exposure?.status ?? "not_allowed", reason: exposure?.reason ?? "" });
+    }
+  }
+  return rows;
 }
 
 /**
  * The context "Try it" starts from: as the first agent that is offered the
  * tool (else the first agent) would send it, so {{ctx.*}} placeholders resolve.
  */
-export function tryItContext(db: Db, tool: string): TurnContext {
-  const rows = toolExposureByAgent(db, tool);
+export async function tryItContext(db: Db, tool: string): Promise<TurnContext> {
+  const rows = await toolExposureByAgent(db, tool);
   const pick = rows.find((r) => r.status === "offered" || r.status === "deferred") ?? rows[0];
-  const agent = pick ? listAgents(db).find((a) => a.id === pick.agent_id) : undefined;
+  const agent = pick ? (await listAgents(db)).find((a) => a.id === pick.agent_id) : undefined;
   const ctx: TurnContext = { chat_id: "studio-try-it", tenant: "studio-try-it" };
   if (agent) ctx.agent_id = agent.id;
   if (agent?.metadata.store_id) ctx.store_id = agent.metadata.store_id;

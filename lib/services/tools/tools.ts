@@ -3,7 +3,7 @@
  * or delete one data tool, read its history. Every write validates first and
  * writes in one transaction, so a refusal leaves nothing behind.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { deleteTool, getTool, getToolVersion, listToolVersions, writeTools } from "@/db/queries/tools";
 import { DomainError, notFound, validationFailed } from "@/lib/errors";
@@ -19,8 +19,9 @@ export const versionActor = (actor: Principal) => ({ keyId: actor.keyId, name: a
 export type WriteSource = "api" | "studio" | "manifest" | "config" | "mcp" | "seed" | "restore";
 
 /** The catalog as the API lists it: code, data and MCP tools, then the system tools. */
-export function listCatalog(db: Db) {
-  return [...[...getCatalog(db).entries.values()].map(summarize), ...listSystemTools().map(summarizeSystemTool)];
+export async function listCatalog(db: Db) {
+  const catalog = await getCatalog(db);
+  return [...[...catalog.entries.values()].map(summarize), ...listSystemTools().map(summarizeSystemTool)];
 }
 
 /** A system tool as the catalog lists it: a read-only code tool, with when an agent is offered it. */
@@ -52,12 +53,12 @@ export function summarize(entry: CatalogEntry) {
 }
 
 /** A data tool's stored definition plus version and updated_at; 404 when absent. */
-export function getToolDetail(db: Db, name: string) {
+export async function getToolDetail(db: Db, name: string) {
   const system = getSystemTool(name);
   if (system) return { ...summarizeSystemTool(system), parameters: system.parameters, side_effect: system.sideEffect };
-  const row = getTool(db, name);
+  const row = await getTool(db, name);
   if (!row) {
-    const entry = getCatalog(db).entries.get(name);
+    const entry = (await getCatalog(db)).entries.get(name);
     if (entry?.kind === "code") {
       return { ...summarize(entry), parameters: entry.code.parameters, side_effect: entry.code.sideEffect };
     }
@@ -70,7 +71,7 @@ export function getToolDetail(db: Db, name: string) {
  * Creates or replaces one data tool from a whole definition. A body `name`
  * different from the path is refused; so is a name a code tool owns.
  */
-export function putTool(db: Db, actor: Principal, name: string, body: unknown, source: WriteSource = "api") {
+export async function putTool(db: Db, actor: Principal, name: string, body: unknown, source: WriteSource = "api") {
   if (
     body &&
     typeof body === "object" &&
@@ -89,49 +90,49 @@ export function putTool(db: Db, actor: Principal, name: string, body: unknown, s
   const input = body && typeof body === "object" && !Array.isArray(body) ? { ...body, name } : body;
   const checked = validateToolDefinition(input, { writePath: "api", reservedNames: reservedToolNames() });
   if (!checked.ok) throw validationFailed(checked.error);
-  const existing = getTool(db, name);
+  const existing = await getTool(db, name);
   const kind = existing?.kind ?? (checked.tool.request.protocol === "mcp" ? "mcp" : "data");
-  const outcome = db.transaction(() => {
-    const written = writeTools(db, {
+  const outcome = await db.transaction(async (tx) => {
+    const written = await writeTools(tx, {
       writes: [{ definition: checked.tool, kind }],
       source,
       actor: versionActor(actor),
     });
     const change = written.created.length ? "created" : written.updated.length ? "updated" : "unchanged";
     if (change !== "unchanged")
-      recordAudit(db, actor, {
+      await recordAudit(tx, actor, {
         action: source === "restore" ? "tool.restore" : "tool.put",
         target: `tool:${name}`,
         summary: { change, source },
       });
     return written;
   });
-  return { created: outcome.created.length === 1, tool: getToolDetail(db, name) };
+  return { created: outcome.created.length === 1, tool: await getToolDetail(db, name) };
 }
 
 /** Deletes a data tool: 404 when absent, 409 for a code or system tool. */
-export function removeTool(db: Db, actor: Principal, name: string, source: WriteSource = "api"): void {
+export async function removeTool(db: Db, actor: Principal, name: string, source: WriteSource = "api"): Promise<void> {
   if (getSystemTool(name)) {
     throw new DomainError(
       "conflict",
       `'${name}' is a system tool: it ships in the build, is offered when its feature is configured for an agent, and can only be denied`,
     );
   }
-  if (getCatalog(db).entries.get(name)?.kind === "code") {
+  if ((await getCatalog(db)).entries.get(name)?.kind === "code") {
     throw new DomainError(
       "conflict",
       `'${name}' is a code tool: it ships in the build and can only be allowed or denied`,
     );
   }
-  db.transaction(() => {
-    if (!deleteTool(db, { name, source, actor: versionActor(actor) })) throw notFound(`tool '${name}'`);
-    recordAudit(db, actor, { action: "tool.delete", target: `tool:${name}`, summary: { source } });
+  await db.transaction(async (tx) => {
+    if (!(await deleteTool(tx, { name, source, actor: versionActor(actor) }))) throw notFound(`tool '${name}'`);
+    await recordAudit(tx, actor, { action: "tool.delete", target: `tool:${name}`, summary: { source } });
   });
 }
 
 /** Earlier versions of a tool, newest first; 404 when the tool never existed. */
-export function listToolHistory(db: Db, name: string) {
-  const versions = listToolVersions(db, name);
+export async function listToolHistory(db: Db, name: string) {
+  const versions = await listToolVersions(db, name);
   if (versions.length === 0) throw notFound(`tool '${name}'`);
   return versions.map((v) => ({
     version: v.version,
@@ -144,8 +145,8 @@ export function listToolHistory(db: Db, name: string) {
 }
 
 /** Restores an earlier version as a new version (validated again under today's rules). */
-export function restoreToolVersion(db: Db, actor: Principal, name: string, version: number) {
-  const old = getToolVersion(db, name, version);
+export async function restoreToolVersion(db: Db, actor: Principal, name: string, version: number) {
+  const old = await getToolVersion(db, name, version);
   if (!old?.definition) throw notFound(`version ${version} of tool '${name}'`);
   return putTool(db, actor, name, old.definition satisfies DataToolDefinition, "restore");
 }

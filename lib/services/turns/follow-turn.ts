@@ -3,7 +3,7 @@
  * was decided): its status and the events recorded after a given seq, as the
  * turn's SSE stream would have sent them. The Studio polls this.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getTurn } from "@/db/queries/turns";
 import { listTurnEvents } from "@/db/queries/traces";
 import { notFound } from "@/lib/errors";
@@ -16,17 +16,21 @@ export interface FollowedEvent {
 }
 
 /** The session a turn belongs to (the Studio checks the key may see it before following); 404 for an unknown turn. */
-export function turnSessionId(db: Db, turnId: string): string {
-  const turn = getTurn(db, turnId);
+export async function turnSessionId(db: Db, turnId: string): Promise<string> {
+  const turn = await getTurn(db, turnId);
   if (!turn) throw notFound(`turn '${turnId}'`);
   return turn.sessionId;
 }
 
 /** The turn's status and its events after `afterSeq` (at most 500 per call), in order; 404 for an unknown turn. */
-export function followTurn(db: Db, turnId: string, afterSeq: number): { status: string; events: FollowedEvent[] } {
-  const turn = getTurn(db, turnId);
+export async function followTurn(
+  db: Db,
+  turnId: string,
+  afterSeq: number,
+): Promise<{ status: string; events: FollowedEvent[] }> {
+  const turn = await getTurn(db, turnId);
   if (!turn) throw notFound(`turn '${turnId}'`);
-  const events = listTurnEvents(db, { turnId, afterSeq }).map((e) => ({
+  const events = (await listTurnEvents(db, { turnId, afterSeq })).map((e) => ({
     ...e.data,
     seq: e.seq,
     type: e.type,

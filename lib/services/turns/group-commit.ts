@@ -1,68 +1,88 @@
 /**
  * Group commit: the writes every turn of this process issues within one event-loop tick
- * are committed together, in one SQLite transaction, instead of one commit each. A write
- * is a closure run at flush time, in the order writes were queued; its promise settles
- * only once the transaction that holds it has committed (or failed), so a caller that
- * awaits it never proceeds on a write that is not durable yet (DESIGN D9: the journal row
- * of a call is committed before the call is sent).
+ * are committed together, in one transaction, instead of one commit each. A write is a
+ * function of the transaction's handle, run at flush time in the order writes were queued;
+ * its promise settles only once the transaction that holds it has committed (or failed), so
+ * a caller that awaits it never proceeds on a write that is not durable yet (DESIGN D9: the
+ * journal row of a call is committed before the call is sent). The same on both dialects.
  *
  * A write that fails with an error that leaves the transaction usable (a constraint, a bad
  * value) is undone alone and rejects only its own promise; any other failure (the commit
- * itself, a busy or full database) rolls the whole flush back and rejects every write in it.
- * To get there cheaply, a flush first runs all its writes in one plain transaction; only if
- * one throws is that rolled back and the flush run again with a savepoint per write. So a
- * write must touch nothing but the database: it may run twice (its first run undone).
+ * itself, a lost connection, a busy or full database) rolls the whole flush back and rejects
+ * every write in it. To get there cheaply, a flush first runs all its writes in one plain
+ * transaction; only if one throws is that rolled back and the flush run again with a
+ * savepoint per write. So a write must touch nothing but the database: it may run twice
+ * (its first run undone).
  *
- * Durability: the connection runs with synchronous=NORMAL, which in WAL mode survives a
- * process crash but may lose the last commits on power loss. A write queued `durable` (the
- * journal row of a side-effecting call: losing it would send the call again) makes its
- * flush commit with synchronous=FULL (the WAL is synced at that commit); the flush after
- * goes back to NORMAL. The pragma is set between transactions, where SQLite allows it.
+ * Durability: a flush commits as the dialect's relaxed default (SQLite WAL with
+ * synchronous=NORMAL, PostgreSQL with synchronous_commit=off: both survive a crash of this
+ * process, and may lose the last commits when the machine or the database server loses
+ * power, never half of one). A write queued `durable` (the journal row of a side-effecting
+ * call: losing it would send the call again) makes its flush commit durably (SQLite
+ * synchronous=FULL, PostgreSQL synchronous_commit=on).
+ *
+ * A write may carry a notification (Db.notify): the flush sends each distinct one once, in
+ * its transaction, so listeners on every instance hear of it when it commits.
  */
-import type { Db } from "@/db/client";
-import { prepared } from "@/db/queries/prepared";
+import type { Db } from "@/db/database";
+import { failsOnlyItsStatement } from "@/db/database-errors";
+import { observeFlush } from "./group-commit-observer";
+
+type Write = (tx: Db) => Promise<unknown>;
 
 interface Job {
-  write: () => unknown;
+  write: Write;
   durable: boolean;
+  /** A notification the flush sends once (Db.notify) when it commits this write. */
+  notify: readonly [string, string] | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** A failure of one write, carried out of the plain transaction so that it rolls back. */
+class WriteFailed extends Error {
+  constructor(readonly index: number) {
+    super("a write of the flush failed");
+  }
+}
+
 class WriteQueue {
   private jobs: Job[] = [];
   private scheduled = false;
+  /** The flush in progress: the next waits for it (one transaction at a time per queue). */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
 
   /** Queues `write` for this tick's commit; resolves with its result once committed. */
-  run<T>(write: () => T, durable = false): Promise<T> {
+  run<T>(write: (tx: Db) => Promise<T>, durable: boolean, notify?: readonly [string, string]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ write, durable, resolve: resolve as (value: unknown) => void, reject });
+      this.jobs.push({ write, durable, notify, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => {
+          this.flushing = this.flushing.then(() => this.flush());
+        });
       }
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.scheduled = false;
     const jobs = this.jobs;
     this.jobs = [];
     if (jobs.length === 0) return;
+    const started = performance.now();
     let outcomes: Outcome[];
-    const durable = jobs.some((job) => job.durable);
     try {
-      if (durable) this.db.$client.pragma("synchronous = FULL");
-      outcomes = this.commit(jobs);
+      outcomes = await this.commit(jobs);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
     } finally {
-      if (durable) restoreNormal(this.db);
+      observeFlush(jobs.length, performance.now() - started);
     }
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;
@@ -72,76 +92,66 @@ class WriteQueue {
   }
 
   /** Runs the jobs in one transaction; throws when the whole flush failed. */
-  private commit(jobs: Job[]): Outcome[] {
-    const client = this.db.$client;
-    const fast = prepared(this.db, "transaction:group-commit-fast", (d) =>
-      d.$client.transaction((batch: Job[]) =>
-        batch.map((job): Outcome => {
-          const value = job.write();
-          // A write that ended the transaction: stop before the next one autocommits alone.
-          if (!client.inTransaction) throw new Error("a write ended the group commit's transaction");
-          return { ok: true, value };
-        }),
-      ),
-    );
+  private async commit(jobs: Job[]): Promise<Outcome[]> {
+    const options = { durable: jobs.some((job) => job.durable), relaxed: true };
     try {
-      return fast(jobs);
-    } catch {
+      return await this.db.transaction(async (tx) => {
+        const outcomes: Outcome[] = [];
+        for (let i = 0; i < jobs.length; i += 1) {
+          try {
+            outcomes.push({ ok: true, value: await jobs[i]!.write(tx) });
+          } catch (error) {
+            if (!failsOnlyItsStatement(error)) throw error;
+            throw new WriteFailed(i);
+          }
+        }
+        await notifyOnce(tx, jobs);
+        return outcomes;
+      }, options);
+    } catch (error) {
+      if (!(error instanceof WriteFailed)) throw error;
       // Rolled back as a whole: run the flush again, isolating each write.
-      return this.commitIsolated(jobs);
+      return this.commitIsolated(jobs, options);
     }
   }
 
   /** The jobs in one transaction, each in a savepoint of its own. */
-  private commitIsolated(jobs: Job[]): Outcome[] {
-    const client = this.db.$client;
-    const one = prepared(this.db, "transaction:group-commit-one", (d) =>
-      d.$client.transaction((job: Job) => job.write()),
-    );
-    const all = prepared(this.db, "transaction:group-commit", (d) =>
-      d.$client.transaction((batch: Job[]) =>
-        batch.map((job): Outcome => {
-          try {
-            return { ok: true, value: one(job) };
-          } catch (error) {
-            // Undone alone only when the transaction is still open and sound; otherwise the flush fails.
-            if (!client.inTransaction || !isolatable(error)) throw error;
-            return { ok: false, error };
-          }
-        }),
-      ),
-    );
-    return all(jobs);
+  private commitIsolated(jobs: Job[], options: { durable: boolean; relaxed: boolean }): Promise<Outcome[]> {
+    return this.db.transaction(async (tx) => {
+      const outcomes: Outcome[] = [];
+      for (const job of jobs) {
+        try {
+          outcomes.push({ ok: true, value: await tx.transaction((savepoint) => job.write(savepoint)) });
+        } catch (error) {
+          // Undone alone only when the transaction is still sound; otherwise the flush fails.
+          if (!failsOnlyItsStatement(error)) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await notifyOnce(
+        tx,
+        jobs.filter((_, i) => outcomes[i]!.ok),
+      );
+      return outcomes;
+    }, options);
   }
 }
 
-/** Back to the connection's default after a durable flush (the database may be gone: that is the flush's news). */
-function restoreNormal(db: Db): void {
-  try {
-    db.$client.pragma("synchronous = NORMAL");
-  } catch {
-    // a closed connection: nothing left to restore
+/** Each distinct notification of the flush's writes, sent once, in the flush's transaction. */
+async function notifyOnce(tx: Db, jobs: Job[]): Promise<void> {
+  const sent = new Set<string>();
+  for (const { notify } of jobs) {
+    if (!notify) continue;
+    const key = `${notify[0]}\n${notify[1]}`;
+    if (sent.has(key)) continue;
+    sent.add(key);
+    await tx.notify(notify[0], notify[1]);
   }
-}
-
-/** Errors that fail one statement and leave the transaction usable. */
-function isolatable(error: unknown): boolean {
-  // better-sqlite3's SqliteError carries the SQLite result code; anything else is a JS error
-  // raised before or between statements (the savepoint undid what the write had done).
-  const code =
-    error instanceof Error && error.name === "SqliteError" ? (error as Error & { code?: unknown }).code : undefined;
-  if (typeof code !== "string") return true;
-  return (
-    code.startsWith("SQLITE_CONSTRAINT") ||
-    code === "SQLITE_MISMATCH" ||
-    code === "SQLITE_TOOBIG" ||
-    code === "SQLITE_RANGE"
-  );
 }
 
 const queues = new WeakMap<Db, WriteQueue>();
 
-/** The group-commit queue of this connection. */
+/** The group-commit queue of this database. */
 export function writeQueue(db: Db): WriteQueue {
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new WriteQueue(db)));
@@ -150,9 +160,14 @@ export function writeQueue(db: Db): WriteQueue {
 
 /**
  * Runs `write` in this tick's group commit of `db`; resolves once it is committed. `write`
- * must only touch the database: when another write of the flush fails, it runs again.
- * `durable`: that commit must survive power loss, not only a crash (synchronous=FULL).
+ * gets the transaction's handle and must only touch the database: when another write of
+ * the flush fails, it runs again. `durable`: that commit must survive power loss, not only
+ * a crash.
  */
-export function groupCommit<T>(db: Db, write: () => T, options: { durable?: boolean } = {}): Promise<T> {
-  return writeQueue(db).run(write, options.durable === true);
+export function groupCommit<T>(
+  db: Db,
+  write: (tx: Db) => Promise<T>,
+  options: { durable?: boolean; notify?: readonly [string, string] | undefined } = {},
+): Promise<T> {
+  return writeQueue(db).run(write, options.durable === true, options.notify);
 }

@@ -3,7 +3,7 @@
  * ports, the turn row kept in step with how the run ended, and the hand-offs around it
  * (a child turn for spawn_subagent). Resuming (which turn, from where) is resume-turn.ts.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
@@ -87,7 +87,7 @@ export async function startNewTurn(
     ...(params.rateLimit ? { rateLimit: params.rateLimit } : {}),
   };
   try {
-    await groupCommit(db, () => insertTurn(db, values));
+    await groupCommit(db, (tx) => insertTurn(tx, values));
   } catch (error) {
     if (error instanceof SessionBusyError)
       throw new DomainError("conflict", "this session already has a turn in progress");
@@ -102,7 +102,7 @@ export async function startNewTurn(
  * resumed from a checkpoint by resumeTurn): the engine with persistence behind its ports.
  * Returns at once; `done` settles when the run ends or starts waiting.
  */
-export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
+export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedTurn> {
   const { turnId, session, agent } = params;
   let started: StartedTurn;
   try {
@@ -113,7 +113,7 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
       params.parentBudget,
       startedBefore,
     );
-    const setup = setupTurn(db, {
+    const setup = await setupTurn(db, {
       turnId,
       session,
       agent,
@@ -123,7 +123,7 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
       runChild: childRunner(db, session, params.depth, subagentBudget),
       subagentBudget,
     });
-    const recorder = new TurnRecorder(db, turnId, session.id, {
+    const recorder = await TurnRecorder.open(db, turnId, session.id, {
       fresh: params.fresh === true,
       lease: { instance: newLease().instance },
       sideEffect: (tool) => setup.executor.sideEffect?.(tool) ?? true,
@@ -158,7 +158,7 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
   started.done.then(
     (result) => {
       markTurnInactive(turnId);
-      if (result.status === "waiting") resumeIfDecided(db, turnId);
+      if (result.status === "waiting") void resumeIfDecided(db, turnId);
     },
     (error: unknown) => {
       markTurnInactive(turnId);
@@ -167,12 +167,12 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
         return log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
       // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
       log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
-      try {
-        // No event can say why (recording is what failed): the code is recording_failed, in the log.
-        updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" });
-      } catch {
-        // the database is gone; the log line above is all we can do
-      }
+      // No event can say why (recording is what failed): the code is recording_failed, in the log.
+      // When the database is gone this fails too and the turn stays running: its lease runs
+      // out and the resume pass takes it up again once the database is back.
+      updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" }).catch(
+        () => log.warn("turn left running: the database did not take its failure", { turn_id: turnId }),
+      );
     },
   );
   return started;
@@ -181,8 +181,8 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
 function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
   return async (agentId, message, signal) => {
-    const agent = getAgentOrThrow(db, agentId);
-    const session = insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
+    const agent = await getAgentOrThrow(db, agentId);
+    const session = await insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
     const child = await startNewTurn(db, { session, agent, message, depth: depth + 1, signal, parentBudget });
     const result = await child.done;
     return {

@@ -2,7 +2,7 @@
  * What a resume starts from, read back from the database: the turn's last checkpoint and its
  * call journal (DESIGN D9).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
 import type { CallJournalRow, JournaledOutcome, JournaledStart, TurnRow } from "@/db/schema";
 import { parseToolArguments } from "@/lib/engine/parse-tool-arguments";
@@ -16,15 +16,15 @@ export interface LoadedResume {
 }
 
 /** The resume state of a turn. A turn without a checkpoint starts over from its user message. */
-export function loadResumeState(db: Db, turn: TurnRow): LoadedResume {
-  const row = getCheckpoint(db, turn.id);
+export async function loadResumeState(db: Db, turn: TurnRow): Promise<LoadedResume> {
+  const row = await getCheckpoint(db, turn.id);
   const checkpoint: TurnCheckpoint = row
     ? { ...row.state, completedCalls: [] }
     : { turnId: turn.id, step: -1, messages: [{ role: "user", content: turn.userMessage }], completedCalls: [] };
   const completed: CompletedCall[] = [];
   const inFlight: string[] = [];
   const unknownRecords = new Map<string, unknown>();
-  for (const entry of listJournal(db, turn.id)) {
+  for (const entry of await listJournal(db, turn.id)) {
     const place = {
       identity: entry.identity,
       step: entry.step,

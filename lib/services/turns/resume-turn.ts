@@ -5,7 +5,7 @@
  * (its owner died, or stalled past its lease), plus waiting turns whose approval was decided
  * or expired meanwhile. The run itself is launchTurn's (launch-turn.ts).
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import {
   claimTurn,
@@ -39,33 +39,49 @@ import { launchTurn, type StartedTurn } from "./launch-turn";
  * resumed now: it runs (here, or in a process whose lease on it still holds), it ended, or
  * its approval is pending. A turn whose agent was deleted is not run again: it ends failed.
  */
-export function resumeTurn(db: Db, turnId: string, options: { listener?: EventListener } = {}): StartedTurn {
-  const turn = getTurn(db, turnId);
+export async function resumeTurn(
+  db: Db,
+  turnId: string,
+  options: { listener?: EventListener } = {},
+): Promise<StartedTurn> {
+  // Reserved here before anything is read: two resumes of one turn in this process (each of
+  // which the lease check would let through, the lease being this instance's) cannot both run it.
+  if (!markTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
+  let launched = false;
+  try {
+    const started = await claimAndLaunch(db, turnId, options);
+    launched = true;
+    return started;
+  } finally {
+    if (!launched) markTurnInactive(turnId);
+  }
+}
+
+async function claimAndLaunch(db: Db, turnId: string, options: { listener?: EventListener }): Promise<StartedTurn> {
+  const turn = await getTurn(db, turnId);
   if (!turn) throw notFound(`turn '${turnId}'`);
-  if (isTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
   if (turn.status !== "running" && turn.status !== "waiting")
     throw new DomainError("conflict", `this turn already ended (${turn.status})`);
-  const session = getSession(db, turn.sessionId);
+  const session = await getSession(db, turn.sessionId);
   if (!session) throw notFound(`session '${turn.sessionId}'`);
-  const agent = getAgentRecord(db, session.agentId);
+  const agent = await getAgentRecord(db, session.agentId);
   if (!agent) throw notFound(`agent '${session.agentId}'`);
 
   if (turn.status === "waiting") {
-    const pending = pendingApproval(db, turn.id);
+    const pending = await pendingApproval(db, turn.id);
     if (pending)
       throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    if (!claimTurn(db, { ...newLease(), turnId, from: "waiting" }))
+    if (!(await claimTurn(db, { ...newLease(), turnId, from: "waiting" })))
       throw new DomainError("conflict", "this turn was resumed by someone else");
   } else {
-    ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
+    await ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
     const lease = newLease();
-    if (!claimTurn(db, { ...lease, turnId, from: "running" })) throw heldElsewhere(db, turnId, lease.now);
+    if (!(await claimTurn(db, { ...lease, turnId, from: "running" }))) throw await heldElsewhere(db, turnId, lease.now);
   }
-  markTurnActive(turnId);
-  const announced = turn.status === "running" ? closeAnnouncedEnd(db, turn) : undefined;
+  const announced = turn.status === "running" ? await closeAnnouncedEnd(db, turn) : undefined;
   if (announced) throw announced;
   if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
-  const { resume, depth } = loadResumeState(db, turn);
+  const { resume, depth } = await loadResumeState(db, turn);
   return launchTurn(db, {
     turnId,
     session,
@@ -78,8 +94,8 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
 }
 
 /** The 409 for a running turn whose lease another process holds (or someone just took). */
-function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
-  const row = getCheckpoint(db, turnId);
+async function heldElsewhere(db: Db, turnId: string, now: number): Promise<DomainError> {
+  const row = await getCheckpoint(db, turnId);
   if (!row?.runnerInstance || row.leaseExpiresAt === null || row.leaseExpiresAt <= now)
     return new DomainError("conflict", "this turn was resumed by someone else");
   const seconds = Math.ceil((row.leaseExpiresAt - now) / 1000);
@@ -94,28 +110,29 @@ function heldElsewhere(db: Db, turnId: string, now: number): DomainError {
 }
 
 /** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
-function endOfDeletedAgent(db: Db, turn: TurnRow): StartedTurn {
+async function endOfDeletedAgent(db: Db, turn: TurnRow): Promise<StartedTurn> {
   const failure = failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed");
   const event = {
     turnId: turn.id,
-    seq: lastEventSeq(db, turn.id) + 1,
+    seq: (await lastEventSeq(db, turn.id)) + 1,
     type: "turn_failed",
     data: { ...failure },
     at: Date.now(),
   };
   try {
-    recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
+    await recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
   } finally {
     markTurnInactive(turn.id);
   }
   const result: RunTurnResult = { status: "failed", content: "", ...failure, messages: [] };
-  return { turnId: turn.id, recorder: new TurnRecorder(db, turn.id, turn.sessionId), done: Promise.resolve(result) };
+  const recorder = await TurnRecorder.open(db, turn.id, turn.sessionId);
+  return { turnId: turn.id, recorder, done: Promise.resolve(result) };
 }
 
 /** Resumes a turn without anyone waiting on it; "cannot resume now" is not an error here. */
-export function resumeInBackground(db: Db, turnId: string): void {
+export async function resumeInBackground(db: Db, turnId: string): Promise<void> {
   try {
-    resumeTurn(db, turnId).done.catch(() => undefined);
+    (await resumeTurn(db, turnId)).done.catch(() => undefined);
   } catch (error) {
     if (error instanceof DomainError && error.code === "conflict")
       log.debug("resume skipped", { turn_id: turnId, reason: error.message });
@@ -124,17 +141,18 @@ export function resumeInBackground(db: Db, turnId: string): void {
 }
 
 /** The pending (and not yet expired) approval a waiting turn waits on, if any. */
-export function pendingApproval(db: Db, turnId: string): string | undefined {
-  const waitingOn = getCheckpoint(db, turnId)?.state.waitingOn;
+export async function pendingApproval(db: Db, turnId: string): Promise<string | undefined> {
+  const waitingOn = (await getCheckpoint(db, turnId))?.state.waitingOn;
   if (!waitingOn) return undefined;
-  const approval = getApprovalForCall(db, { turnId, identity: waitingOn.identity });
+  const approval = await getApprovalForCall(db, { turnId, identity: waitingOn.identity });
   return approval?.status === "pending" && approval.expiresAt > Date.now() ? approval.id : undefined;
 }
 
 /** A turn that stopped to wait may already have its decision (decided during the run): go on. */
-export function resumeIfDecided(db: Db, turnId: string): void {
+export async function resumeIfDecided(db: Db, turnId: string): Promise<void> {
   try {
-    if (getTurn(db, turnId)?.status === "waiting" && !pendingApproval(db, turnId)) resumeInBackground(db, turnId);
+    if ((await getTurn(db, turnId))?.status === "waiting" && !(await pendingApproval(db, turnId)))
+      await resumeInBackground(db, turnId);
   } catch (error) {
     log.error("post-turn check failed", { turn_id: turnId, ...describeError(error) });
   }
@@ -146,8 +164,8 @@ export function resumeIfDecided(db: Db, turnId: string): void {
  * crash between them. Running it again would announce a second end, so it is refused, and the
  * row is closed as the trace says it ended (a 409 naming it); nothing else is replayed.
  */
-function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
-  const last = lastTurnEvent(db, turn.id);
+async function closeAnnouncedEnd(db: Db, turn: TurnRow): Promise<DomainError | undefined> {
+  const last = await lastTurnEvent(db, turn.id);
   if (!last || !isTerminalEvent(last.type)) return undefined;
   const data = last.data as { content?: string; error?: string; usage?: RunTurnResult["usage"] };
   const status =
@@ -158,7 +176,7 @@ function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
         : last.type === "turn_waiting"
           ? "waiting"
           : "failed";
-  updateTurnStatus(db, {
+  await updateTurnStatus(db, {
     id: turn.id,
     status,
     content: data.content ?? "",
@@ -177,14 +195,14 @@ function closeAnnouncedEnd(db: Db, turn: TurnRow): DomainError | undefined {
  * lease has expired (claimTurn takes each atomically; a lease still held is skipped), and
  * waiting ones that no longer wait. Returns the ids it tried.
  */
-export function resumeInterruptedTurns(db: Db, now = Date.now()): string[] {
-  expireDueApprovals(db, now); // expiries resume their own turns
+export async function resumeInterruptedTurns(db: Db, now = Date.now()): Promise<string[]> {
+  await expireDueApprovals(db, now); // expiries resume their own turns
   const tried: string[] = [];
-  for (const turn of listResumableTurns(db, now)) {
+  for (const turn of await listResumableTurns(db, now)) {
     if (isTurnActive(turn.id)) continue;
-    if (turn.status === "waiting" && pendingApproval(db, turn.id)) continue;
+    if (turn.status === "waiting" && (await pendingApproval(db, turn.id))) continue;
     tried.push(turn.id);
-    resumeInBackground(db, turn.id);
+    void resumeInBackground(db, turn.id);
   }
   if (tried.length > 0) log.info("resuming interrupted turns", { turns: tried });
   return tried;

@@ -3,7 +3,7 @@
  * the history, the offered tools (policy + system tools), the executor, the approval gate and
  * the limits. Shared by a fresh turn and a resumed one, so both see the same configuration.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { listMemories } from "@/db/queries/memories";
 import { listMessages } from "@/db/queries/transcripts";
 import { listTurns } from "@/db/queries/turns";
@@ -66,11 +66,11 @@ export function turnContext(session: SessionRow, agent: AgentRow): TurnContext {
 }
 
 /** Builds one run's configuration. Never throws for a configuration problem (the turn fails visibly instead). */
-export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
+export async function setupTurn(db: Db, params: TurnSetupParams): Promise<TurnSetup> {
   const { agent, session } = params;
   const env = getEnv();
-  const catalog = getCatalog(db);
-  const exposure = agentToolExposure(db, agent);
+  const catalog = await getCatalog(db);
+  const exposure = await agentToolExposure(db, agent, catalog);
   const ctx = turnContext(session, agent);
   const system = createSystemTools(db, {
     agent,
@@ -87,7 +87,7 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   const gated = new Set(agent.approvals.filter((name) => reachable.has(name)));
   const setup: TurnSetup = {
     model: buildModel(agent, env.INSIKA_SCRIPTED_DIR, params.message, params.startStep),
-    history: history(db, session.id),
+    history: await history(db, session.id),
     tools,
     executor: createTurnExecutor(
       createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }),
@@ -100,9 +100,11 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
   };
   const instructions = turnInstructions({
     instructions: agent.instructions,
-    skills: system.has("load_skill") ? listSkills(db, agent.skills) : [],
+    skills: system.has("load_skill") ? await listSkills(db, agent.skills) : [],
     memories: system.has("remember")
-      ? listMemories(db, { agentId: agent.id, tenant: ctx.tenant ?? "", limit: MEMORIES_SHOWN }).map((m) => m.text)
+      ? (await listMemories(db, { agentId: agent.id, tenant: ctx.tenant ?? "", limit: MEMORIES_SHOWN })).map(
+          (m) => m.text,
+        )
       : [],
     deferred: system.has("tool_search")
       ? exposure.deferred.map((name) => ({ name, description: catalog.entries.get(name)?.description ?? "" }))
@@ -121,13 +123,11 @@ export function setupTurn(db: Db, params: TurnSetupParams): TurnSetup {
 }
 
 /** The earlier turns' messages, as the model is sent them. Unfinished turns are left out. */
-function history(db: Db, sessionId: string): ModelMessage[] {
+async function history(db: Db, sessionId: string): Promise<ModelMessage[]> {
   const finished = new Set(
-    listTurns(db, sessionId)
-      .filter((t) => t.status === "completed" || t.status === "halted")
-      .map((t) => t.id),
+    (await listTurns(db, sessionId)).filter((t) => t.status === "completed" || t.status === "halted").map((t) => t.id),
   );
-  return listMessages(db, sessionId)
+  return (await listMessages(db, sessionId))
     .filter((m) => finished.has(m.turnId))
     .map((m): ModelMessage => {
       switch (m.role) {

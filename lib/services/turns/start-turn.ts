@@ -3,7 +3,7 @@
  * both as the caller's key sees the sessions. The running itself (engine, persistence,
  * approvals, subagents) is in launch-turn.ts, resuming in resume-turn.ts.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { getSession } from "@/db/queries/sessions";
 import { getTurn } from "@/db/queries/turns";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
@@ -36,11 +36,11 @@ export async function startTurn(
   },
 ): Promise<StartedTurn> {
   if (params.message.trim() === "") throw validationFailed("message must not be empty");
-  const session = getSession(db, params.sessionId);
+  const session = await getSession(db, params.sessionId);
   if (!session || (params.actor && !maySeeSession(params.actor, session)))
     throw notFound(`session '${params.sessionId}'`);
   const rateLimit = params.actor ? turnRateLimit(params.actor) : undefined;
-  const agent = getAgentForTurnOrThrow(db, session.agentId);
+  const agent = await getAgentForTurnOrThrow(db, session.agentId);
   return startNewTurn(db, {
     session,
     agent,
@@ -55,9 +55,14 @@ export async function startTurn(
 }
 
 /** Resumes a turn for a client: a turn in a session `actor` may not see is not found. */
-export function resumeTurnAs(db: Db, actor: Principal, turnId: string, listener?: EventListener): StartedTurn {
-  const turn = getTurn(db, turnId);
-  const session = turn ? getSession(db, turn.sessionId) : undefined;
+export async function resumeTurnAs(
+  db: Db,
+  actor: Principal,
+  turnId: string,
+  listener?: EventListener,
+): Promise<StartedTurn> {
+  const turn = await getTurn(db, turnId);
+  const session = turn ? await getSession(db, turn.sessionId) : undefined;
   if (!session || !maySeeSession(actor, session)) throw notFound(`turn '${turnId}'`);
   return resumeTurn(db, turnId, listener ? { listener } : {});
 }

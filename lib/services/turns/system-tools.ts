@@ -5,7 +5,7 @@
  * (no concurrency slot, no approval) but they count toward max_tool_calls, child turns are
  * capped by limits.max_subagent_turns, and they are traced like any call.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { insertMemory } from "@/db/queries/memories";
 import { getSkill } from "@/db/queries/skills";
 import type { AgentRow } from "@/db/schema";
@@ -87,7 +87,9 @@ export function createSystemTools(db: Db, params: SystemToolsParams): SystemTool
     const tenant = params.ctx.tenant ?? params.ctx.chat_id ?? "";
     add(REMEMBER_SPEC, true, (args) =>
       runRemember(args as { text: string }, {
-        save: (text) => void insertMemory(db, { agentId: agent.id, tenant, text, keep: MEMORIES_KEPT }),
+        save: async (text) => {
+          await insertMemory(db, { agentId: agent.id, tenant, text, keep: MEMORIES_KEPT });
+        },
       }),
     );
   }

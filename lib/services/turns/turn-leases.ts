@@ -10,7 +10,7 @@
  * Lease times are this machine's clock: SQLite is local, so every process shares it.
  */
 import crypto from "node:crypto";
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import { renewLeases } from "@/db/queries/checkpoints";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
@@ -43,9 +43,9 @@ export function newLease(now = Date.now()) {
 }
 
 /** Renews the leases of the turns running here; returns how many were renewed. */
-export function renewActiveLeases(db: Db, now = Date.now()): number {
+export async function renewActiveLeases(db: Db, now = Date.now()): Promise<number> {
   const ids = activeTurnIds();
-  const renewed = renewLeases(db, { instance: instanceId(), turnIds: ids, until: now + leaseMs() });
+  const renewed = await renewLeases(db, { instance: instanceId(), turnIds: ids, until: now + leaseMs() });
   // Fewer renewed than running: a turn was taken over while this process stalled; its own
   // writes are fenced and will stop it.
   if (renewed < ids.length)
@@ -57,16 +57,24 @@ export function renewActiveLeases(db: Db, now = Date.now()): number {
  * Starts (once per process) the heartbeat: renew this process's leases, then, with
  * `resumePass`, take over what has become free. It does not keep the process alive.
  */
-export function startTurnLeases(db: Db, resumePass?: () => void): void {
+export function startTurnLeases(db: Db, resumePass?: () => Promise<unknown>): void {
   const holder = globalThis as unknown as Holder;
   if (holder[TIMER]) return;
+  let beating = false;
   const timer = setInterval(() => {
-    try {
-      renewActiveLeases(db);
-      resumePass?.();
-    } catch (error) {
-      log.error("turn lease heartbeat failed", describeError(error));
-    }
+    // One beat at a time: a slow database must not stack beats up.
+    if (beating) return;
+    beating = true;
+    void (async () => {
+      try {
+        await renewActiveLeases(db);
+        await resumePass?.();
+      } catch (error) {
+        log.error("turn lease heartbeat failed", describeError(error));
+      } finally {
+        beating = false;
+      }
+    })();
   }, heartbeatMs());
   timer.unref();
   holder[TIMER] = timer;

@@ -14,7 +14,7 @@
  * sends the call, a result, the end), and listeners (and the crash hook) see an event only
  * after its commit, in emission order.
  */
-import type { Db } from "@/db/client";
+import type { Db } from "@/db/database";
 import {
   countTurnMessages,
   hasToolCallRecord,
@@ -24,7 +24,7 @@ import {
   saveCheckpoint,
 } from "@/db/queries/checkpoints";
 import { recordTurnEnd } from "@/db/queries/turns";
-import { insertEvent, insertToolResult, lastEventSeq } from "@/db/queries/traces";
+import { insertEvent, insertToolResult, lastEventSeq, TURN_EVENTS_CHANNEL } from "@/db/queries/traces";
 import type { StoredCheckpoint } from "@/db/schema";
 import {
   isTerminalEvent,
@@ -93,28 +93,39 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   /** The run's final checkpoint (the one that says how it ended), held for end() likewise. */
   private finalCheckpoint: StoredCheckpoint | undefined;
 
-  constructor(
+  private constructor(
     private readonly db: Db,
     private readonly turnId: string,
     private readonly sessionId: string,
-    private readonly options: RecorderOptions = {},
+    private readonly options: RecorderOptions,
+    recorded: { seq: number; messages: number },
   ) {
     this.now = options.now ?? Date.now;
-    this.seq = options.fresh ? 0 : lastEventSeq(db, turnId);
-    this.persistedMessages = options.fresh ? 1 : Math.max(1, countTurnMessages(db, turnId));
+    this.seq = recorded.seq;
+    this.persistedMessages = recorded.messages;
+  }
+
+  /** A recorder for a turn, continuing its event numbering and transcript where they stand. */
+  static async open(db: Db, turnId: string, sessionId: string, options: RecorderOptions = {}): Promise<TurnRecorder> {
+    const recorded = options.fresh
+      ? { seq: 0, messages: 1 }
+      : { seq: await lastEventSeq(db, turnId), messages: Math.max(1, await countTurnMessages(db, turnId)) };
+    return new TurnRecorder(db, turnId, sessionId, options, recorded);
   }
 
   /** Runs `write` in the group commit, fenced on this run's lease. */
-  private commit<T>(write: () => T, durable = false): Promise<T> {
+  private commit<T>(write: (tx: Db) => Promise<T>, options: { durable?: boolean; events?: boolean } = {}): Promise<T> {
     const lease = this.options.lease;
     const fenced = lease
-      ? () => {
-          if (!holdsLease(this.db, { turnId: this.turnId, instance: lease.instance }))
+      ? async (tx: Db) => {
+          if (!(await holdsLease(tx, { turnId: this.turnId, instance: lease.instance })))
             throw new LeaseLostError(this.turnId);
-          return write();
+          return write(tx);
         }
       : write;
-    return groupCommit(this.db, fenced, { durable });
+    // A write of events tells the turn's followers on every instance (GET /v1/turns/:id/events).
+    const notify = options.events ? ([TURN_EVENTS_CHANNEL, this.turnId] as const) : undefined;
+    return groupCommit(this.db, fenced, { durable: options.durable === true, notify });
   }
 
   /** Adds a live listener (the SSE stream); returns its remover. */
@@ -141,15 +152,18 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       const { record, ...summary } = data as Extract<EngineEvent, { type: "tool_result" }>;
       // The call record and its event commit together: one write instead of two, and a
       // crash cannot keep one without the other.
-      await this.commit(() =>
-        insertToolResult(this.db, {
-          call: this.callRecord(summary, record, at),
-          event: { turnId: this.turnId, seq, type, data: summary, at },
-        }),
+      await this.commit(
+        async (tx) =>
+          insertToolResult(tx, {
+            call: await this.callRecord(tx, summary, record, at),
+            event: { turnId: this.turnId, seq, type, data: summary, at },
+          }),
+        { events: true },
       );
     } else {
-      await this.commit(() => insertEvent(this.db, { turnId: this.turnId, seq, type, data, at }));
+      await this.commit((tx) => insertEvent(tx, { turnId: this.turnId, seq, type, data, at }), { events: true });
     }
+
     this.delivered(event, seq, at);
   }
 
@@ -190,23 +204,28 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       at: held.at,
     };
     const now = this.now();
-    await this.commit(() => {
-      if (checkpoint) saveCheckpoint(this.db, { turnId: this.turnId, state: checkpoint, messages: [], now });
-      recordTurnEnd(this.db, { event, messages, turn, now });
-    });
+    await this.commit(
+      async (tx) => {
+        if (checkpoint) await saveCheckpoint(tx, { turnId: this.turnId, state: checkpoint, messages: [], now });
+        await recordTurnEnd(tx, { event, messages, turn, now });
+      },
+      { events: true },
+    );
+
     if (result.status !== "waiting") this.persistedMessages = Math.max(this.persistedMessages, result.messages.length);
     if (held) this.delivered(held.event, held.seq, held.at);
   }
 
   /** The trace row of a tool result; undefined when a replayed result's row already exists. */
-  private callRecord(
+  private async callRecord(
+    tx: Db,
     summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">,
     record: unknown,
     at: number,
   ) {
     // A replayed result already has its call record, unless the process died between the
     // journal and the record: then the replay fills the gap so the trace has every call.
-    if (summary.replayed && hasToolCallRecord(this.db, { turnId: this.turnId, callId: summary.call_id }))
+    if (summary.replayed && (await hasToolCallRecord(tx, { turnId: this.turnId, callId: summary.call_id })))
       return undefined;
     return {
       turnId: this.turnId,
@@ -247,7 +266,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       messages: this.rows(closed),
       now: this.now(),
     };
-    await this.commit(() => saveCheckpoint(this.db, params));
+    await this.commit((tx) => saveCheckpoint(tx, params));
     this.persistedMessages = Math.max(this.persistedMessages, closed.length);
   }
 
@@ -259,13 +278,13 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const { arguments: _args, ...place } = call;
     const sent = this.options.describeCall?.(call);
     const row = { turnId: this.turnId, ...place, ...(sent ? { sent: { ...sent } } : {}), now: this.now() };
-    return this.commit(() => journalStarted(this.db, row), this.sideEffecting(call.tool));
+    return this.commit((tx) => journalStarted(tx, row), { durable: this.sideEffecting(call.tool) });
   }
 
   callCompleted(call: CompletedCall): Promise<void> {
     const { identity, step, position, callId, tool, ...outcome } = call;
     const row = { turnId: this.turnId, identity, step, position, callId, tool, outcome, now: this.now() };
-    return this.commit(() => journalCompleted(this.db, row), this.sideEffecting(tool));
+    return this.commit((tx) => journalCompleted(tx, row), { durable: this.sideEffecting(tool) });
   }
 
   private sideEffecting(tool: string): boolean {
