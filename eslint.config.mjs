@@ -136,6 +136,18 @@ export default tseslint.config(
     rules: { "no-restricted-globals": "off", "no-restricted-properties": "off" },
   },
   {
+    // The database layer is asynchronous: a promise nobody awaits is a write nobody waits for
+    // (or a failure nobody sees). Type-aware, for the code that runs in the product.
+    files: ["lib/**/*.ts", "db/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "cli/**/*.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false, attributes: false } }],
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
     // Tests read arbitrary JSON responses; typing every one of them would add noise, not safety.
     files: ["**/*.test.ts", "test/**", "e2e/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

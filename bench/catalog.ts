@@ -63,8 +63,8 @@ function time<T>(f: () => T): [T, number] {
 }
 
 /** Rebuild after the version moved: the catalog, then the search index the first tool_search builds. */
-function rebuild(db: Db): { catalog: number; index: number } {
-  bumpCatalogVersion(db);
+async function rebuild(db: Db): Promise<{ catalog: number; index: number }> {
+  await bumpCatalogVersion(db);
   const [catalog, catalogMs] = time(() => getCatalog(db));
   const [, indexMs] = time(() => searchIndexFor(catalog));
   return { catalog: catalogMs, index: indexMs };
@@ -72,7 +72,7 @@ function rebuild(db: Db): { catalog: number; index: number } {
 
 /** tool_search as a turn runs it (validation, ranking, promotion), every tool deferred. */
 async function searchTimes(db: Db, n: number, queries: number): Promise<number[]> {
-  const catalog = getCatalog(db);
+  const catalog = await getCatalog(db);
   const names = [...catalog.entries.values()].filter((e) => e.status === "ok" && e.kind !== "code").map((e) => e.name);
   const agent = { id: "bench", skills: [], memory: false, subagents: [], toolsDeny: [] } as unknown as AgentRow;
   const system = createSystemTools(db, {
@@ -104,8 +104,8 @@ async function searchTimes(db: Db, n: number, queries: number): Promise<number[]
 export async function child([, n]: string[]): Promise<{ start: number; peak: number }> {
   const db = freshDb();
   const start = rssMb();
-  ingest(db, Number(n));
-  rebuild(db);
+  await ingest(db, Number(n));
+  await rebuild(db);
   await searchTimes(db, Number(n), 100);
   return { start, peak: peakRssMb() };
 }
@@ -126,7 +126,7 @@ export default async function catalogBench(): Promise<Row[]> {
         throw new Error(`ingest created ${result.created.length} of ${n}: ${JSON.stringify(result.errors[0])}`);
       ingests.push(ms);
     }
-    rebuild(db); // warm-up
+    await rebuild(db); // warm-up
     const rebuilds = Array.from({ length: 5 }, () => rebuild(db));
     const cat = stats(rebuilds.map((r) => r.catalog));
     const idx = stats(rebuilds.map((r) => r.index));

@@ -24,11 +24,11 @@ export default async function dataCall(): Promise<Row[]> {
   const backend = await startBackendProcess();
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: tempDir("insika-scripts-") });
   const db = freshDb();
-  storeItemTool(db, backend.url);
-  scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", "bench", [], { tools: ["lookup_item"] });
-  insertSession(db, { id: "ses_bench", agentId: "bench", tenant: null });
-  insertTurn(db, { id: "turn_bench", sessionId: "ses_bench", userMessage: "bench" });
-  const entry = getCatalog(db).entries.get("lookup_item");
+  await storeItemTool(db, backend.url);
+  await scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", "bench", [], { tools: ["lookup_item"] });
+  await insertSession(db, { id: "ses_bench", agentId: "bench", tenant: null });
+  await insertTurn(db, { id: "turn_bench", sessionId: "ses_bench", userMessage: "bench" });
+  const entry = (await getCatalog(db)).entries.get("lookup_item");
   if (entry?.status !== "ok" || entry.kind === "code") throw new Error("the bench tool did not validate");
   const deps = { posture: getPosture(), secrets: processSecrets };
   const ctx = { chat_id: "ses_bench", store_id: "store-1" };
@@ -40,7 +40,7 @@ export default async function dataCall(): Promise<Row[]> {
     const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId });
     if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
     const r = result.record;
-    insertToolCall(db, {
+    await insertToolCall(db, {
       turnId: "turn_bench",
       callId,
       tool: r.tool,

@@ -9,6 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { Agent, request } from "undici";
 import { openDb, type Db } from "@/db/client";
+import type { SqliteDatabase } from "@/db/sqlite-database";
 import { putAgent } from "@/lib/services/agents/agents";
 import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
@@ -56,7 +57,7 @@ export function benchEnv(backendPort: number, extra: Record<string, string> = {}
 const dbDirs: string[] = [];
 
 /** A fresh database file (WAL, synchronous=NORMAL, migrated, WAL checkpointed on a worker), as the server opens it; removed at exit. */
-export function freshDb(): Db {
+export function freshDb(): SqliteDatabase {
   const dir = tempDir("insika-bench-");
   if (dbDirs.push(dir) === 1)
     process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -103,15 +104,15 @@ export function undiciClient(backendUrl: string, route = "/items") {
  * A scripted agent (provider "scripted", INSIKA_SCRIPTED_DIR) whose turns play
  * `steps`, allowed to call the given tools. Returns the agent id.
  */
-export function scriptedAgent(
+export async function scriptedAgent(
   db: Db,
   scriptsDir: string,
   id: string,
   steps: ScriptedPart[][],
   options: { tools: string[]; limits?: Record<string, number> },
-): string {
+): Promise<string> {
   fs.writeFileSync(path.join(scriptsDir, `${id}.json`), JSON.stringify(steps));
-  putAgent(db, OPERATOR, id, {
+  await putAgent(db, OPERATOR, id, {
     model: { provider: "scripted", model: id },
     metadata: { store_id: "store-1" },
     tools_allow: options.tools,
@@ -121,8 +122,8 @@ export function scriptedAgent(
 }
 
 /** Stores the bench's data tool in `db` (the real write path). */
-export function storeItemTool(db: Db, backendUrl: string, name = "lookup_item", route = "/items"): void {
-  putTool(db, OPERATOR, name, itemTool(backendUrl, name, route));
+export async function storeItemTool(db: Db, backendUrl: string, name = "lookup_item", route = "/items"): Promise<void> {
+  await putTool(db, OPERATOR, name, itemTool(backendUrl, name, route));
 }
 
 /** A call record as executeDataTool writes it for the bench tool (for benches that write traces directly). */

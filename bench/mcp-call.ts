@@ -36,7 +36,7 @@ export default async function mcpCall(): Promise<Row[]> {
   const secrets = staticSecrets({});
   const db = freshDb();
   await importMcpServer(db, OPERATOR, { name: "everything", url: server.url }, { posture, secrets });
-  const entry = getCatalog(db).entries.get("echo");
+  const entry = (await getCatalog(db)).entries.get("echo");
   if (entry?.status !== "ok" || entry.kind !== "mcp") throw new Error("echo was not ingested");
   const deps = { posture, secrets, mcp: createMcpCaller() };
   const plain = await sdkClient(server.url);

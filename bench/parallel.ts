@@ -25,7 +25,7 @@ export default async function parallel(): Promise<Row[]> {
   const scripts = tempDir("insika-scripts-");
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: scripts });
   const db = freshDb();
-  storeItemTool(db, backend.url, "slow_item", "/slow");
+  await storeItemTool(db, backend.url, "slow_item", "/slow");
   const direct = undiciClient(backend.url, "/slow");
   say(
     "parallel: backend answers GET /slow after 200 ms; insika = wall time of the whole turn (2 model steps, N calls, persistence); runs alternate with the baseline",
@@ -37,12 +37,12 @@ export default async function parallel(): Promise<Row[]> {
     for (const c of CASES) {
       const agent = `par_${c.calls}_${c.concurrency}`;
       const calls = Array.from({ length: c.calls }, (_, k) => toolCall("slow_item", { id: String(k) }));
-      scriptedAgent(db, scripts, agent, [calls, [text("done")]], {
+      await scriptedAgent(db, scripts, agent, [calls, [text("done")]], {
         tools: ["slow_item"],
         limits: { tool_concurrency: c.concurrency, max_tool_calls: 1000 },
       });
       const insika = async () => {
-        const session = createSession(db, { agentId: agent });
+        const session = await createSession(db, { agentId: agent });
         const result = await (await startTurn(db, { sessionId: session.id, message: "go", actor: null })).done;
         if (result.status !== "completed") throw new Error(`turn ${result.status}: ${result.error ?? ""}`);
       };

@@ -25,26 +25,26 @@ const LOADS = 5;
 const CALLS_PER_TURN = 10;
 
 /** A session of `calls` calls, written the way the recorder writes a turn. */
-function writeSession(db: Db, id: string, calls: number): void {
+async function writeSession(db: Db, id: string, calls: number): Promise<void> {
   const start = Date.now() - calls * 10;
-  insertSession(db, { id, agentId: "bench", tenant: null, now: start });
+  await insertSession(db, { id, agentId: "bench", tenant: null, now: start });
   for (let t = 0; t * CALLS_PER_TURN < calls; t += 1) {
     const turnId = `${id}_t${t}`;
     const at = start + t * CALLS_PER_TURN * 10;
-    insertTurn(db, { id: turnId, sessionId: id, userMessage: `look up ${CALLS_PER_TURN} items (${t})`, now: at });
+    await insertTurn(db, { id: turnId, sessionId: id, userMessage: `look up ${CALLS_PER_TURN} items (${t})`, now: at });
     let seq = 0;
-    insertEvent(db, { turnId, seq: (seq += 1), type: "turn_started", data: { turn_id: turnId }, at });
+    await insertEvent(db, { turnId, seq: (seq += 1), type: "turn_started", data: { turn_id: turnId }, at });
     for (let c = 0; c < CALLS_PER_TURN; c += 1) {
       const callId = `call_${t}_${c}`;
       const record = sampleCallRecord(callId);
-      insertEvent(db, {
+      await insertEvent(db, {
         turnId,
         seq: (seq += 1),
         type: "tool_call",
         data: { call_id: callId, tool: record.tool, arguments: record.arguments },
         at: at + c,
       });
-      insertToolCall(db, {
+      await insertToolCall(db, {
         turnId,
         callId,
         tool: record.tool,
@@ -54,7 +54,7 @@ function writeSession(db: Db, id: string, calls: number): void {
         queuedMs: c % 3,
         record: { ...record, duration_ms: 3, queued_ms: c % 3, halted: false },
       });
-      insertEvent(db, {
+      await insertEvent(db, {
         turnId,
         seq: (seq += 1),
         type: "tool_result",
@@ -62,14 +62,14 @@ function writeSession(db: Db, id: string, calls: number): void {
         at: at + c + 3,
       });
     }
-    insertEvent(db, {
+    await insertEvent(db, {
       turnId,
       seq: seq + 1,
       type: "turn_completed",
       data: { content: "Found them all." },
       at: at + 20,
     });
-    updateTurnStatus(db, { id: turnId, status: "completed", content: "Found them all.", now: at + 20 });
+    await updateTurnStatus(db, { id: turnId, status: "completed", content: "Found them all.", now: at + 20 });
   }
 }
 
@@ -161,7 +161,7 @@ export default async function studio(): Promise<Row[]> {
 
     for (const calls of CALLS) {
       const id = `ses_bench_${calls}`;
-      writeSession(db, id, calls);
+      await writeSession(db, id, calls);
       const ready = `document.querySelectorAll('[data-testid="trace-call"]').length === ${calls} && document.querySelectorAll('[data-testid="waterfall-row"]').length > 0`;
       const ms = await measure(page, `trace viewer, ${calls} calls`, `${server.url}/sessions/${id}`, ready);
       rows.push(
@@ -197,7 +197,7 @@ export default async function studio(): Promise<Row[]> {
         }),
       );
     }
-    db.$client.close();
+    db.client.close();
   } finally {
     await browser.close();
     await server.stop();

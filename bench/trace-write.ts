@@ -8,7 +8,7 @@
  * 3 text_delta, turn_completed. Blocks of 10 concurrent turns alternate between the
  * sides, into the same database.
  */
-import type { Db } from "@/db/client";
+import type { SqliteDatabase } from "@/db/sqlite-database";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import type { EngineEvent } from "@/lib/engine/ports";
@@ -55,8 +55,8 @@ function turnEvents(turnId: string): EngineEvent[] {
 const PER_TURN = turnEvents("t").length;
 
 /** The same rows and commits as the recorder, with hand-written SQL. */
-function rawWriter(db: Db) {
-  const client = db.$client;
+function rawWriter(db: SqliteDatabase) {
+  const client = db.client;
   const event = client.prepare("insert into events (turn_id, seq, type, data, at) values (?, ?, ?, ?, ?)");
   const call = client.prepare(
     "insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) values (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -92,25 +92,25 @@ function rawWriter(db: Db) {
 
 export default async function traceWrite(): Promise<Row[]> {
   const db = freshDb();
-  putAgent(db, OPERATOR, "bench", { model: { provider: "demo", model: "demo" } });
+  await putAgent(db, OPERATOR, "bench", { model: { provider: "demo", model: "demo" } });
   const raw = rawWriter(db);
   let n = 0;
-  const newTurn = () => {
+  const newTurn = async () => {
     const id = `t${(n += 1)}`;
-    insertSession(db, { id: `s${n}`, agentId: "bench", tenant: null });
-    insertTurn(db, { id, sessionId: `s${n}`, userMessage: "bench" });
+    await insertSession(db, { id: `s${n}`, agentId: "bench", tenant: null });
+    await insertTurn(db, { id, sessionId: `s${n}`, userMessage: "bench" });
     return { id, session: `s${n}`, events: turnEvents(id) };
   };
   const sides = {
-    insika: async (turns: ReturnType<typeof newTurn>[]) => {
+    insika: async (turns: Awaited<ReturnType<typeof newTurn>>[]) => {
       await Promise.all(
         turns.map(async (t) => {
-          const recorder = new TurnRecorder(db, t.id, t.session);
+          const recorder = await TurnRecorder.open(db, t.id, t.session);
           for (const e of t.events) await recorder.emit(e);
         }),
       );
     },
-    raw: async (turns: ReturnType<typeof newTurn>[]) => {
+    raw: async (turns: Awaited<ReturnType<typeof newTurn>>[]) => {
       for (const t of turns) raw(t.id, t.events);
     },
   };
@@ -124,7 +124,8 @@ export default async function traceWrite(): Promise<Row[]> {
     for (let b = -WARMUP_BLOCKS; b < blocks; b += 1) {
       const order = b % 2 === 0 ? (["insika", "raw"] as const) : (["raw", "insika"] as const);
       for (const side of order) {
-        const turns = Array.from({ length: BLOCK }, newTurn);
+        const turns: Awaited<ReturnType<typeof newTurn>>[] = [];
+        for (let i = 0; i < BLOCK; i += 1) turns.push(await newTurn());
         const t = performance.now();
         await sides[side](turns);
         if (b >= 0) rates[side].push((BLOCK * PER_TURN * 1000) / (performance.now() - t));

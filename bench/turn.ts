@@ -66,8 +66,8 @@ async function setup() {
   const scripts = tempDir("insika-scripts-");
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: scripts });
   const db = freshDb();
-  storeItemTool(db, backend.url);
-  scriptedAgent(
+  await storeItemTool(db, backend.url);
+  await scriptedAgent(
     db,
     scripts,
     "bench",
@@ -87,7 +87,7 @@ async function setup() {
   // A fresh session per turn, created before the round starts (POST /v1/sessions is its own request).
   let sessions: string[] = [];
   const prepare = (turns: number) => {
-    sessions = Array.from({ length: turns }, () => createSession(db, { agentId: "bench" }).id);
+    sessions = Array.from({ length: turns }, async () => (await createSession(db, { agentId: "bench" })).id);
   };
   const turn: Record<Side, (i: number) => Promise<unknown>> = {
     insika: async (i) => {

@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
     case "apply": {
       const file = args[0] ?? configFilePath(env);
       if (!file) throw new Error("no config file: pass one, set INSIKA_CONFIG, or create insika.config.ts");
-      const result = applyConfig(getDb(env.dataDir), OPERATOR, await loadConfigFile(file));
+      const result = await applyConfig(getDb(env.dataDir), OPERATOR, await loadConfigFile(file));
       console.log(JSON.stringify(result, null, 2));
       return 0;
     }
@@ -67,14 +67,14 @@ async function main(argv: string[]): Promise<number> {
       const db = getDb(env.dataDir);
       const config = { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir };
       if (args.includes("--rotate")) {
-        console.log(rotateBootstrapKey(db, config));
+        console.log(await rotateBootstrapKey(db, config));
         return 0;
       }
       if (env.INSIKA_API_TOKEN) {
         console.log("the token is INSIKA_API_TOKEN (set in this environment)");
         return 0;
       }
-      const fresh = ensureBootstrapKey(db, config);
+      const fresh = await ensureBootstrapKey(db, config);
       console.log(fresh ?? fs.readFileSync(tokenFile(env.dataDir), "utf8").trim());
       return 0;
     }
@@ -100,10 +100,10 @@ async function main(argv: string[]): Promise<number> {
 /** The CLI runs on the operator's machine with the database itself: it acts as the operator. */
 const OPERATOR = operatorPrincipal("cli");
 
-function runKeys(db: Db, args: string[]): number {
+async function runKeys(db: Db, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "list") {
-    for (const k of listKeys(db)) {
+    for (const k of await listKeys(db)) {
       const limits = [
         k.agents ? `agents ${k.agents.join(",")}` : "",
         k.tenant ? `tenant ${k.tenant}` : "",
@@ -118,7 +118,7 @@ function runKeys(db: Db, args: string[]): number {
     return 0;
   }
   if (sub === "revoke" && rest[0]) {
-    console.log(JSON.stringify(revokeKey(db, OPERATOR, rest[0]), null, 2));
+    console.log(JSON.stringify(await revokeKey(db, OPERATOR, rest[0]), null, 2));
     return 0;
   }
   if (sub === "create" && rest[0] && !rest[0].startsWith("--")) {
@@ -139,7 +139,7 @@ function runKeys(db: Db, args: string[]): number {
     const parsed = createKeyBody.safeParse(body);
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `${i.path.join(".") || "key"}: ${i.message}`).join("; "));
-    const created = createKey(db, OPERATOR, parsed.data);
+    const created = await createKey(db, OPERATOR, parsed.data);
     console.log(
       `Created key ${created.id} (${created.name}, ${created.scopes.join(" ")}). Its value, shown only now:\n  ${created.key}`,
     );

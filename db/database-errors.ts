@@ -40,7 +40,10 @@ export function failsOnlyItsStatement(error: unknown): boolean {
 export function isConnectionError(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
     const code = (e as Error & { code?: unknown }).code;
-    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\d{3})$/.test(code))
+    if (
+      typeof code === "string" &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\d{3})$/.test(code)
+    )
       return true;
     if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message))
       return true;

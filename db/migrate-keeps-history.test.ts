@@ -83,23 +83,23 @@ function databaseAt0002(file: string): Record<string, number> {
 }
 
 describe("migration 0003 (sessions and memories rebuilt)", () => {
-  it("keeps every row of history, and foreign keys are enforced again afterwards", () => {
+  it("keeps every row of history, and foreign keys are enforced again afterwards", async () => {
     const file = path.join(tempDir(), "insika.db");
     const before = databaseAt0002(file);
     expect(Object.values(before).every((n) => n > 0)).toBe(true);
     const db = openDb(file);
     try {
-      expect(counts(db.$client)).toEqual(before);
-      expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
-      expect(db.$client.pragma("foreign_key_check")).toEqual([]);
+      expect(counts(db.client)).toEqual(before);
+      expect(db.client.pragma("foreign_keys", { simple: true })).toBe(1);
+      expect(db.client.pragma("foreign_key_check")).toEqual([]);
       // The new foreign key: an agent with history cannot be hard-deleted.
-      expect(() => db.$client.prepare("delete from agents where id = 'a'").run()).toThrow(/FOREIGN KEY/);
-      expect(db.$client.prepare("select runner_instance, lease_expires_at from checkpoints").get()).toEqual({
+      expect(() => db.client.prepare("delete from agents where id = 'a'").run()).toThrow(/FOREIGN KEY/);
+      expect(db.client.prepare("select runner_instance, lease_expires_at from checkpoints").get()).toEqual({
         runner_instance: null,
         lease_expires_at: null,
       });
     } finally {
-      closeDb(db);
+      await closeDb(db);
     }
   });
 });

@@ -81,8 +81,8 @@ function derive(table: SQLiteTable) {
         const ref = fk.reference();
         const target = byName.get(getTableConfig(ref.foreignTable).name)!;
         const targetColumns = getTableColumns(target) as Record<string, AnyColumn>;
-        const foreignColumns = ref.foreignColumns.map(
-          (fc) => Object.values(targetColumns).find((c) => c.name === fc.name)!,
+        const foreignColumns = ref.foreignColumns.map((fc) =>
+          Object.values(targetColumns).find((c) => c.name === fc.name)!,
         );
         let key = foreignKey({
           columns: ref.columns.map(col) as [never, ...never[]],

@@ -66,9 +66,16 @@ export class PostgresDatabase implements Db {
 
   ready(): Promise<void> {
     const shared = this.shared;
-    shared.ready ??= migrateOnce(shared).then(() => {
-      shared.isReady = true;
-    });
+    // A failure is not kept: the next statement tries again (the database may be back).
+    shared.ready ??= migrateOnce(shared).then(
+      () => {
+        shared.isReady = true;
+      },
+      (error: unknown) => {
+        shared.ready = undefined;
+        throw error;
+      },
+    );
     return shared.ready;
   }
 

@@ -11,15 +11,19 @@ import { EventEmitter } from "node:events";
 import type Database from "better-sqlite3";
 import { sql, type SQL } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import * as schema from "./schema";
 
 const GATE_WAIT_MS = 10_000;
+const dialect = new SQLiteSyncDialect();
 
 /** Who holds the connection: the transaction in progress and those waiting for it. */
 class ConnectionGate {
   held = false;
   private waiting: (() => void)[] = [];
+
+  constructor(private readonly waitMs = GATE_WAIT_MS) {}
 
   /** Resolves once no transaction holds the connection. */
   async pass(): Promise<void> {
@@ -44,11 +48,11 @@ class ConnectionGate {
         this.waiting = this.waiting.filter((w) => w !== wake);
         reject(
           new Error(
-            `database busy: a transaction of this process has held the connection for ${GATE_WAIT_MS / 1000} s ` +
+            `database busy: a transaction of this process has held the connection for ${this.waitMs / 1000} s ` +
               "(a statement on the root handle inside a transaction waits for itself)",
           ),
         );
-      }, GATE_WAIT_MS);
+      }, this.waitMs);
       const wake = () => {
         clearTimeout(timer);
         resolve();
@@ -98,6 +102,7 @@ export class SqliteDatabase implements Db {
     client: Database.Database,
     orm: BetterSQLite3Database<typeof schema>,
     onClose: () => Promise<void> = async () => undefined,
+    options: { gateWaitMs?: number } = {},
   ): SqliteDatabase {
     const notifications = new EventEmitter();
     notifications.setMaxListeners(0);
@@ -105,7 +110,7 @@ export class SqliteDatabase implements Db {
       {
         client,
         orm,
-        gate: new ConnectionGate(),
+        gate: new ConnectionGate(options.gateWaitMs),
         statements: new Map(),
         notifications,
         savepoints: 0,
@@ -145,7 +150,11 @@ export class SqliteDatabase implements Db {
 
   async execute<Row = Record<string, unknown>>(query: SQL): Promise<Row[]> {
     await this.enter();
-    return this.conn.orm.all<Row>(query);
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const statement = this.conn.client.prepare(text);
+    if (statement.reader) return statement.all(...params) as Row[];
+    statement.run(...params);
+    return [];
   }
 
   prepared<Q extends PromiseLike<unknown>>(key: string, build: (orm: Orm, t: Tables) => Q): Statement<RowsOf<Q>> {

@@ -12,16 +12,16 @@ function fresh(backgroundCheckpoint: boolean) {
   const file = path.join(dir, "insika.db");
   const db = openDb(file, { backgroundCheckpoint });
   opened.push({ db, dir });
-  db.$client.exec("create table wal_t (k integer primary key, v text not null)");
+  db.client.exec("create table wal_t (k integer primary key, v text not null)");
   return { db, file };
 }
 
 /** Bytes in the WAL file. */
 const walBytes = (file: string) => fs.statSync(`${file}-wal`).size;
 
-afterEach(() => {
+afterEach(async () => {
   for (const { db, dir } of opened.splice(0)) {
-    if (db.$client.open) closeDb(db);
+    if (db.client.open) await closeDb(db);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -29,8 +29,8 @@ afterEach(() => {
 describe("background WAL checkpointer", () => {
   it("raises the connection's own threshold and checkpoints the WAL from its worker", async () => {
     const { db, file } = fresh(true);
-    expect(db.$client.pragma("wal_autocheckpoint", { simple: true })).toBe(SAFETY_NET_PAGES);
-    const insert = db.$client.prepare("insert into wal_t (v) values (?)");
+    expect(db.client.pragma("wal_autocheckpoint", { simple: true })).toBe(SAFETY_NET_PAGES);
+    const insert = db.client.prepare("insert into wal_t (v) values (?)");
     for (let i = 0; i < 1_500; i += 1) insert.run("x".repeat(2_000)); // ~1,500 frames: past SQLite's own 1,000
     expect(walBytes(file)).toBeGreaterThan(1_000 * 4_096); // nothing checkpointed it on commit
     // The worker copies the frames back (the WAL file keeps its size; the next write rewinds it).
@@ -40,7 +40,7 @@ describe("background WAL checkpointer", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       insert.run("y"); // a write after a complete checkpoint starts the WAL over
       checkpointed =
-        (db.$client.prepare("select count(*) as n from wal_t").get() as { n: number }).n > 0 &&
+        (db.client.prepare("select count(*) as n from wal_t").get() as { n: number }).n > 0 &&
         fs.statSync(file).size > 1_000 * 2_000;
     }
     expect(checkpointed).toBe(true); // the rows reached the database file itself
@@ -48,9 +48,9 @@ describe("background WAL checkpointer", () => {
 
   it("leaves a connection without it on SQLite's default, and stops with the connection", async () => {
     const { db } = fresh(false);
-    expect(db.$client.pragma("wal_autocheckpoint", { simple: true })).toBe(1_000);
+    expect(db.client.pragma("wal_autocheckpoint", { simple: true })).toBe(1_000);
     const withWorker = fresh(true);
-    closeDb(withWorker.db);
-    expect(withWorker.db.$client.open).toBe(false);
+    await closeDb(withWorker.db);
+    expect(withWorker.db.client.open).toBe(false);
   });
 });

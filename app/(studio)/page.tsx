@@ -9,8 +9,8 @@ export default async function OverviewPage() {
   // The layout checks too, but a page can be rendered without its layout (an RSC navigation).
   await requirePage("/");
   const db = studioDb();
-  const tools = listCatalog(db);
-  const agents = listAgentsPresented(db);
+  const tools = await listCatalog(db);
+  const agents = await listAgentsPresented(db);
   const dropped = tools.filter((t) => t.status === "dropped");
   return (
     <div className="flex flex-col gap-6">

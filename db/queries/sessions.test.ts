@@ -7,30 +7,30 @@ import { insertEvent, listTurnEvents } from "./traces";
 import { insertSession, listSessionSummaries } from "./sessions";
 import { listMessages } from "./transcripts";
 
-function seeded() {
+async function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a1", "a2"]) {
-    upsertAgent(db, agentRow(id));
+    await upsertAgent(db, agentRow(id));
   }
   return db;
 }
 
 describe("listSessionSummaries", () => {
-  it("gives each session its turn count and last turn, newest first, in one query", () => {
-    const db = seeded();
-    insertSession(db, { id: "s_old", agentId: "a1", tenant: null, now: 10 });
-    insertSession(db, { id: "s_empty", agentId: "a2", tenant: "t", now: 20 });
-    insertSession(db, { id: "s_new", agentId: "a1", tenant: null, now: 30 });
-    insertTurn(db, { id: "t1", sessionId: "s_old", userMessage: "first", now: 11 });
-    updateTurnStatus(db, { id: "t1", status: "completed", now: 12 });
-    insertTurn(db, { id: "t2", sessionId: "s_old", userMessage: "second", now: 13 });
-    updateTurnStatus(db, { id: "t2", status: "waiting" });
-    insertTurn(db, { id: "t3", sessionId: "s_new", userMessage: "only", now: 40 });
+  it("gives each session its turn count and last turn, newest first, in one query", async () => {
+    const db = await seeded();
+    await insertSession(db, { id: "s_old", agentId: "a1", tenant: null, now: 10 });
+    await insertSession(db, { id: "s_empty", agentId: "a2", tenant: "t", now: 20 });
+    await insertSession(db, { id: "s_new", agentId: "a1", tenant: null, now: 30 });
+    await insertTurn(db, { id: "t1", sessionId: "s_old", userMessage: "first", now: 11 });
+    await updateTurnStatus(db, { id: "t1", status: "completed", now: 12 });
+    await insertTurn(db, { id: "t2", sessionId: "s_old", userMessage: "second", now: 13 });
+    await updateTurnStatus(db, { id: "t2", status: "waiting" });
+    await insertTurn(db, { id: "t3", sessionId: "s_new", userMessage: "only", now: 40 });
 
     const statements: string[] = [];
-    const prepare = db.$client.prepare.bind(db.$client);
-    db.$client.prepare = ((source: string) => (statements.push(source), prepare(source))) as typeof db.$client.prepare;
-    const rows = listSessionSummaries(db);
+    const prepare = db.client.prepare.bind(db.client);
+    db.client.prepare = ((source: string) => (statements.push(source), prepare(source))) as typeof db.client.prepare;
+    const rows = await listSessionSummaries(db);
     expect(statements).toHaveLength(1);
 
     expect(rows.map((r) => [r.id, r.turnCount, r.lastStatus, r.lastMessage])).toEqual([
@@ -41,15 +41,15 @@ describe("listSessionSummaries", () => {
     expect(rows[1]).toMatchObject({ agentId: "a2", tenant: "t", createdAt: 20, updatedAt: 20 });
   });
 
-  it("filters by agent and applies the limit to sessions", () => {
-    const db = seeded();
+  it("filters by agent and applies the limit to sessions", async () => {
+    const db = await seeded();
     for (let i = 0; i < 5; i++) {
-      insertSession(db, { id: `s${i}`, agentId: i % 2 ? "a2" : "a1", tenant: null, now: i });
-      insertTurn(db, { id: `t${i}a`, sessionId: `s${i}`, userMessage: `m${i}a`, now: 100 + i });
-      insertTurn(db, { id: `t${i}b`, sessionId: `s${i}`, userMessage: `m${i}b`, now: 200 + i });
+      await insertSession(db, { id: `s${i}`, agentId: i % 2 ? "a2" : "a1", tenant: null, now: i });
+      await insertTurn(db, { id: `t${i}a`, sessionId: `s${i}`, userMessage: `m${i}a`, now: 100 + i });
+      await insertTurn(db, { id: `t${i}b`, sessionId: `s${i}`, userMessage: `m${i}b`, now: 200 + i });
     }
-    expect(listSessionSummaries(db, { agentId: "a1" }).map((r) => r.id)).toEqual(["s4", "s2", "s0"]);
-    const two = listSessionSummaries(db, { limit: 2 });
+    expect((await listSessionSummaries(db, { agentId: "a1" })).map((r) => r.id)).toEqual(["s4", "s2", "s0"]);
+    const two = await listSessionSummaries(db, { limit: 2 });
     expect(two.map((r) => [r.id, r.turnCount, r.lastMessage])).toEqual([
       ["s4", 2, "m4b"],
       ["s3", 2, "m3b"],
@@ -58,35 +58,35 @@ describe("listSessionSummaries", () => {
 });
 
 describe("insertTurn", () => {
-  it("numbers a session's turns, and with exclusive refuses one while another runs or waits, writing nothing", () => {
-    const db = seeded();
-    insertSession(db, { id: "s", agentId: "a1", tenant: null });
-    expect(insertTurn(db, { id: "t1", sessionId: "s", userMessage: "one", exclusive: true }).seq).toBe(1);
-    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(
+  it("numbers a session's turns, and with exclusive refuses one while another runs or waits, writing nothing", async () => {
+    const db = await seeded();
+    await insertSession(db, { id: "s", agentId: "a1", tenant: null });
+    expect((await insertTurn(db, { id: "t1", sessionId: "s", userMessage: "one", exclusive: true })).seq).toBe(1);
+    await expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).rejects.toThrow(
       SessionBusyError,
     );
-    expect(listTurns(db, "s").map((t) => t.id)).toEqual(["t1"]);
-    expect(listMessages(db, "s").map((m) => m.content)).toEqual(["one"]);
-    updateTurnStatus(db, { id: "t1", status: "waiting" });
-    expect(() => insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).toThrow(
+    expect((await listTurns(db, "s")).map((t) => t.id)).toEqual(["t1"]);
+    expect((await listMessages(db, "s")).map((m) => m.content)).toEqual(["one"]);
+    await updateTurnStatus(db, { id: "t1", status: "waiting" });
+    await expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).rejects.toThrow(
       SessionBusyError,
     );
-    updateTurnStatus(db, { id: "t1", status: "completed", content: "done" });
-    expect(insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true }).seq).toBe(2);
-    expect(insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" }).seq).toBe(3); // not exclusive: no check
+    await updateTurnStatus(db, { id: "t1", status: "completed", content: "done" });
+    expect((await insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).seq).toBe(2);
+    expect((await insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" })).seq).toBe(3); // not exclusive: no check
   });
 });
 
 describe("listTurnEvents", () => {
-  it("returns a turn's events after a seq, in order", () => {
-    const db = seeded();
-    insertSession(db, { id: "s", agentId: "a1", tenant: null });
-    insertTurn(db, { id: "t", sessionId: "s", userMessage: "hi" });
-    for (const seq of [3, 1, 2]) insertEvent(db, { turnId: "t", seq, type: `e${seq}`, data: { n: seq }, at: seq });
-    expect(listTurnEvents(db, { turnId: "t", afterSeq: 1 }).map((e) => [e.seq, e.type, e.data])).toEqual([
+  it("returns a turn's events after a seq, in order", async () => {
+    const db = await seeded();
+    await insertSession(db, { id: "s", agentId: "a1", tenant: null });
+    await insertTurn(db, { id: "t", sessionId: "s", userMessage: "hi" });
+    for (const seq of [3, 1, 2]) await insertEvent(db, { turnId: "t", seq, type: `e${seq}`, data: { n: seq }, at: seq });
+    expect((await listTurnEvents(db, { turnId: "t", afterSeq: 1 })).map((e) => [e.seq, e.type, e.data])).toEqual([
       [2, "e2", { n: 2 }],
       [3, "e3", { n: 3 }],
     ]);
-    expect(listTurnEvents(db, { turnId: "t" })).toHaveLength(3);
+    expect(await listTurnEvents(db, { turnId: "t" })).toHaveLength(3);
   });
 });

@@ -18,10 +18,10 @@ const def = (name: string, description = "d"): DataToolDefinition => ({
 });
 
 describe("tool queries", () => {
-  it("creates, updates and skips unchanged writes, bumping the catalog version once per write", () => {
+  it("creates, updates and skips unchanged writes, bumping the catalog version once per write", async () => {
     const db = openDb(":memory:");
-    expect(getCatalogVersion(db)).toBe(0);
-    const first = writeTools(db, {
+    expect(await getCatalogVersion(db)).toBe(0);
+    const first = await writeTools(db, {
       writes: [
         { definition: def("a"), kind: "data" },
         { definition: def("b"), kind: "data" },
@@ -29,8 +29,8 @@ describe("tool queries", () => {
       source: "api",
     });
     expect(first).toMatchObject({ created: ["a", "b"], updated: [], unchanged: [] });
-    expect(getCatalogVersion(db)).toBe(1);
-    const second = writeTools(db, {
+    expect(await getCatalogVersion(db)).toBe(1);
+    const second = await writeTools(db, {
       writes: [
         { definition: def("a"), kind: "data" },
         { definition: def("b", "new"), kind: "data" },
@@ -38,39 +38,39 @@ describe("tool queries", () => {
       source: "api",
     });
     expect(second).toMatchObject({ created: [], updated: ["b"], unchanged: ["a"] });
-    expect(getCatalogVersion(db)).toBe(2);
-    writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
-    expect(getCatalogVersion(db)).toBe(2);
-    expect(getTool(db, "b")?.version).toBe(2);
+    expect(await getCatalogVersion(db)).toBe(2);
+    await writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
+    expect(await getCatalogVersion(db)).toBe(2);
+    expect((await getTool(db, "b"))?.version).toBe(2);
   });
 
-  it("records deletes in the history and continues the version numbers after a re-create", () => {
+  it("records deletes in the history and continues the version numbers after a re-create", async () => {
     const db = openDb(":memory:");
-    writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
-    expect(deleteTool(db, { name: "a", source: "api" })).toBe(true);
-    expect(deleteTool(db, { name: "a", source: "api" })).toBe(false);
-    writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
-    expect(listToolVersions(db, "a").map((v) => [v.version, v.change])).toEqual([
+    await writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
+    expect(await deleteTool(db, { name: "a", source: "api" })).toBe(true);
+    expect(await deleteTool(db, { name: "a", source: "api" })).toBe(false);
+    await writeTools(db, { writes: [{ definition: def("a"), kind: "data" }], source: "api" });
+    expect((await listToolVersions(db, "a")).map((v) => [v.version, v.change])).toEqual([
       [3, "create"],
       [2, "delete"],
       [1, "create"],
     ]);
   });
 
-  it(`keeps the last ${KEPT_VERSIONS} versions of a tool`, () => {
+  it(`keeps the last ${KEPT_VERSIONS} versions of a tool`, async () => {
     const db = openDb(":memory:");
     for (let i = 0; i < KEPT_VERSIONS + 5; i++)
-      writeTools(db, { writes: [{ definition: def("a", `v${i}`), kind: "data" }], source: "api" });
-    const versions = listToolVersions(db, "a");
+      await writeTools(db, { writes: [{ definition: def("a", `v${i}`), kind: "data" }], source: "api" });
+    const versions = await listToolVersions(db, "a");
     expect(versions).toHaveLength(KEPT_VERSIONS);
     expect(versions[0]?.version).toBe(KEPT_VERSIONS + 5);
   });
 
-  it("rolls a failed multi-row write back entirely", () => {
+  it("rolls a failed multi-row write back entirely", async () => {
     const db = openDb(":memory:");
     const bad = { definition: { ...def("b"), name: null as unknown as string }, kind: "data" as const };
-    expect(() => writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, bad], source: "api" })).toThrow();
-    expect(getTool(db, "a")).toBeUndefined();
-    expect(getCatalogVersion(db)).toBe(0);
+    await expect(writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, bad], source: "api" })).rejects.toThrow();
+    expect(await getTool(db, "a")).toBeUndefined();
+    expect(await getCatalogVersion(db)).toBe(0);
   });
 });

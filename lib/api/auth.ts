@@ -26,8 +26,8 @@ export function bearerToken(header: string | null): string | null {
 const COOKIE_FORMAT = /^(\d{1,15})\.([0-9a-f]{32})\.([A-Za-z0-9_-]{1,80})\.([0-9a-f]{64})$/;
 
 /** A Studio session cookie for a signed-in key. */
-export function issueSessionCookie(db: Db, dataDir: string, keyId: string, now = Date.now()): string {
-  const key = activeKey(db, keyId, now);
+export async function issueSessionCookie(db: Db, dataDir: string, keyId: string, now = Date.now()): Promise<string> {
+  const key = await activeKey(db, keyId, now);
   if (!key) throw new Error(`key '${keyId}' is not active`);
   const expires = now + SESSION_TTL_MS;
   const sessionId = crypto.randomBytes(16).toString("hex");
@@ -36,12 +36,12 @@ export function issueSessionCookie(db: Db, dataDir: string, keyId: string, now =
 }
 
 /** The cookie's session id, key and expiry when it is well signed, unexpired and its key active (revocation not checked). */
-function readSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now: number) {
+async function readSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now: number) {
   const match = COOKIE_FORMAT.exec(cookie ?? "");
   if (!match) return undefined;
   const [, expires = "0", sessionId = "", keyId = "", mac = ""] = match;
   if (Number(expires) < now) return undefined;
-  const key = activeKey(db, keyId, now);
+  const key = await activeKey(db, keyId, now);
   if (!key) return undefined;
   const want = hmac(cookieKey(dataDir, key.hash), `${expires}.${sessionId}.${keyId}`);
   if (!crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(want))) return undefined;
@@ -49,21 +49,21 @@ function readSessionCookie(db: Db, dataDir: string, cookie: string | undefined, 
 }
 
 /** The principal of a valid, unexpired, not signed-out Studio session; undefined otherwise. */
-export function sessionPrincipal(
+export async function sessionPrincipal(
   db: Db,
   dataDir: string,
   cookie: string | undefined,
   now = Date.now(),
-): Principal | undefined {
-  const session = readSessionCookie(db, dataDir, cookie, now);
-  if (!session || isStudioSessionRevoked(db, session.sessionId)) return undefined;
+): Promise<Principal | undefined> {
+  const session = await readSessionCookie(db, dataDir, cookie, now);
+  if (!session || await isStudioSessionRevoked(db, session.sessionId)) return undefined;
   return principalOf(session.key, "studio");
 }
 
 /** Signs a session out server-side: its cookie (and every copy of it) stops working. */
-export function revokeSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): void {
-  const session = readSessionCookie(db, dataDir, cookie, now);
-  if (session) revokeStudioSession(db, session.sessionId, session.expires, now);
+export async function revokeSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): Promise<void> {
+  const session = await readSessionCookie(db, dataDir, cookie, now);
+  if (session) await revokeStudioSession(db, session.sessionId, session.expires, now);
 }
 
 /** The HMAC key of session cookies: the key file's secret bound to the signed-in key's hash. */

@@ -55,8 +55,8 @@ const UNAUTHORIZED = {
 } as const;
 
 /** The principal of a request to a route that needs `scopes`: 401 without a valid key, 403 without the scope. */
-export function authorize(db: Db, req: Request, scopes: readonly Scope[], what: string): Principal {
-  const auth = authenticateKey(db, bearerToken(req.headers.get("authorization")), "api");
+export async function authorize(db: Db, req: Request, scopes: readonly Scope[], what: string): Promise<Principal> {
+  const auth = await authenticateKey(db, bearerToken(req.headers.get("authorization")), "api");
   if (!auth.ok) throw new DomainError("unauthorized", UNAUTHORIZED[auth.reason]);
   assertScope(auth.principal, scopes, what);
   return auth.principal;

@@ -19,9 +19,9 @@ function studioContext() {
 }
 
 /** True when this cookie value is a valid Studio session (the proxy checks it before Next reads cookies()). */
-export function isStudioSessionCookie(cookie: string | undefined): boolean {
+export async function isStudioSessionCookie(cookie: string | undefined): Promise<boolean> {
   const { db, dataDir } = studioContext();
-  return sessionPrincipal(db, dataDir, cookie) !== undefined;
+  return await sessionPrincipal(db, dataDir, cookie) !== undefined;
 }
 
 /** The principal of this request's Studio session, if it has a valid one. */
@@ -45,9 +45,9 @@ export async function requireStudioSession(): Promise<Principal> {
 /** Checks the key and sets the session cookie; false when the key is unknown, revoked or expired. */
 export async function signIn(token: string): Promise<boolean> {
   const { db, dataDir } = studioContext();
-  const auth = authenticateKey(db, token.trim(), "studio");
+  const auth = await authenticateKey(db, token.trim(), "studio");
   if (!auth.ok) return false;
-  (await cookies()).set(SESSION_COOKIE, issueSessionCookie(db, dataDir, auth.principal.keyId), {
+  (await cookies()).set(SESSION_COOKIE, await issueSessionCookie(db, dataDir, auth.principal.keyId), {
     httpOnly: true,
     sameSite: "strict",
     secure: isHttpsRequest(await headers()),
@@ -61,6 +61,6 @@ export async function signIn(token: string): Promise<boolean> {
 export async function signOut(): Promise<void> {
   const { db, dataDir } = studioContext();
   const jar = await cookies();
-  revokeSessionCookie(db, dataDir, jar.get(SESSION_COOKIE)?.value);
+  await revokeSessionCookie(db, dataDir, jar.get(SESSION_COOKIE)?.value);
   jar.delete(SESSION_COOKIE);
 }

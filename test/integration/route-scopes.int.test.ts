@@ -201,15 +201,15 @@ describe("every route answers each key as the table says", () => {
     });
     bad.unknown = { id: "key_never_created", key: "insk_thisKeyWasNeverCreatedAnywhere0000000000" };
     // Studio sessions of the keys that will go bad are issued while they are still good.
-    cookies.set("revoked", issueSessionCookie(db, server.dataDir, bad.revoked.id));
-    cookies.set("expired", issueSessionCookie(db, server.dataDir, bad.expired.id));
-    for (const [scope, { id }] of good) cookies.set(scope, issueSessionCookie(db, server.dataDir, id));
+    cookies.set("revoked", await issueSessionCookie(db, server.dataDir, bad.revoked.id));
+    cookies.set("expired", await issueSessionCookie(db, server.dataDir, bad.expired.id));
+    for (const [scope, { id }] of good) cookies.set(scope, await issueSessionCookie(db, server.dataDir, id));
     expect((await server.api("DELETE", `/v1/keys/${bad.revoked.id}`)).status).toBe(200);
     const expiresAt = Date.parse((await keyRow(bad.expired.id)).expires_at);
     await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now() + 200)));
   });
   afterAll(async () => {
-    if (db) closeDb(db);
+    if (db) await closeDb(db);
     await server?.stop();
   });
 

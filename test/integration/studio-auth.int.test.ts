@@ -43,7 +43,7 @@ describe("Studio authentication", () => {
     db = openDb(dbFile(server.dataDir));
   });
   afterAll(async () => {
-    if (db) closeDb(db);
+    if (db) await closeDb(db);
     await server?.stop();
   });
 
@@ -82,19 +82,19 @@ describe("Studio authentication", () => {
   });
 
   it("serves the pages with a session, and stops serving them once that session is revoked", async () => {
-    const cookie = issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID);
+    const cookie = await issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID);
     const jar = { cookie: `${SESSION_COOKIE}=${cookie}` };
     const home = await visit("/", jar);
     expect(home.status).toBe(200);
     expect(home.body).toContain("Overview");
-    revokeSessionCookie(db, server.dataDir, cookie);
+    await revokeSessionCookie(db, server.dataDir, cookie);
     for (const headers of [jar, { ...jar, rsc: "1" }]) expect((await visit("/", headers)).location).toBe("/login");
     const api = await fetch(`${server.url}/studio-api/sessions/x/calls/y`, { headers: jar });
     expect(api.status).toBe(401);
   });
 
   it("checks Origin (403) and Content-Type (415) on the cookie-authenticated studio-api routes", async () => {
-    const jar = `${SESSION_COOKIE}=${issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID)}`;
+    const jar = `${SESSION_COOKIE}=${await issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID)}`;
     const turns = `${server.url}/studio-api/sessions/no_such_session/turns`;
     const post = (headers: Record<string, string>, body = JSON.stringify({ message: "hi" })) =>
       fetch(turns, { method: "POST", headers: { cookie: jar, ...headers }, body });

@@ -8,17 +8,17 @@ import { asResult, studioDb } from "../action-result";
 
 export async function saveAgentAction(id: string, body: Record<string, unknown>) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["agents:write"], "saving an agent");
-    return putAgent(studioDb(), actor, id, body, "studio").agent.id;
+    return (await putAgent(studioDb(), actor, id, body, "studio")).agent.id;
   });
 }
 
 export async function savePolicyAction(id: string, policy: StudioPolicy) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["agents:write"], "changing an agent's tool policy");
-    return setAgentPolicy(studioDb(), actor, id, policy).agent.updated_at;
+    return (await setAgentPolicy(studioDb(), actor, id, policy)).agent.updated_at;
   });
 }
 

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 export default async function AgentsPage() {
   const principal = await requirePage("/agents");
-  const agents = listAgentSummaries(studioDb());
+  const agents = await listAgentSummaries(studioDb());
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

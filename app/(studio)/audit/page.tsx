@@ -38,7 +38,7 @@ export default async function AuditPage({ searchParams }: Props) {
     limit: PAGE_SIZE,
   });
   const db = studioDb();
-  const actors = listKeys(db).map((k) => ({ id: k.id, name: k.name }));
+  const actors = (await listKeys(db)).map((k) => ({ id: k.id, name: k.name }));
   const page = parsed.success ? listAudit(db, parsed.data) : null;
   const older = page?.next_before
     ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}`

@@ -48,8 +48,8 @@ export async function createKeyAction(form: CreateKeyForm) {
 
 export async function revokeKeyAction(id: string) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["admin"], "revoking a key");
-    return revokeKey(studioDb(), actor, String(id)).status;
+    return (await revokeKey(studioDb(), actor, String(id))).status;
   });
 }

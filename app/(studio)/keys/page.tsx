@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 export default async function KeysPage() {
   const principal = await requirePage("/keys");
   const db = studioDb();
-  const keys = listKeys(db);
-  const agents = listAgentSummaries(db).map((a) => ({ id: a.id, name: a.name }));
+  const keys = await listKeys(db);
+  const agents = (await listAgentSummaries(db)).map((a) => ({ id: a.id, name: a.name }));
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

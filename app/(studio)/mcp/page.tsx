@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function McpPage() {
   const principal = await requirePage("/mcp");
-  const instances = listMcpInstances(studioDb());
+  const instances = await listMcpInstances(studioDb());
   return (
     <div className="flex flex-col gap-6">
       <PageHeader

@@ -9,10 +9,10 @@ import { createSessionAs, getVisibleSessionOrThrow } from "@/lib/services/sessio
 
 export async function createSessionAction(agentId: string) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["turns:run"], "starting a session");
     // The key's agents apply, and the tenant comes from the key, never from the browser.
-    return createSessionAs(studioDb(), actor, { agentId }).id;
+    return (await createSessionAs(studioDb(), actor, { agentId })).id;
   });
 }
 
@@ -20,19 +20,19 @@ export async function createSessionAction(agentId: string) {
 export async function decideApprovalAction(approvalId: string, decision: "approved" | "rejected", note?: string) {
   const actor = await requireStudioSession();
   const trimmed = note?.trim().slice(0, 2000);
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["approvals:decide"], "deciding an approval");
-    return decideApproval(studioDb(), actor, approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) }).status;
+    return (await decideApproval(studioDb(), actor, approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) })).status;
   });
 }
 
 /** A background turn's status and its events after `afterSeq` (the playground polls this after a decision). */
 export async function followTurnAction(turnId: string, afterSeq: number) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["traces:read", "turns:run"], "following a turn");
     const db = studioDb();
-    getVisibleSessionOrThrow(db, actor, turnSessionId(db, turnId));
+    await getVisibleSessionOrThrow(db, actor, await turnSessionId(db, turnId));
     return followTurn(db, turnId, afterSeq);
   });
 }

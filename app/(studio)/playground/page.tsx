@@ -19,14 +19,14 @@ export default async function PlaygroundPage({ searchParams }: Props) {
   const { agent, session: asked } = await searchParams;
   const db = studioDb();
   // The picker lists only the agents this key may use; the sessions only those it may see.
-  const agents = listAgentSummaries(db).filter((a) => mayUseAgent(principal, a.id));
+  const agents = (await listAgentSummaries(db)).filter((a) => mayUseAgent(principal, a.id));
   const current = agents.find((a) => a.id === agent) ?? agents[0];
   const sessions = current
-    ? listSessionRows(db, current.id).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }))
+    ? (await listSessionRows(db, current.id)).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }))
     : [];
   const session = asked && sessions.some((s) => s.id === asked) ? asked : undefined;
   // An earlier turn of this session may be waiting on a person: say so, since this view only shows new turns.
-  const waiting = session ? listPendingApprovalRows(db).filter((a) => a.session_id === session) : [];
+  const waiting = session ? (await listPendingApprovalRows(db)).filter((a) => a.session_id === session) : [];
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

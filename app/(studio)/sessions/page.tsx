@@ -14,7 +14,7 @@ const TONE = { running: "blue", completed: "green", halted: "violet", waiting: "
 export default async function SessionsPage() {
   const principal = await requirePage("/sessions");
   // A tenant-pinned key sees its tenant only.
-  const sessions = listSessionRows(studioDb()).filter((s) =>
+  const sessions = (await listSessionRows(studioDb())).filter((s) =>
     maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }),
   );
   return (

@@ -11,18 +11,18 @@ import { asResult, studioDb } from "../action-result";
 
 export async function saveToolAction(name: string, definition: Record<string, unknown>) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["tools:write"], "saving a tool");
-    const { created, tool } = putTool(studioDb(), actor, name, definition, "studio");
+    const { created, tool } = await putTool(studioDb(), actor, name, definition, "studio");
     return { created, name, version: (tool as { version?: number }).version ?? null };
   });
 }
 
 export async function deleteToolAction(name: string) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["tools:write"], "deleting a tool");
-    removeTool(studioDb(), actor, name, "studio");
+    await removeTool(studioDb(), actor, name, "studio");
   });
 }
 
@@ -41,16 +41,16 @@ export async function testToolAction(name: string, args: unknown, ctx: TurnConte
 
 export async function restoreVersionAction(name: string, version: number) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["tools:write"], "restoring a tool version");
-    return (restoreToolVersion(studioDb(), actor, name, version).tool as { version?: number }).version ?? null;
+    return ((await restoreToolVersion(studioDb(), actor, name, version)).tool as { version?: number }).version ?? null;
   });
 }
 
 export async function setExposureAction(agentId: string, tool: string, mode: ToolExposureMode) {
   const actor = await requireStudioSession();
-  return asResult(() => {
+  return asResult(async () => {
     assertScope(actor, ["agents:write"], "changing a tool's exposure");
-    return setToolExposure(studioDb(), actor, agentId, tool, mode).agent.id;
+    return (await setToolExposure(studioDb(), actor, agentId, tool, mode)).agent.id;
   });
 }

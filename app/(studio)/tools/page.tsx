@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ToolsPage() {
   const principal = await requirePage("/tools");
-  const rows = listCatalogRows(studioDb());
+  const rows = await listCatalogRows(studioDb());
   const dropped = rows.filter((r) => r.status === "dropped").length;
   return (
     <div className="flex flex-col gap-4">

@@ -12,7 +12,7 @@ const query = z.object({ status: z.enum(["pending", "approved", "rejected", "exp
 export const GET = route(
   async (req, { db }) => {
     const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
-    return json({ approvals: listApprovalsPresented(db, status) });
+    return json({ approvals: await listApprovalsPresented(db, status) });
   },
   { scopes: READ_APPROVALS },
 );

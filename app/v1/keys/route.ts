@@ -6,12 +6,12 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
-  async (req, { db, principal }) => json(createKey(db, principal, await readBody(req, createKeyBody)), 201),
+  async (req, { db, principal }) => json(await createKey(db, principal, await readBody(req, createKeyBody)), 201),
   {
     scopes: ["admin"],
   },
 );
 
-export const GET = route(async (_req, { db }) => json({ keys: listKeys(db) }), { scopes: ["admin"] });
+export const GET = route(async (_req, { db }) => json({ keys: await listKeys(db) }), { scopes: ["admin"] });
 
 export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

@@ -13,14 +13,14 @@ const body = z.object({ agent_id: z.string().min(1), tenant: z.string().min(1).m
 export const POST = route(
   async (req, { db, principal }) => {
     const input = await readBody(req, body, BODY_LIMITS.small);
-    return json(createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
+    return json(await createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
   },
   { scopes: ["turns:run"] },
 );
 
 export const GET = route(
   async (req, { db, principal }) =>
-    json({ sessions: listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }),
+    json({ sessions: await listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }),
   { scopes: READ_SESSIONS },
 );
 

@@ -25,7 +25,7 @@ export async function createChatCompletion(
 ): Promise<Response> {
   const message = chatUserMessage(body);
   const sessionId = sessionHeader?.trim() || body.metadata?.session_id || null;
-  const session = chatSession(db, actor, { agentId: body.model, sessionId });
+  const session = await chatSession(db, actor, { agentId: body.model, sessionId });
   const headers = { [SESSION_HEADER]: session.id };
   const created = unixSeconds();
   if (body.stream) {

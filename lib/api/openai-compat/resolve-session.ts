@@ -24,21 +24,21 @@ export interface ResolvedSession {
   created: boolean;
 }
 
-function assertAgentUsable(db: Db, principal: Principal, agentId: string): void {
+async function assertAgentUsable(db: Db, principal: Principal, agentId: string): Promise<void> {
   try {
     assertMayUseAgent(principal, agentId);
   } catch (error) {
     if (error instanceof DomainError) throw permissionError(error.message, "model_not_allowed", "model");
     throw error;
   }
-  if (!getAgent(db, agentId))
+  if (!await getAgent(db, agentId))
     throw notFoundError(`agent '${agentId}' not found (model names the agent)`, "model_not_found", "model");
   // Refused before a session is made for a turn that would be refused anyway.
-  assertWithinRateLimit(db, principal);
+  await assertWithinRateLimit(db, principal);
 }
 
-function existingSession(db: Db, principal: Principal, agentId: string, sessionId: string): ResolvedSession {
-  const session = getSession(db, sessionId);
+async function existingSession(db: Db, principal: Principal, agentId: string, sessionId: string): Promise<ResolvedSession> {
+  const session = await getSession(db, sessionId);
   if (!session || !maySeeSession(principal, session))
     throw notFoundError(`session '${sessionId}' not found`, "session_not_found");
   if (session.agentId !== agentId) {
@@ -52,25 +52,25 @@ function existingSession(db: Db, principal: Principal, agentId: string, sessionI
 }
 
 /** Chat Completions: the named session (header wins over metadata), else a new one. */
-export function chatSession(
+export async function chatSession(
   db: Db,
   principal: Principal,
   params: { agentId: string; sessionId?: string | null },
-): ResolvedSession {
-  assertAgentUsable(db, principal, params.agentId);
+): Promise<ResolvedSession> {
+  await assertAgentUsable(db, principal, params.agentId);
   if (params.sessionId) return existingSession(db, principal, params.agentId, params.sessionId);
-  return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
+  return { id: (await createSessionAs(db, principal, { agentId: params.agentId })).id, created: true };
 }
 
 /** Responses: the session of the previous response's turn, else a new one. */
-export function responsesSession(
+export async function responsesSession(
   db: Db,
   principal: Principal,
   params: { agentId: string; previousResponseId?: string | null },
-): ResolvedSession {
-  assertAgentUsable(db, principal, params.agentId);
+): Promise<ResolvedSession> {
+  await assertAgentUsable(db, principal, params.agentId);
   if (!params.previousResponseId)
-    return { id: createSessionAs(db, principal, { agentId: params.agentId }).id, created: true };
+    return { id: (await createSessionAs(db, principal, { agentId: params.agentId })).id, created: true };
   const turnId = turnIdOfResponse(params.previousResponseId);
   const turn = turnId ? getTurn(db, turnId) : undefined;
   const session = turn ? getSession(db, turn.sessionId) : undefined;

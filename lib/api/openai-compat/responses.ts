@@ -17,7 +17,7 @@ import { sseStream } from "@/lib/api/sse";
 export async function createResponse(db: Db, actor: Principal, body: CreateResponseRequest): Promise<Response> {
   const message = responsesUserMessage(body);
   const previousResponseId = body.previous_response_id ?? null;
-  const session = responsesSession(db, actor, { agentId: body.model, previousResponseId });
+  const session = await responsesSession(db, actor, { agentId: body.model, previousResponseId });
   const headers = { "x-insika-session": session.id };
   const meta = { createdAt: unixSeconds(), model: body.model, previousResponseId };
   const metadata = (turnId: string, status: string) => ({

@@ -12,10 +12,10 @@ const OPERATOR = operatorPrincipal("api");
 
 const URL_ = "http://127.0.0.1:9/mcp";
 
-function run(result: DiscoverToolsResult) {
+async function run(result: DiscoverToolsResult) {
   const db = openDb(":memory:");
   const discover = vi.fn(async () => result);
-  const done = importMcpServer(
+  const done = await importMcpServer(
     db,
     OPERATOR,
     { name: "big", url: URL_ },
@@ -35,7 +35,7 @@ async function apiError(p: Promise<unknown>): Promise<DomainError> {
 
 describe("importMcpServer: bounds of the whole import", () => {
   it("answers 422 for a server over discovery's bounds (too many tools, a response too large), writing nothing", async () => {
-    const { db, done } = run({
+    const { db, done } = await run({
       ok: false,
       kind: "too-large",
       error: "the MCP server lists more than 1000 tools (the limit of one import)",
@@ -45,7 +45,7 @@ describe("importMcpServer: bounds of the whole import", () => {
     expect(e.message).toBe(
       `the MCP server at ${URL_} is too large to import: the MCP server lists more than 1000 tools (the limit of one import)`,
     );
-    expect(listToolsInGroup(db, "mcp:big")).toEqual([]);
+    expect(await listToolsInGroup(db, "mcp:big")).toEqual([]);
   });
 
   it("answers 422 when what it would store is over 8 MiB, writing nothing", async () => {
@@ -56,7 +56,7 @@ describe("importMcpServer: bounds of the whole import", () => {
       name: `t${i}`,
       inputSchema: { type: "object", properties: { q: { type: "string", description: "x".repeat(per - 100) } } },
     }));
-    const { db, done } = run({ ok: true, tools, server: null });
+    const { db, done } = await run({ ok: true, tools, server: null });
     const e = await apiError(done);
     expect(e).toMatchObject({ code: "validation_failed" });
     expect(e.message).toMatch(
@@ -65,11 +65,11 @@ describe("importMcpServer: bounds of the whole import", () => {
       ),
     );
     expect(e.details).toMatchObject({ limit: MCP_IMPORT_LIMITS.maxStoredBytes });
-    expect(listToolsInGroup(db, "mcp:big")).toEqual([]);
+    expect(await listToolsInGroup(db, "mcp:big")).toEqual([]);
   });
 
   it("imports the tools within their bounds and lists the others in errors", async () => {
-    const { db, done } = run({
+    const { db, done } = await run({
       ok: true,
       tools: [
         { name: "fine", description: "ok" },
@@ -82,6 +82,6 @@ describe("importMcpServer: bounds of the whole import", () => {
     expect(r.errors).toEqual([
       { tool: "wordy", mcp_tool: "wordy", error: "description is 4097 bytes, over the limit of 4 KiB per MCP tool" },
     ]);
-    expect(listToolsInGroup(db, "mcp:big").map((t) => t.name)).toEqual(["fine"]);
+    expect((await listToolsInGroup(db, "mcp:big")).map((t) => t.name)).toEqual(["fine"]);
   });
 });

@@ -84,7 +84,7 @@ describe("importMcpServer: refusals write nothing", () => {
     expect(e.message).toMatch(/^destination blocked: /);
     expect(e.details).toMatchObject({ rule: expect.any(String), hint: expect.stringContaining("INSIKA_EGRESS") });
     expect(discover).not.toHaveBeenCalled();
-    expect(listToolsInGroup(db, "mcp:everything")).toEqual([]);
+    expect(await listToolsInGroup(db, "mcp:everything")).toEqual([]);
   });
 
   it("answers upstream_failed for a server that is down, secrets redacted", async () => {
@@ -95,7 +95,7 @@ describe("importMcpServer: refusals write nothing", () => {
     expect(e).toMatchObject({ code: "upstream_failed" });
     expect(e.message).toContain("ECONNREFUSED");
     expect(e.message).not.toContain("s3cret-value");
-    expect(listToolsInGroup(db, "mcp:everything")).toEqual([]);
+    expect(await listToolsInGroup(db, "mcp:everything")).toEqual([]);
   });
 });
 
@@ -115,7 +115,7 @@ describe("importMcpServer: writes", () => {
       errors: [],
     });
     expect(discover.mock.calls[0]?.[0].headers).toEqual({ Authorization: "Bearer s3cret-value", "X-Team": "blue" });
-    const row = getTool(db, "get_sum");
+    const row = await getTool(db, "get_sum");
     expect(row).toMatchObject({ kind: "mcp", group: "mcp:everything" });
     expect(row?.definition).toMatchObject({
       side_effect: false,
@@ -159,14 +159,14 @@ describe("importMcpServer: writes", () => {
       group: "mine",
       tags: [],
     };
-    writeTools(db, { writes: [{ definition: other, kind: "data" }], source: "api" });
+    await writeTools(db, { writes: [{ definition: other, kind: "data" }], source: "api" });
     const r = await run();
     expect(r.created).toEqual([]);
     expect(r.errors.map((e) => [e.tool, e.error])).toEqual([
       ["calculate", expect.stringContaining("already a code tool")],
       ["echo", "'echo' is already a tool of group 'mine'; it was not overwritten"],
     ]);
-    expect(getTool(db, "echo")?.definition.description).toBe("mine");
+    expect((await getTool(db, "echo"))?.definition.description).toBe("mine");
   });
 
   it("keeps the stored version of a tool the server still lists but that no longer converts", async () => {
@@ -180,6 +180,6 @@ describe("importMcpServer: writes", () => {
       mcp_tool: "get-sum",
       error: expect.stringContaining("'oneOf' is not allowed"),
     });
-    expect(getTool(db, "get_sum")).toBeDefined();
+    expect(await getTool(db, "get_sum")).toBeDefined();
   });
 });

@@ -23,7 +23,7 @@ const stored = (name: string, headers: Record<string, string>, secret_headers: s
 describe("doctor: literal credentials", () => {
   it("warns about stored headers with a literal credential, which keep working", async () => {
     const db = openDb(":memory:");
-    writeTools(db, {
+    await writeTools(db, {
       source: "seed",
       writes: [
         { kind: "data", definition: stored("old_literal", { Authorization: "Bearer abc123" }) },
@@ -32,7 +32,7 @@ describe("doctor: literal credentials", () => {
         { kind: "data", definition: stored("clean", { Authorization: "Bearer {{secret.t}}" }, ["Authorization"]) },
       ],
     });
-    expect(getCatalog(db).entries.get("old_literal")?.status).toBe("ok");
+    expect((await getCatalog(db)).entries.get("old_literal")?.status).toBe("ok");
     const { checks } = await runDoctor(db, parseEnv({ INSIKA_DATA_DIR: "/tmp/insika-doctor-test" }));
     const check = checks.find((c) => c.name === "literal-credentials");
     expect(check).toMatchObject({ status: "warn", message: expect.stringContaining("{{secret.*}}") });

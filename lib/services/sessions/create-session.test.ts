@@ -6,25 +6,25 @@ import { DomainError } from "@/lib/errors";
 import { createSession } from "./create-session";
 import { agentRow } from "@/test/support/agent-row";
 
-function withAgent() {
+async function withAgent() {
   const db = openDb(":memory:");
-  upsertAgent(db, agentRow("a1"));
+  await upsertAgent(db, agentRow("a1"));
   return db;
 }
 
 describe("createSession", () => {
-  it("stores a session for the agent and presents it", () => {
-    const db = withAgent();
-    const session = createSession(db, { agentId: "a1", tenant: "acme" });
+  it("stores a session for the agent and presents it", async () => {
+    const db = await withAgent();
+    const session = await createSession(db, { agentId: "a1", tenant: "acme" });
     expect(session).toEqual({ id: expect.stringMatching(/^ses_/), agent_id: "a1", tenant: "acme" });
-    expect(getSession(db, session.id)).toMatchObject({ agentId: "a1", tenant: "acme" });
+    expect(await getSession(db, session.id)).toMatchObject({ agentId: "a1", tenant: "acme" });
   });
 
-  it("refuses an unknown agent with not_found and stores nothing", () => {
-    const db = withAgent();
+  it("refuses an unknown agent with not_found and stores nothing", async () => {
+    const db = await withAgent();
     const attempt = () => createSession(db, { agentId: "nobody" });
     expect(attempt).toThrow(DomainError);
     expect(attempt).toThrow(/nobody/);
-    expect(db.$client.prepare("select count(*) as n from sessions").get()).toEqual({ n: 0 });
+    expect(db.client.prepare("select count(*) as n from sessions").get()).toEqual({ n: 0 });
   });
 });

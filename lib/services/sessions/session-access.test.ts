@@ -11,16 +11,16 @@ import { listSessionRows } from "./session-page";
 import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
 import { agentRow } from "@/test/support/agent-row";
 
-function seeded() {
+async function seeded() {
   const db = openDb(":memory:");
   for (const id of ["a", "b"]) {
-    upsertAgent(db, agentRow(id));
+    await upsertAgent(db, agentRow(id));
   }
-  insertSession(db, { id: "s_a_t1", agentId: "a", tenant: "t1", now: 1 });
-  insertSession(db, { id: "s_a_t2", agentId: "a", tenant: "t2", now: 2 });
-  insertSession(db, { id: "s_b_t1", agentId: "b", tenant: "t1", now: 3 });
-  insertSession(db, { id: "s_a_none", agentId: "a", tenant: null, now: 4 });
-  insertTurn(db, { id: "turn_b", sessionId: "s_b_t1", userMessage: "hi" });
+  await insertSession(db, { id: "s_a_t1", agentId: "a", tenant: "t1", now: 1 });
+  await insertSession(db, { id: "s_a_t2", agentId: "a", tenant: "t2", now: 2 });
+  await insertSession(db, { id: "s_b_t1", agentId: "b", tenant: "t1", now: 3 });
+  await insertSession(db, { id: "s_a_none", agentId: "a", tenant: null, now: 4 });
+  await insertTurn(db, { id: "turn_b", sessionId: "s_b_t1", userMessage: "hi" });
   return db;
 }
 
@@ -48,19 +48,19 @@ function codeOf(fn: () => unknown): string | undefined {
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
 describe("createSessionAs", () => {
-  it("refuses an agent outside the key's list (naming it) and lets admin use any", () => {
-    const db = seeded();
+  it("refuses an agent outside the key's list (naming it) and lets admin use any", async () => {
+    const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"] });
-    expect(createSessionAs(db, chat, { agentId: "a" }).agent_id).toBe("a");
+    expect((await createSessionAs(db, chat, { agentId: "a" })).agent_id).toBe("a");
     expect(codeOf(() => createSessionAs(db, chat, { agentId: "b" }))).toMatch(/^forbidden: .*agent 'b'/);
-    expect(createSessionAs(db, key(["admin"], { agents: ["a"] }), { agentId: "b" }).agent_id).toBe("b");
+    expect((await createSessionAs(db, key(["admin"], { agents: ["a"] }), { agentId: "b" })).agent_id).toBe("b");
   });
 
-  it("gives a pinned key's session the key's tenant and refuses another one, naming both", () => {
-    const db = seeded();
+  it("gives a pinned key's session the key's tenant and refuses another one, naming both", async () => {
+    const db = await seeded();
     const pinned = key(["turns:run"], { tenant: "t1" });
-    expect(createSessionAs(db, pinned, { agentId: "a" }).tenant).toBe("t1");
-    expect(createSessionAs(db, pinned, { agentId: "a", tenant: "t1" }).tenant).toBe("t1");
+    expect((await createSessionAs(db, pinned, { agentId: "a" })).tenant).toBe("t1");
+    expect((await createSessionAs(db, pinned, { agentId: "a", tenant: "t1" })).tenant).toBe("t1");
     expect(codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(
       /^forbidden: .*'t1'.*'t2'/,
     );
@@ -68,32 +68,32 @@ describe("createSessionAs", () => {
     expect(codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" }))).toMatch(
       /^forbidden/,
     );
-    expect(createSessionAs(db, key(["turns:run"]), { agentId: "a", tenant: "free" }).tenant).toBe("free");
+    expect((await createSessionAs(db, key(["turns:run"]), { agentId: "a", tenant: "free" })).tenant).toBe("free");
   });
 });
 
 describe("reading sessions as a key", () => {
-  it("lists only the sessions a key may see", () => {
-    const db = seeded();
-    expect(ids(listSessionsAs(db, key(["traces:read"])))).toEqual(["s_a_none", "s_a_t1", "s_a_t2", "s_b_t1"]);
-    expect(ids(listSessionsAs(db, key(["traces:read"], { tenant: "t1" })))).toEqual(["s_a_t1", "s_b_t1"]);
-    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"] })))).toEqual(["s_a_none", "s_a_t1", "s_a_t2"]);
-    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"], tenant: "t2" })))).toEqual(["s_a_t2"]);
-    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: [] })))).toEqual([]);
-    expect(ids(listSessionsAs(db, key(["turns:run"], { agents: ["a"] }), "b"))).toEqual([]);
+  it("lists only the sessions a key may see", async () => {
+    const db = await seeded();
+    expect(ids(await listSessionsAs(db, key(["traces:read"])))).toEqual(["s_a_none", "s_a_t1", "s_a_t2", "s_b_t1"]);
+    expect(ids(await listSessionsAs(db, key(["traces:read"], { tenant: "t1" })))).toEqual(["s_a_t1", "s_b_t1"]);
+    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"] })))).toEqual(["s_a_none", "s_a_t1", "s_a_t2"]);
+    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"], tenant: "t2" })))).toEqual(["s_a_t2"]);
+    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: [] })))).toEqual([]);
+    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"] }), "b"))).toEqual([]);
     // traces:read ignores the agent list (it reads every agent's traces) but not the pin.
-    expect(ids(listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
+    expect(ids(await listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
     // The Studio's list, for the signed-in key.
-    expect(ids(listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual([
+    expect(ids(await listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual([
       "s_a_t1",
     ]);
-    expect(ids(listSessionRows(db))).toHaveLength(4);
+    expect(ids(await listSessionRows(db))).toHaveLength(4);
   });
 
-  it("answers a session the key may not see as not found (transcript and trace)", () => {
-    const db = seeded();
+  it("answers a session the key may not see as not found (transcript and trace)", async () => {
+    const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"], tenant: "t1" });
-    expect(getTranscriptAs(db, chat, "s_a_t1").id).toBe("s_a_t1");
+    expect((await getTranscriptAs(db, chat, "s_a_t1")).id).toBe("s_a_t1");
     for (const id of ["s_a_t2", "s_b_t1", "s_a_none", "s_missing"]) {
       expect(codeOf(() => getTranscriptAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
       expect(codeOf(() => getTraceAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
@@ -101,7 +101,7 @@ describe("reading sessions as a key", () => {
   });
 
   it("does not start or resume a turn in a session the key may not see", async () => {
-    const db = seeded();
+    const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"] });
     await expect(startTurn(db, { sessionId: "s_b_t1", message: "hi", actor: chat })).rejects.toMatchObject({
       code: "not_found",

@@ -16,32 +16,32 @@ const tool = (name: string, url = "https://api.example.com/x") => ({
 const deps = (env: Record<string, string | undefined> = {}) => ({ env, secrets: staticSecrets({}) });
 
 describe("applyManifest", () => {
-  it("accepts exactly the documented maximum number of tools", () => {
+  it("accepts exactly the documented maximum number of tools", async () => {
     const db = openDb(":memory:");
     const tools = Array.from({ length: MAX_MANIFEST_TOOLS }, (_, i) => tool(`t_${i}`));
-    const r = applyManifest(db, OPERATOR, { tools }, deps());
+    const r = await applyManifest(db, OPERATOR, { tools }, deps());
     expect(r.created).toHaveLength(MAX_MANIFEST_TOOLS);
     expect(r.errors).toEqual([]);
   });
 
-  it("refuses one tool more with 413, writing nothing", () => {
+  it("refuses one tool more with 413, writing nothing", async () => {
     const db = openDb(":memory:");
     const tools = Array.from({ length: MAX_MANIFEST_TOOLS + 1 }, (_, i) => tool(`t_${i}`));
     let error: unknown;
     try {
-      applyManifest(db, OPERATOR, { tools }, deps());
+      await applyManifest(db, OPERATOR, { tools }, deps());
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe("payload_too_large");
     expect((error as DomainError).message).toContain(`at most ${MAX_MANIFEST_TOOLS}`);
-    expect(getTool(db, "t_0")).toBeUndefined();
+    expect(await getTool(db, "t_0")).toBeUndefined();
   });
 
-  it("substitutes only exposed env variables; any other is a per-tool error naming it and the setting", () => {
+  it("substitutes only exposed env variables; any other is a per-tool error naming it and the setting", async () => {
     const db = openDb(":memory:");
-    const r = applyManifest(
+    const r = await applyManifest(
       db,
       OPERATOR,
       {
@@ -54,7 +54,7 @@ describe("applyManifest", () => {
       deps({ API_URL: "https://api.example.com", REGION: undefined }),
     );
     expect(r.created).toEqual(["exposed"]);
-    expect(getTool(db, "exposed")?.definition.request.url).toBe("https://api.example.com/x");
+    expect((await getTool(db, "exposed"))?.definition.request.url).toBe("https://api.example.com/x");
     expect(r.errors).toEqual([
       {
         index: 1,

@@ -12,9 +12,9 @@ const OPERATOR = operatorPrincipal("api");
 const demoModel = { provider: "demo", model: "demo" };
 
 describe("system tools in the catalog", () => {
-  it("are listed as read-only code tools with when an agent is offered each", () => {
+  it("are listed as read-only code tools with when an agent is offered each", async () => {
     const db = openDb(":memory:");
-    const listed = listCatalog(db).filter((t) =>
+    const listed = (await listCatalog(db)).filter((t) =>
       (SYSTEM_TOOL_NAMES as readonly string[]).includes(t.name),
     ) as ReturnType<typeof summarizeSystemTool>[];
     expect(listed.map((t) => t.name)).toEqual([...SYSTEM_TOOL_NAMES]);
@@ -31,14 +31,14 @@ describe("system tools in the catalog", () => {
     expect(listed.find((t) => t.name === "remember")?.offered_when).toContain("memory");
     expect(listed.find((t) => t.name === "spawn_subagents")?.offered_when).toContain("subagents");
     expect(
-      listCatalogRows(db)
+      (await listCatalogRows(db))
         .filter((r) => r.offered_when)
         .map((r) => r.name)
         .sort(),
     ).toEqual([...SYSTEM_TOOL_NAMES].sort());
   });
 
-  it("answer GET with their schema and refuse writes, deletes and collisions", () => {
+  it("answer GET with their schema and refuse writes, deletes and collisions", async () => {
     const db = openDb(":memory:");
     const detail = getToolDetail(db, "spawn_subagent") as Record<string, unknown>;
     expect(detail).toMatchObject({
@@ -48,24 +48,22 @@ describe("system tools in the catalog", () => {
       parameters: { type: "object", required: ["agent", "message"] },
     });
     expect(JSON.stringify(detail.parameters)).not.toContain('"enum":[]');
-    expect(() => removeTool(db, OPERATOR, "remember")).toThrow(DomainError);
+    await expect(removeTool(db, OPERATOR, "remember")).rejects.toThrow(DomainError);
     try {
-      removeTool(db, OPERATOR, "remember");
+      await removeTool(db, OPERATOR, "remember");
     } catch (e) {
       expect((e as DomainError).code).toBe("conflict");
       expect((e as DomainError).message).toContain("system tool");
     }
-    expect(() =>
-      putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } }),
-    ).toThrow("'load_skill' is already a code tool");
+    await expect(putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } })).rejects.toThrow("'load_skill' is already a code tool");
   });
 
-  it("say per agent whether a turn is offered one, and why", () => {
+  it("say per agent whether a turn is offered one, and why", async () => {
     const db = openDb(":memory:");
-    putAgent(db, OPERATOR, "with_skills", { model: demoModel, skills: ["greet"] });
-    putAgent(db, OPERATOR, "denies", { model: demoModel, skills: ["greet"], tools_deny: ["load_skill"] });
-    putAgent(db, OPERATOR, "plain", { model: demoModel });
-    const rows = new Map(toolExposureByAgent(db, "load_skill").map((r) => [r.agent_id, r]));
+    await putAgent(db, OPERATOR, "with_skills", { model: demoModel, skills: ["greet"] });
+    await putAgent(db, OPERATOR, "denies", { model: demoModel, skills: ["greet"], tools_deny: ["load_skill"] });
+    await putAgent(db, OPERATOR, "plain", { model: demoModel });
+    const rows = new Map((await toolExposureByAgent(db, "load_skill")).map((r) => [r.agent_id, r]));
     expect(rows.get("with_skills")).toMatchObject({ status: "offered", reason: expect.stringContaining("skills") });
     expect(rows.get("denies")).toMatchObject({ status: "denied" });
     expect(rows.get("plain")).toMatchObject({

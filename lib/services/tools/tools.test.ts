@@ -7,13 +7,13 @@ import { putTool } from "./tools";
 const OPERATOR = operatorPrincipal("api");
 
 describe("putTool", () => {
-  it("refuses a body name that is not the path's with a 422, whatever its type (never a 500)", () => {
+  it("refuses a body name that is not the path's with a 422, whatever its type (never a 500)", async () => {
     const db = openDb(":memory:");
     // JSON.parse makes a plain object whose `toString` is not a function: String() of it throws.
     for (const name of [JSON.parse('{"toString":1,"valueOf":2}'), 42, null, ["x"], "other"]) {
       let error: unknown;
       try {
-        putTool(db, OPERATOR, "lookup", { name });
+        await putTool(db, OPERATOR, "lookup", { name });
       } catch (e) {
         error = e;
       }

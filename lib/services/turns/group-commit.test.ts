@@ -4,9 +4,9 @@ import { groupCommit } from "./group-commit";
 
 function fixture() {
   const db = openDb(":memory:");
-  db.$client.exec("create table gc_t (k integer primary key, v text not null)");
-  const insert = db.$client.prepare("insert into gc_t (k, v) values (?, ?)");
-  const count = () => (db.$client.prepare("select count(*) as n from gc_t").get() as { n: number }).n;
+  db.client.exec("create table gc_t (k integer primary key, v text not null)");
+  const insert = db.client.prepare("insert into gc_t (k, v) values (?, ?)");
+  const count = () => (db.client.prepare("select count(*) as n from gc_t").get() as { n: number }).n;
   return { db, insert, count };
 }
 
@@ -16,7 +16,7 @@ describe("group commit", () => {
     const seen: boolean[] = [];
     const writes = [1, 2, 3].map((k) =>
       groupCommit(db, () => {
-        seen.push(db.$client.inTransaction);
+        seen.push(db.client.inTransaction);
         return insert.run(k, `v${k}`).changes;
       }),
     );
@@ -24,7 +24,7 @@ describe("group commit", () => {
     await expect(Promise.all(writes)).resolves.toEqual([1, 1, 1]);
     expect(seen).toEqual([true, true, true]);
     expect(count()).toBe(3);
-    expect(db.$client.inTransaction).toBe(false);
+    expect(db.client.inTransaction).toBe(false);
   });
 
   it("undoes and rejects only a write that fails on its own; the others of the flush commit", async () => {
@@ -41,7 +41,7 @@ describe("group commit", () => {
       groupCommit(db, () => insert.run(3, "c")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
-    expect(db.$client.prepare("select k from gc_t order by k").pluck().all()).toEqual([1, 3]);
+    expect(db.client.prepare("select k from gc_t order by k").pluck().all()).toEqual([1, 3]);
     expect(count()).toBe(2);
   });
 
@@ -49,7 +49,7 @@ describe("group commit", () => {
     const { db, insert, count } = fixture();
     const results = await Promise.allSettled([
       groupCommit(db, () => insert.run(1, "a")),
-      groupCommit(db, () => db.$client.exec("rollback")), // the transaction is gone: the flush cannot commit
+      groupCommit(db, () => db.client.exec("rollback")), // the transaction is gone: the flush cannot commit
       groupCommit(db, () => insert.run(2, "b")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
@@ -79,7 +79,7 @@ describe("group commit", () => {
 describe("group commit durability", () => {
   it("commits a flush holding a durable write with synchronous=FULL, and goes back to NORMAL after", async () => {
     const { db, insert } = fixture();
-    const level = () => db.$client.pragma("synchronous", { simple: true });
+    const level = () => db.client.pragma("synchronous", { simple: true });
     expect(level()).toBe(1); // NORMAL: the connection's default
     const seen: unknown[] = [];
     await Promise.all([
@@ -98,7 +98,7 @@ describe("group commit durability", () => {
 
   it("restores NORMAL when the durable flush fails", async () => {
     const { db } = fixture();
-    await expect(groupCommit(db, () => db.$client.exec("commit"), { durable: true })).rejects.toThrow();
-    expect(db.$client.pragma("synchronous", { simple: true })).toBe(1);
+    await expect(groupCommit(db, () => db.client.exec("commit"), { durable: true })).rejects.toThrow();
+    expect(db.client.pragma("synchronous", { simple: true })).toBe(1);
   });
 });

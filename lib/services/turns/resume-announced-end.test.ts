@@ -10,24 +10,24 @@ import { resumeTurn } from "./resume-turn";
 import { agentRow } from "@/test/support/agent-row";
 
 /** A running turn (its lease long expired) whose trace already ends with `terminal`. */
-function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unknown> }) {
+async function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unknown> }) {
   const db = openDb(":memory:");
-  upsertAgent(db, agentRow("a"));
-  insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, {
+  await upsertAgent(db, agentRow("a"));
+  await insertSession(db, { id: "s", agentId: "a", tenant: null });
+  await insertTurn(db, {
     id: "t",
     sessionId: "s",
     userMessage: "go",
     depth: 0,
     runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
   });
-  insertEvent(db, { turnId: "t", seq: 1, type: "turn_started", data: { turn_id: "t" }, at: 1 });
-  insertEvent(db, { turnId: "t", seq: 2, type: terminal.type, data: terminal.data, at: 2 });
+  await insertEvent(db, { turnId: "t", seq: 1, type: "turn_started", data: { turn_id: "t" }, at: 1 });
+  await insertEvent(db, { turnId: "t", seq: 2, type: terminal.type, data: terminal.data, at: 2 });
   return db;
 }
 
 describe("resuming a running turn whose trace already ended (a database from before the one-commit end)", () => {
-  it("closes the row as the trace says, answers 409, and runs nothing", () => {
+  it("closes the row as the trace says, answers 409, and runs nothing", async () => {
     for (const [terminal, row] of [
       [
         { type: "turn_completed", data: { content: "done", usage: { inputTokens: 3 } } },
@@ -46,18 +46,18 @@ describe("resuming a running turn whose trace already ended (a database from bef
         { status: "waiting", error: null },
       ],
     ] as const) {
-      const db = turnWithAnnouncedEnd(terminal);
+      const db = await turnWithAnnouncedEnd(terminal);
       let thrown: unknown;
       try {
-        resumeTurn(db, "t");
+        await resumeTurn(db, "t");
       } catch (error) {
         thrown = error;
       }
       expect(thrown, terminal.type).toBeInstanceOf(DomainError);
       expect((thrown as DomainError).code).toBe("conflict");
       expect((thrown as DomainError).message).toContain(`${terminal.type} was recorded`);
-      expect(getTurn(db, "t"), terminal.type).toMatchObject(row);
-      expect(listTrace(db, ["t"]).events.map((e) => e.type)).toEqual(["turn_started", terminal.type]); // no second end
+      expect(await getTurn(db, "t"), terminal.type).toMatchObject(row);
+      expect((await listTrace(db, ["t"])).events.map((e) => e.type)).toEqual(["turn_started", terminal.type]); // no second end
       expect(isTurnActive("t")).toBe(false);
     }
   });

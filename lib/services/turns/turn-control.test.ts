@@ -22,11 +22,11 @@ import { LeaseLostError, TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
 import { agentRow } from "@/test/support/agent-row";
 
-function fixture(): { db: Db; turnId: string; sessionId: string } {
+async function fixture(): Promise<{ db: Db; turnId: string; sessionId: string }> {
   const db = openDb(":memory:");
-  upsertAgent(db, agentRow("a", { approvals: ["pay"] }));
-  insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, {
+  await upsertAgent(db, agentRow("a", { approvals: ["pay"] }));
+  await insertSession(db, { id: "s", agentId: "a", tenant: null });
+  await insertTurn(db, {
     id: "t",
     sessionId: "s",
     userMessage: "go",
@@ -47,8 +47,8 @@ const request = (position: number, tool = "pay") => ({
 });
 
 describe("approval gate", () => {
-  it("creates one approval per call, waits on it, and turns decisions and expiry into run or refuse", () => {
-    const { db } = fixture();
+  it("creates one approval per call, waits on it, and turns decisions and expiry into run or refuse", async () => {
+    const { db } = await fixture();
     let now = 1_000;
     const gate = createApprovalGate(db, {
       turnId: "t",
@@ -64,7 +64,7 @@ describe("approval gate", () => {
     const second = gate.check(request(1)) as { approval: { id: string } };
     expect(second.approval.id).not.toBe(first.approval.id);
     expect(
-      listApprovals(db, { status: "pending" })
+      (await listApprovals(db, { status: "pending" }))
         .map((a) => [a.callId, a.expiresAt])
         .sort(),
     ).toEqual([
@@ -72,16 +72,16 @@ describe("approval gate", () => {
       ["c1", 61_000],
     ]);
 
-    decideApproval(db, { id: first.approval.id, status: "approved" });
+    await decideApproval(db, { id: first.approval.id, status: "approved" });
     expect(gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
-    expect(decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
+    expect(await decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
     now = 61_000;
     expect(gate.check(request(1))).toEqual({
       action: "refuse",
       error: REJECTED_BY_OPERATOR,
       approval: { id: second.approval.id, state: "expired" },
     });
-    expect(expireApprovals(db, now)).toEqual([]);
+    expect(await expireApprovals(db, now)).toEqual([]);
   });
 });
 
@@ -103,7 +103,7 @@ describe("turn recorder and resume state", () => {
   });
 
   it("keeps an open batch out of the transcript, journals calls, and reads it all back for resume", async () => {
-    const { db } = fixture();
+    const { db } = await fixture();
     const sent = {
       call_id: "c1",
       tool: "pay",
@@ -141,8 +141,8 @@ describe("turn recorder and resume state", () => {
       tool: "pay",
       arguments: { n: 2 },
     });
-    expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user"]);
-    expect(getCheckpoint(db, "t")).toMatchObject({
+    expect((await listMessages(db, "s")).map((m) => m.role)).toEqual(["user"]);
+    expect(await getCheckpoint(db, "t")).toMatchObject({
       step: 0,
       depth: 2,
       runnerPid: 4242,
@@ -150,12 +150,12 @@ describe("turn recorder and resume state", () => {
       leaseExpiresAt: 10_000,
       state: { batchOpen: true },
     });
-    expect(listJournal(db, "t").map((j) => [j.identity, j.status])).toEqual([
+    expect((await listJournal(db, "t")).map((j) => [j.identity, j.status])).toEqual([
       ["id-0", "completed"],
       ["id-1", "started"],
     ]);
 
-    const loaded = loadResumeState(db, { id: "t", userMessage: "go" } as never);
+    const loaded = await loadResumeState(db, { id: "t", userMessage: "go" } as never);
     expect(loaded.depth).toBe(2);
     expect(loaded.resume.inFlight).toEqual(["id-1"]);
     // The in-flight call's trace record, should it be reported "outcome unknown": what it sent, the reason as error.
@@ -196,11 +196,11 @@ describe("turn recorder and resume state", () => {
         { role: "assistant", content: "done" },
       ],
     });
-    expect(listMessages(db, "s").map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+    expect((await listMessages(db, "s")).map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
   });
 
   it("writes a run's end (final checkpoint, terminal event, transcript, turn row) in one commit, and announces it only after", async () => {
-    const { db } = fixture();
+    const { db } = await fixture();
     const recorder = new TurnRecorder(db, "t", "s");
     const seen: { type: string; status: string | undefined; messages: number }[] = [];
     recorder.listen((event) =>
@@ -219,20 +219,20 @@ describe("turn recorder and resume state", () => {
     });
     await recorder.emit({ type: "turn_completed", content: "done" });
     // Held: nothing of the end is written or announced yet.
-    expect(getTurn(db, "t")?.status).toBe("running");
-    expect(getCheckpoint(db, "t")?.step).toBe(-1);
-    expect(listTrace(db, ["t"]).events).toEqual([]);
+    expect((await getTurn(db, "t"))?.status).toBe("running");
+    expect((await getCheckpoint(db, "t"))?.step).toBe(-1);
+    expect((await listTrace(db, ["t"])).events).toEqual([]);
     expect(seen).toEqual([]);
 
     await recorder.end({ status: "completed", content: "done", messages });
     expect(seen).toEqual([{ type: "turn_completed", status: "completed", messages: 2 }]);
-    expect(getCheckpoint(db, "t")).toMatchObject({ step: 0, state: { end: { status: "completed", content: "done" } } });
-    expect(listTrace(db, ["t"]).events.map((e) => [e.seq, e.type])).toEqual([[1, "turn_completed"]]);
-    expect(listMessages(db, "s").map((m) => m.content)).toEqual(["go", "done"]);
+    expect(await getCheckpoint(db, "t")).toMatchObject({ step: 0, state: { end: { status: "completed", content: "done" } } });
+    expect((await listTrace(db, ["t"])).events.map((e) => [e.seq, e.type])).toEqual([[1, "turn_completed"]]);
+    expect((await listMessages(db, "s")).map((m) => m.content)).toEqual(["go", "done"]);
   });
 
   it("writes a trace row for a replayed result only when the original one is missing", async () => {
-    const { db } = fixture();
+    const { db } = await fixture();
     const recorder = new TurnRecorder(db, "t", "s");
     const result = (callId: string, replayed: boolean): EngineEvent => ({
       type: "tool_result",
@@ -247,7 +247,7 @@ describe("turn recorder and resume state", () => {
     await recorder.emit(result("c0", false));
     await recorder.emit(result("c0", true));
     await recorder.emit(result("c1", true));
-    const { calls, events } = listTrace(db, ["t"]);
+    const { calls, events } = await listTrace(db, ["t"]);
     expect(calls.map((c) => [c.callId, c.record.replayed ?? false])).toEqual([
       ["c0", false],
       ["c1", true],
@@ -255,49 +255,49 @@ describe("turn recorder and resume state", () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
-  it("claims a running turn only once its lease has expired, whatever its PID; the loser of a race gets false", () => {
-    const { db } = fixture(); // owned by ins_old (pid 4242) until 10 000
+  it("claims a running turn only once its lease has expired, whatever its PID; the loser of a race gets false", async () => {
+    const { db } = await fixture(); // owned by ins_old (pid 4242) until 10 000
     const claim = (instance: string, now: number) =>
       claimTurn(db, { turnId: "t", instance, pid: process.pid, now, leaseMs: 15_000, from: "running" });
-    expect(claim("ins_new", 9_999)).toBe(false); // the lease holds: the owner may well be alive
+    expect(await claim("ins_new", 9_999)).toBe(false); // the lease holds: the owner may well be alive
     // Two claimers that both saw the lease expired: the update itself compares, so one wins.
-    expect(claim("ins_a", 10_000)).toBe(true);
-    expect(claim("ins_b", 10_000)).toBe(false);
-    expect(getCheckpoint(db, "t")).toMatchObject({
+    expect(await claim("ins_a", 10_000)).toBe(true);
+    expect(await claim("ins_b", 10_000)).toBe(false);
+    expect(await getCheckpoint(db, "t")).toMatchObject({
       runnerInstance: "ins_a",
       runnerPid: process.pid,
       leaseExpiresAt: 25_000,
     });
-    expect(claim("ins_a", 11_000)).toBe(true); // its own instance may claim again (a run of its own that ended)
-    expect(claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(
+    expect(await claim("ins_a", 11_000)).toBe(true); // its own instance may claim again (a run of its own that ended)
+    expect(await claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(
       false,
     ); // it is running, not waiting
   });
 
   it("renews only the leases an instance still holds, and fences the writes of a run that lost its lease", async () => {
-    const { db } = fixture();
-    expect(renewLeases(db, { instance: "ins_old", turnIds: ["t", "unknown"], until: 20_000 })).toBe(1);
-    expect(getCheckpoint(db, "t")?.leaseExpiresAt).toBe(20_000);
+    const { db } = await fixture();
+    expect(await renewLeases(db, { instance: "ins_old", turnIds: ["t", "unknown"], until: 20_000 })).toBe(1);
+    expect((await getCheckpoint(db, "t"))?.leaseExpiresAt).toBe(20_000);
     const recorder = new TurnRecorder(db, "t", "s", { lease: { instance: "ins_old" } });
     await recorder.emit({ type: "text_delta", text: "a" });
     expect(
-      claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" }),
+      await claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" }),
     ).toBe(true);
-    expect(renewLeases(db, { instance: "ins_old", turnIds: ["t"], until: 40_000 })).toBe(0);
-    expect(holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
+    expect(await renewLeases(db, { instance: "ins_old", turnIds: ["t"], until: 40_000 })).toBe(0);
+    expect(await holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
     // The old owner (stalled past its lease, still running) can no longer write or journal a call.
     await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
     await expect(
       recorder.callStarted({ identity: "id-9", step: 0, position: 0, callId: "c9", tool: "pay", arguments: {} }),
     ).rejects.toBeInstanceOf(LeaseLostError);
-    expect(listJournal(db, "t")).toEqual([]);
-    expect(listTrace(db, ["t"]).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+    expect(await listJournal(db, "t")).toEqual([]);
+    expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
   });
 
-  it("lists as resumable a running turn whose lease expired and a waiting turn with no pending approval", () => {
-    const { db } = fixture();
-    expect(listResumableTurns(db, 9_000)).toEqual([]);
-    expect(listResumableTurns(db, 10_000)).toEqual([{ id: "t", status: "running" }]);
+  it("lists as resumable a running turn whose lease expired and a waiting turn with no pending approval", async () => {
+    const { db } = await fixture();
+    expect(await listResumableTurns(db, 9_000)).toEqual([]);
+    expect(await listResumableTurns(db, 10_000)).toEqual([{ id: "t", status: "running" }]);
     const gate = createApprovalGate(db, {
       turnId: "t",
       sessionId: "s",
@@ -306,9 +306,9 @@ describe("turn recorder and resume state", () => {
       now: () => 1_000,
     });
     gate.check(request(0));
-    db.$client.prepare("update turns set status = 'waiting'").run();
-    expect(listResumableTurns(db, 10_000)).toEqual([]); // its approval is pending until 61 000
-    expect(listResumableTurns(db, 61_000)).toEqual([{ id: "t", status: "waiting" }]);
+    db.client.prepare("update turns set status = 'waiting'").run();
+    expect(await listResumableTurns(db, 10_000)).toEqual([]); // its approval is pending until 61 000
+    expect(await listResumableTurns(db, 61_000)).toEqual([{ id: "t", status: "waiting" }]);
   });
 });
 

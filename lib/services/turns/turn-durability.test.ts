@@ -15,7 +15,7 @@ const seen: { write: string; synchronous: unknown }[] = [];
 
 vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/db/queries/checkpoints")>();
-  const level = (db: Db) => db.$client.pragma("synchronous", { simple: true });
+  const level = (db: Db) => db.client.pragma("synchronous", { simple: true });
   return {
     ...original,
     journalStarted: (db: Db, row: Parameters<typeof original.journalStarted>[1]) => {
@@ -33,17 +33,17 @@ vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
   };
 });
 
-function fixture(): Db {
+async function fixture(): Promise<Db> {
   const db = openDb(":memory:");
-  upsertAgent(db, agentRow("a"));
-  insertSession(db, { id: "s", agentId: "a", tenant: null });
-  insertTurn(db, { id: "t", sessionId: "s", userMessage: "go" });
+  await upsertAgent(db, agentRow("a"));
+  await insertSession(db, { id: "s", agentId: "a", tenant: null });
+  await insertTurn(db, { id: "t", sessionId: "s", userMessage: "go" });
   return db;
 }
 
 describe("journal durability", () => {
   it("commits the journal rows of a side-effecting call with synchronous=FULL, a read-only call's with NORMAL", async () => {
-    const db = fixture();
+    const db = await fixture();
     const recorder = new TurnRecorder(db, "t", "s", { sideEffect: (tool) => tool === "charge" });
     const call = (position: number, tool: string) => ({
       identity: `id-${position}`,
@@ -66,11 +66,11 @@ describe("journal durability", () => {
       { write: "completed lookup", synchronous: 1 },
       { write: "checkpoint", synchronous: 1 },
     ]);
-    expect(db.$client.pragma("synchronous", { simple: true })).toBe(1);
+    expect(db.client.pragma("synchronous", { simple: true })).toBe(1);
   });
 
   it("treats a tool it cannot classify as side-effecting", async () => {
-    const db = fixture();
+    const db = await fixture();
     seen.length = 0;
     await new TurnRecorder(db, "t", "s").callStarted({
       identity: "x",

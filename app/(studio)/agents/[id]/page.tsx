@@ -22,7 +22,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const { id } = await params;
   const tab = (await searchParams).tab === "tools" ? "tools" : "settings";
   const db = studioDb();
-  const row = getAgentEditor(db, id);
+  const row = await getAgentEditor(db, id);
   if (!row) notFound();
   const tabLink = (t: string, label: string) => (
     <Link

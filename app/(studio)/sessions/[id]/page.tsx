@@ -22,8 +22,8 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
   const { turn, call } = await searchParams;
   let trace: ReturnType<typeof getTrace>;
   try {
-    getVisibleSessionOrThrow(studioDb(), principal, id);
-    trace = getTrace(studioDb(), id);
+    await getVisibleSessionOrThrow(studioDb(), principal, id);
+    trace = await getTrace(studioDb(), id);
   } catch {
     notFound();
   }

@@ -28,7 +28,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const { name } = await params;
   const { tab, saved } = await searchParams;
   const db = studioDb();
-  const entry = getCatalog(db).entries.get(name);
+  const entry = (await getCatalog(db)).entries.get(name);
   let detail: Record<string, unknown>;
   try {
     detail = getToolDetail(db, name) as Record<string, unknown>;

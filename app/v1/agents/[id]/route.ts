@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(presentAgent(getAgentOrThrow(db, params.id))), {
+export const GET = route<Params>(async (_req, { db, params }) => json(presentAgent(await getAgentOrThrow(db, params.id))), {
   scopes: READ_CATALOG,
 });
 
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
-    const { created, agent } = putAgent(db, principal, params.id, await readJson(req));
+    const { created, agent } = await putAgent(db, principal, params.id, await readJson(req));
     return json(agent, created ? 201 : 200);
   },
   { scopes: ["agents:write"] },
@@ -22,7 +22,7 @@ export const PUT = route<Params>(
 
 // DELETE archives: the agent leaves every list, its history stays (docs/api.md, Agents).
 export const DELETE = route<Params>(
-  async (_req, { db, params, principal }) => json(removeAgent(db, principal, params.id)),
+  async (_req, { db, params, principal }) => json(await removeAgent(db, principal, params.id)),
   { scopes: ["agents:write"] },
 );
 

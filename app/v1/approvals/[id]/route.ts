@@ -12,13 +12,13 @@ type Params = { id: string };
 
 const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() }).strict();
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getApprovalOrThrow(db, params.id)), {
+export const GET = route<Params>(async (_req, { db, params }) => json(await getApprovalOrThrow(db, params.id)), {
   scopes: READ_APPROVALS,
 });
 
 export const POST = route<Params>(
   async (req, { db, params, principal }) =>
-    json(decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))),
+    json(await decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))),
   { scopes: ["approvals:decide"] },
 );
 

@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const DELETE = route<{ id: string }>(
-  async (_req, { db, params, principal }) => json(revokeKey(db, principal, params.id)),
+  async (_req, { db, params, principal }) => json(await revokeKey(db, principal, params.id)),
   {
     scopes: ["admin"],
   },

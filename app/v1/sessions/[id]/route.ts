@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route<{ id: string }>(
-  async (_req, { db, params, principal }) => json(getTranscriptAs(db, principal, params.id)),
+  async (_req, { db, params, principal }) => json(await getTranscriptAs(db, principal, params.id)),
   { scopes: READ_SESSIONS },
 );
 

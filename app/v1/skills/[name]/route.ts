@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getSkillOrThrow(db, params.name)), {
+export const GET = route<Params>(async (_req, { db, params }) => json(await getSkillOrThrow(db, params.name)), {
   scopes: READ_CATALOG,
 });
 
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
-    const { created, skill } = putSkill(db, principal, params.name, await readBody(req, skillInput));
+    const { created, skill } = await putSkill(db, principal, params.name, await readBody(req, skillInput));
     return json(skill, created ? 201 : 200);
   },
   { scopes: ["agents:write"] },
@@ -22,7 +22,7 @@ export const PUT = route<Params>(
 
 export const DELETE = route<Params>(
   async (_req, { db, params, principal }) => {
-    removeSkill(db, principal, params.name);
+    await removeSkill(db, principal, params.name);
     return json({ deleted: params.name });
   },
   { scopes: ["agents:write"] },

@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(getToolDetail(db, params.name)), {
+export const GET = route<Params>(async (_req, { db, params }) => json(await getToolDetail(db, params.name)), {
   scopes: READ_CATALOG,
 });
 
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
-    const { created, tool } = putTool(db, principal, params.name, await readJson(req));
+    const { created, tool } = await putTool(db, principal, params.name, await readJson(req));
     return json(tool, created ? 201 : 200);
   },
   { scopes: ["tools:write"] },
@@ -22,7 +22,7 @@ export const PUT = route<Params>(
 
 export const DELETE = route<Params>(
   async (_req, { db, params, principal }) => {
-    removeTool(db, principal, params.name);
+    await removeTool(db, principal, params.name);
     return json({ deleted: params.name });
   },
   { scopes: ["tools:write"] },

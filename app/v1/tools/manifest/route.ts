@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export const POST = route(
   async (req, { db, principal }) =>
     json(
-      applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), {
+      await applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), {
         env: manifestEnv(),
         secrets: processSecrets,
       }),
@@ -22,17 +22,17 @@ export const POST = route(
 );
 
 // This static segment shadows /v1/tools/:name for a tool named "manifest"; serve that tool here.
-export const GET = route(async (_req, { db }) => json(getToolDetail(db, "manifest")), { scopes: READ_CATALOG });
+export const GET = route(async (_req, { db }) => json(await getToolDetail(db, "manifest")), { scopes: READ_CATALOG });
 export const PUT = route(
   async (req, { db, principal }) => {
-    const { created, tool } = putTool(db, principal, "manifest", await readJson(req));
+    const { created, tool } = await putTool(db, principal, "manifest", await readJson(req));
     return json(tool, created ? 201 : 200);
   },
   { scopes: ["tools:write"] },
 );
 export const DELETE = route(
   async (_req, { db, principal }) => {
-    removeTool(db, principal, "manifest");
+    await removeTool(db, principal, "manifest");
     return json({ deleted: "manifest" });
   },
   { scopes: ["tools:write"] },

@@ -17,7 +17,7 @@ const body = z.object({ message: z.string().max(200_000) }).strict();
 // The signed-in key (principal): its agents, tenant and rate limit apply in the playground too.
 export const POST = studioRoute<{ id: string }>(
   async (req, { db, params, principal }) => {
-    const session = getVisibleSessionOrThrow(db, principal, params.id);
+    const session = await getVisibleSessionOrThrow(db, principal, params.id);
     // A traces:read + turns:run key sees every session, but runs turns only for its own agents.
     if (!mayUseAgent(principal, session.agentId))
       throw new DomainError("forbidden", `this key may not use agent '${session.agentId}'`);

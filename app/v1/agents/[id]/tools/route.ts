@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = route<{ id: string }>(
   async (_req, { db, params }) => {
-    const agent = getAgentOrThrow(db, params.id);
-    const { offered, deferred, denied } = agentToolExposure(db, agent);
+    const agent = await getAgentOrThrow(db, params.id);
+    const { offered, deferred, denied } = await agentToolExposure(db, agent);
     return json({ offered, deferred, denied, system: agentSystemTools(agent, deferred.length > 0) });
   },
   { scopes: READ_CATALOG },

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route<{ id: string }>(
   async (req, { db, params, principal }) =>
-    json(getTraceAs(db, principal, params.id, { turnId: req.nextUrl.searchParams.get("turn_id") ?? undefined })),
+    json(await getTraceAs(db, principal, params.id, { turnId: req.nextUrl.searchParams.get("turn_id") ?? undefined })),
   { scopes: READ_SESSIONS },
 );
 

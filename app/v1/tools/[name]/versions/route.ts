@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route<{ name: string }>(
-  async (_req, { db, params }) => json({ name: params.name, versions: listToolHistory(db, params.name) }),
+  async (_req, { db, params }) => json({ name: params.name, versions: await listToolHistory(db, params.name) }),
   { scopes: ["traces:read", "tools:write"] },
 );
 

@@ -11,7 +11,7 @@ export const POST = route<{ id: string }>(
   async (req, { db, params, principal }) => {
     if (req.headers.get("accept")?.includes("text/event-stream")) {
       const channel = sseChannel();
-      const turn = resumeTurnAs(db, principal, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
+      const turn = await resumeTurnAs(db, principal, params.id, ({ type, seq: _seq, at: _at, ...data }) => {
         channel.send(type, data);
         if (isTerminalEvent(type)) channel.close();
       });
@@ -19,7 +19,7 @@ export const POST = route<{ id: string }>(
       turn.done.finally(() => channel.close()).catch(() => undefined);
       return channel.response;
     }
-    const turn = resumeTurnAs(db, principal, params.id);
+    const turn = await resumeTurnAs(db, principal, params.id);
     const result = await turn.done;
     return json(turnResultJson(turn.turnId, result));
   },

@@ -13,10 +13,10 @@ const query = z.object({ turn: z.string().min(1).max(200).optional() });
 
 export const GET = studioRoute<{ id: string; callId: string }>(
   async (req, { db, params, principal }) => {
-    getVisibleSessionOrThrow(db, principal, params.id);
+    await getVisibleSessionOrThrow(db, principal, params.id);
     const { turn } = parseWith(query, { turn: req.nextUrl.searchParams.get("turn") ?? undefined });
     // The record carries masked headers and the tool's result: never cache it.
-    return json({ call: getTraceCall(db, params.id, params.callId, turn) }, 200, { "cache-control": "no-store" });
+    return json({ call: await getTraceCall(db, params.id, params.callId, turn) }, 200, { "cache-control": "no-store" });
   },
   { scopes: READ_SESSIONS },
 );

@@ -1,0 +1,102 @@
+/**
+ * The PostgreSQL form of the Db against a real server (the throwaway cluster of the test
+ * script; the SQLite run of the suite skips this file, the PostgreSQL run always has it):
+ * migrations under the advisory lock when instances start at once, notifications across
+ * instances only on commit, transaction-scoped locks, and a clear error when the server
+ * cannot be reached.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { openPostgres } from "@/db/client";
+import type { Db } from "@/db/database";
+import { migrationState } from "@/db/queries/database-info";
+import { insertSession } from "@/db/queries/sessions";
+import { insertTurn, listTurns } from "@/db/queries/turns";
+import { upsertAgent } from "@/db/queries/agents";
+import { agentRow } from "../support/agent-row";
+import { freePort } from "../support/server";
+import { createTestDatabase, testPostgresUrl } from "../support/test-database";
+
+const opened: Db[] = [];
+const open = (url: string) => {
+  const db = openPostgres(url, { poolSize: 4 });
+  opened.push(db);
+  return db;
+};
+afterAll(async () => {
+  await Promise.all(opened.map((db) => db.close()));
+});
+
+describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", () => {
+  it("three instances starting at once on an empty database migrate it once, under the lock", async () => {
+    const url = await createTestDatabase();
+    const fleet = [open(url), open(url), open(url)];
+    await Promise.all(fleet.map((db) => db.ready()));
+    for (const db of fleet) expect(await migrationState(db)).toMatchObject({ current: true });
+    const [{ n }] = await fleet[0]!.execute<{ n: string }>(sql`select count(*) as n from drizzle.__drizzle_migrations`);
+    expect(Number(n)).toBe((await migrationState(fleet[0]!)).shipped);
+  });
+
+  it("a notification reaches another instance when the transaction commits, never on a rollback", async () => {
+    const url = await createTestDatabase();
+    const [a, b] = [open(url), open(url)];
+    const heard: string[] = [];
+    await b.listen("insika_probe", (payload) => heard.push(payload));
+    await a
+      .transaction(async (tx) => {
+        await tx.notify("insika_probe", "rolled-back");
+        throw new Error("undo");
+      })
+      .catch(() => undefined);
+    await a.transaction(async (tx) => {
+      await tx.notify("insika_probe", "committed");
+    });
+    const deadline = Date.now() + 5_000;
+    while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toEqual(["committed"]);
+  });
+
+  it("turns started at once on one session from two instances get distinct seqs (the session lock)", async () => {
+    const url = await createTestDatabase();
+    const [a, b] = [open(url), open(url)];
+    await upsertAgent(a, agentRow("seq"));
+    await insertSession(a, { id: "ses_seq", agentId: "seq", tenant: null });
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        insertTurn(i % 2 ? a : b, { id: `turn_${i}`, sessionId: "ses_seq", userMessage: `m${i}` }),
+      ),
+    );
+    const seqs = (await listTurns(a, "ses_seq")).map((t) => t.seq);
+    expect(seqs).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it("a nested transaction is a savepoint: its failure is undone alone", async () => {
+    const db = open(await createTestDatabase());
+    await db.execute(sql`create table probe (k int primary key)`);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into probe values (1)`);
+      await expect(
+        tx.transaction(async (s) => {
+          await s.execute(sql`insert into probe values (2)`);
+          await s.execute(sql`insert into probe values (1)`);
+        }),
+      ).rejects.toThrow();
+      await tx.execute(sql`insert into probe values (3)`);
+    });
+    const rows = await db.execute<{ k: number }>(sql`select k from probe order by k`);
+    expect(rows.map((r) => r.k)).toEqual([1, 3]);
+  });
+
+  it("an unreachable server is a clear error within seconds, its password never shown", async () => {
+    const port = await freePort(); // nothing listens there
+    const db = open(`postgres://insika:hunter2@127.0.0.1:${port}/insika`);
+    const started = Date.now();
+    const error = (await db.ready().catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(`^cannot connect to PostgreSQL at postgres://insika:\\*\\*\\*@127\\.0\\.0\\.1:${port}/insika`),
+    );
+    expect(error.message).not.toContain("hunter2");
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+});
