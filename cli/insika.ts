@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "doctor": {
-      const result = await runDoctor(getDb(env.dataDir), env);
+      const result = await runDoctor(getDb(env), env);
       if (args.includes("--json")) console.log(JSON.stringify(result, null, 2));
       else
         for (const c of result.checks)
@@ -59,12 +59,12 @@ async function main(argv: string[]): Promise<number> {
     case "apply": {
       const file = args[0] ?? configFilePath(env);
       if (!file) throw new Error("no config file: pass one, set INSIKA_CONFIG, or create insika.config.ts");
-      const result = await applyConfig(getDb(env.dataDir), OPERATOR, await loadConfigFile(file));
+      const result = await applyConfig(getDb(env), OPERATOR, await loadConfigFile(file));
       console.log(JSON.stringify(result, null, 2));
       return 0;
     }
     case "token": {
-      const db = getDb(env.dataDir);
+      const db = getDb(env);
       const config = { envToken: env.INSIKA_API_TOKEN, dataDir: env.dataDir };
       if (args.includes("--rotate")) {
         console.log(await rotateBootstrapKey(db, config));
@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
       const [sub, name, url, ...rest] = args;
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
       const body = { name, url, headers: parseHeaderFlags(rest) };
-      const result = await importMcpServer(getDb(env.dataDir), OPERATOR, body, {
+      const result = await importMcpServer(getDb(env), OPERATOR, body, {
         posture: getPosture(),
         secrets: processSecrets,
       });
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "keys":
-      return runKeys(getDb(env.dataDir), args);
+      return runKeys(getDb(env), args);
     default:
       console.error(USAGE);
       return command === undefined || command === "help" || command === "--help" ? 0 : 2;
@@ -163,13 +163,13 @@ function parseHeaderFlags(args: string[]): Record<string, string> {
   return headers;
 }
 
-main(process.argv.slice(2))
-  .then((code) => {
-    closeAllDbs();
+void main(process.argv.slice(2))
+  .then(async (code) => {
+    await closeAllDbs();
     process.exitCode = code;
   })
-  .catch((error: unknown) => {
-    closeAllDbs();
+  .catch(async (error: unknown) => {
+    await closeAllDbs();
     console.error(`insika: ${error instanceof DomainError || error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   });

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeDb, openDb, type Db } from "./client";
+import { closeDb, openDb } from "./client";
+import type { SqliteDatabase } from "./sqlite-database";
 import { SAFETY_NET_PAGES } from "./wal-checkpointer";
 
-const opened: { db: Db; dir: string }[] = [];
+const opened: { db: SqliteDatabase; dir: string }[] = [];
 
 function fresh(backgroundCheckpoint: boolean) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-wal-"));

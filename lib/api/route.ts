@@ -67,11 +67,11 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
   return async (req: NextRequest, next: { params: Promise<P> }): Promise<Response> => {
     try {
       const env = getEnv();
-      const db = getDb(env.dataDir);
+      const db = getDb(env);
       const principal =
         options.scopes === "public"
           ? ANONYMOUS
-          : authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
+          : await authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
       return await handler(req, { params: await next.params, db, env, principal });
     } catch (error) {
       return (options.onError ?? errorResponse)(error);

@@ -15,7 +15,7 @@ import { isHttpsRequest } from "./request-origin";
 
 function studioContext() {
   const env = getEnv();
-  return { db: getDb(env.dataDir), dataDir: env.dataDir };
+  return { db: getDb(env), dataDir: env.dataDir };
 }
 
 /** True when this cookie value is a valid Studio session (the proxy checks it before Next reads cookies()). */

@@ -2,4 +2,4 @@
 import { getDb, type Db } from "@/db/client";
 import { getEnv } from "@/lib/env";
 
-export const studioDb = (): Db => getDb(getEnv().dataDir);
+export const studioDb = (): Db => getDb(getEnv());

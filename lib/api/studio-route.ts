@@ -50,7 +50,7 @@ export function studioRoute<P = Record<string, never>>(handler: Handler<P>, opti
         throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
       }
       const env = getEnv();
-      return await handler(req, { params: await next.params, db: getDb(env.dataDir), env, principal });
+      return await handler(req, { params: await next.params, db: getDb(env), env, principal });
     } catch (error) {
       return errorResponse(error);
     }

@@ -25,7 +25,7 @@ describe("gather", () => {
   it("rejects on the first failure, starts nothing more and aborts the running calls", async () => {
     const started: number[] = [];
     const aborted: number[] = [];
-    const run = await gather(
+    const run = gather(
       [0, 1, 2, 3],
       async (item, _index, signal) => {
         started.push(item);
@@ -45,7 +45,7 @@ describe("gather", () => {
 
   it("honours the caller's signal and refuses a bad concurrency", async () => {
     const controller = new AbortController();
-    const run = await gather([1, 2], () => sleep(50), { signal: controller.signal });
+    const run = gather([1, 2], () => sleep(50), { signal: controller.signal });
     controller.abort(new Error("cancelled"));
     await expect(run).rejects.toThrow("cancelled");
     await expect(gather([1], (x) => x, { concurrency: 0 })).rejects.toThrow(RangeError);

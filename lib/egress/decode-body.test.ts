@@ -23,7 +23,7 @@ describe("readCapped", () => {
   it("takes string chunks as UTF-8", async () => {
     const s = new PassThrough();
     s.setEncoding("utf8");
-    const read = await readCapped(s, 10);
+    const read = readCapped(s, 10);
     s.end("héllo");
     expect((await read).body.toString("utf8")).toBe("héllo");
   });
@@ -34,7 +34,7 @@ describe("readCapped", () => {
     early.destroy(new Error("early"));
     await expect(readCapped(early, 10)).rejects.toThrow("early");
     const late = new PassThrough();
-    const read = await readCapped(late, 10);
+    const read = readCapped(late, 10);
     late.write("ab");
     late.destroy(new Error("late"));
     await expect(read).rejects.toThrow("late");
@@ -45,7 +45,7 @@ describe("readCapped", () => {
     early.destroy();
     await expect(readCapped(early, 10)).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });
     const late = new PassThrough();
-    const read = await readCapped(late, 10);
+    const read = readCapped(late, 10);
     late.write("ab");
     late.destroy();
     await expect(read).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });

@@ -6,7 +6,7 @@ describe("readCapped with stopWhen", () => {
   it("ends the read at the chunk the predicate accepts, on a stream that never ends, and frees it", async () => {
     const s = new PassThrough();
     const seen: string[] = [];
-    const read = await readCapped(s, 1000, (chunk) => {
+    const read = readCapped(s, 1000, (chunk) => {
       seen.push(chunk.toString());
       return chunk.toString().includes("answer");
     });
@@ -20,7 +20,7 @@ describe("readCapped with stopWhen", () => {
 
   it("reads to the end when the predicate never accepts", async () => {
     const s = new PassThrough();
-    const read = await readCapped(s, 1000, () => false);
+    const read = readCapped(s, 1000, () => false);
     s.end("abc");
     expect(await read).toEqual({ body: Buffer.from("abc"), truncated: false });
   });

@@ -37,8 +37,8 @@ describe("Limiter", () => {
     const limiter = new Limiter(1);
     const held = await limiter.acquire();
     const controller = new AbortController();
-    const aborted = await limiter.acquire(controller.signal);
-    const next = await limiter.acquire();
+    const aborted = limiter.acquire(controller.signal);
+    const next = limiter.acquire();
     controller.abort(new Error("stop"));
     await expect(aborted).rejects.toThrow("stop");
     expect(limiter.pending).toBe(1);
@@ -58,7 +58,7 @@ describe("Limiter", () => {
   it("counts a release only once", async () => {
     const limiter = new Limiter(1);
     const release = await limiter.acquire();
-    const waiter = await limiter.acquire();
+    const waiter = limiter.acquire();
     release();
     release();
     await waiter;
@@ -110,7 +110,7 @@ describe("Limiter and shared abort signals", () => {
     const b = new AbortController();
     const held = await limiter.acquire();
     const onA = [limiter.acquire(a.signal), limiter.acquire(a.signal)];
-    const onB = await limiter.acquire(b.signal);
+    const onB = limiter.acquire(b.signal);
     a.abort(new Error("stop a"));
     for (const p of onA) await expect(p).rejects.toThrow("stop a");
     expect(limiter.pending).toBe(1);

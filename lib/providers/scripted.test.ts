@@ -71,7 +71,7 @@ describe("scriptedModel", () => {
     const model = scriptedModel([[text("a", 20), text("b", 5_000)]]);
     const started = Date.now();
     const parts: ModelStreamPart[] = [];
-    const run = await (async () => {
+    const run = (async () => {
       for await (const part of model.stream(request({ signal: controller.signal }))) {
         parts.push(part);
         controller.abort(new Error("stop"));

@@ -33,8 +33,8 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     const fleet = [open(url), open(url), open(url)];
     await Promise.all(fleet.map((db) => db.ready()));
     for (const db of fleet) expect(await migrationState(db)).toMatchObject({ current: true });
-    const [{ n }] = await fleet[0]!.execute<{ n: string }>(sql`select count(*) as n from drizzle.__drizzle_migrations`);
-    expect(Number(n)).toBe((await migrationState(fleet[0]!)).shipped);
+    const [row] = await fleet[0]!.execute<{ n: string }>(sql`select count(*) as n from drizzle.__drizzle_migrations`);
+    expect(Number(row?.n)).toBe((await migrationState(fleet[0]!)).shipped);
   });
 
   it("a notification reaches another instance when the transaction commits, never on a rollback", async () => {

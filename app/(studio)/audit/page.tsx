@@ -39,7 +39,7 @@ export default async function AuditPage({ searchParams }: Props) {
   });
   const db = studioDb();
   const actors = (await listKeys(db)).map((k) => ({ id: k.id, name: k.name }));
-  const page = parsed.success ? listAudit(db, parsed.data) : null;
+  const page = parsed.success ? await listAudit(db, parsed.data) : null;
   const older = page?.next_before
     ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}`
     : null;

@@ -72,8 +72,8 @@ export async function responsesSession(
   if (!params.previousResponseId)
     return { id: (await createSessionAs(db, principal, { agentId: params.agentId })).id, created: true };
   const turnId = turnIdOfResponse(params.previousResponseId);
-  const turn = turnId ? getTurn(db, turnId) : undefined;
-  const session = turn ? getSession(db, turn.sessionId) : undefined;
+  const turn = turnId ? await getTurn(db, turnId) : undefined;
+  const session = turn ? await getSession(db, turn.sessionId) : undefined;
   if (!turn || !session || !maySeeSession(principal, session))
     throw notFoundError("previous response not found", "previous_response_not_found", "previous_response_id");
   return existingSession(db, principal, params.agentId, turn.sessionId);

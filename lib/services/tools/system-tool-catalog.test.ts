@@ -40,7 +40,7 @@ describe("system tools in the catalog", () => {
 
   it("answer GET with their schema and refuse writes, deletes and collisions", async () => {
     const db = openDb(":memory:");
-    const detail = getToolDetail(db, "spawn_subagent") as Record<string, unknown>;
+    const detail = (await getToolDetail(db, "spawn_subagent")) as Record<string, unknown>;
     expect(detail).toMatchObject({
       name: "spawn_subagent",
       kind: "code",

@@ -15,7 +15,7 @@ describe("group commit", () => {
     const { db, insert, count } = fixture();
     const seen: boolean[] = [];
     const writes = [1, 2, 3].map((k) =>
-      groupCommit(db, () => {
+      groupCommit(db, async () => {
         seen.push(db.client.inTransaction);
         return insert.run(k, `v${k}`).changes;
       }),
@@ -30,15 +30,15 @@ describe("group commit", () => {
   it("undoes and rejects only a write that fails on its own; the others of the flush commit", async () => {
     const { db, insert, count } = fixture();
     const results = await Promise.allSettled([
-      groupCommit(db, () => insert.run(1, "a")),
-      groupCommit(db, () => {
+      groupCommit(db, async () => insert.run(1, "a")),
+      groupCommit(db, async () => {
         insert.run(2, "b"); // undone with the savepoint of this write
         insert.run(1, "duplicate");
       }),
-      groupCommit(db, () => {
+      groupCommit(db, async () => {
         throw new Error("bad value");
       }),
-      groupCommit(db, () => insert.run(3, "c")),
+      groupCommit(db, async () => insert.run(3, "c")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
     expect(db.client.prepare("select k from gc_t order by k").pluck().all()).toEqual([1, 3]);
@@ -48,30 +48,30 @@ describe("group commit", () => {
   it("rejects every write of a flush that fails as a whole, and writes nothing of it", async () => {
     const { db, insert, count } = fixture();
     const results = await Promise.allSettled([
-      groupCommit(db, () => insert.run(1, "a")),
-      groupCommit(db, () => db.client.exec("rollback")), // the transaction is gone: the flush cannot commit
-      groupCommit(db, () => insert.run(2, "b")),
+      groupCommit(db, async () => insert.run(1, "a")),
+      groupCommit(db, async () => db.client.exec("rollback")), // the transaction is gone: the flush cannot commit
+      groupCommit(db, async () => insert.run(2, "b")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(count()).toBe(0);
-    await expect(groupCommit(db, () => insert.run(4, "d"))).resolves.toMatchObject({ changes: 1 }); // the queue goes on
+    await expect(groupCommit(db, async () => insert.run(4, "d"))).resolves.toMatchObject({ changes: 1 }); // the queue goes on
   });
 
   it("runs the writes of a flush with a failing one again, each once in what is committed", async () => {
     const { db, insert, count } = fixture();
     let runs = 0;
     const results = await Promise.allSettled([
-      groupCommit(db, () => {
+      groupCommit(db, async () => {
         runs += 1;
         return insert.run(1, "a").changes;
       }),
-      groupCommit(db, () => insert.run(1, "duplicate")),
+      groupCommit(db, async () => insert.run(1, "duplicate")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
     expect(runs).toBe(2); // the plain transaction, rolled back, then the isolated one
     expect(count()).toBe(1);
     let alone = 0;
-    await groupCommit(db, () => ((alone += 1), insert.run(2, "b")));
+    await groupCommit(db, async () => ((alone += 1), insert.run(2, "b")));
     expect(alone).toBe(1); // nothing failed: one run
   });
 });
@@ -83,8 +83,8 @@ describe("group commit durability", () => {
     expect(level()).toBe(1); // NORMAL: the connection's default
     const seen: unknown[] = [];
     await Promise.all([
-      groupCommit(db, () => seen.push(["plain", level(), insert.run(1, "a").changes])),
-      groupCommit(db, () => seen.push(["durable", level(), insert.run(2, "b").changes]), { durable: true }),
+      groupCommit(db, async () => seen.push(["plain", level(), insert.run(1, "a").changes])),
+      groupCommit(db, async () => seen.push(["durable", level(), insert.run(2, "b").changes]), { durable: true }),
     ]);
     // One flush, one commit: the setting that commit runs with is FULL for both writes in it.
     expect(seen).toEqual([
@@ -92,13 +92,13 @@ describe("group commit durability", () => {
       ["durable", 2, 1],
     ]);
     expect(level()).toBe(1);
-    await groupCommit(db, () => seen.push(["later", level()]));
+    await groupCommit(db, async () => seen.push(["later", level()]));
     expect(seen.at(-1)).toEqual(["later", 1]);
   });
 
   it("restores NORMAL when the durable flush fails", async () => {
     const { db } = fixture();
-    await expect(groupCommit(db, () => db.client.exec("commit"), { durable: true })).rejects.toThrow();
+    await expect(groupCommit(db, async () => db.client.exec("commit"), { durable: true })).rejects.toThrow();
     expect(db.client.pragma("synchronous", { simple: true })).toBe(1);
   });
 });

@@ -8,12 +8,14 @@ import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
-import { DomainError } from "@/lib/errors";
+import { DomainError, errorMessage } from "@/lib/errors";
 import { SubagentBudget, subagentTurnsStarted } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
+import { failureInfo } from "@/lib/engine/turn-failure";
+import { isConnectionError } from "@/db/database-errors";
 import { markTurnActive, markTurnInactive } from "./active-turns";
 import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
@@ -146,36 +148,57 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       ...(setup.gate ? { gate: setup.gate } : {}),
       ...(params.signal ? { signal: params.signal } : {}),
       ...(params.resume ? { resume: params.resume } : {}),
-    }).then(async (result) => {
-      await recorder.end(result);
-      return result;
-    });
+    })
+      .then(async (result) => {
+        await recorder.end(result);
+        return result;
+      })
+      .catch((error: unknown) => recordingFailed(db, turnId, error));
     started = { turnId, recorder, done };
   } catch (error) {
     markTurnInactive(turnId);
     throw error;
   }
-  started.done.then(
-    (result) => {
-      markTurnInactive(turnId);
-      if (result.status === "waiting") void resumeIfDecided(db, turnId);
-    },
-    (error: unknown) => {
-      markTurnInactive(turnId);
-      // Taken over by another process: the turn is theirs now; writing "failed" would undo it.
-      if (error instanceof LeaseLostError)
-        return log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
-      // Persistence itself failed: say so in the log and leave the turn failed, never running forever.
-      log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
-      // No event can say why (recording is what failed): the code is recording_failed, in the log.
-      // When the database is gone this fails too and the turn stays running: its lease runs
-      // out and the resume pass takes it up again once the database is back.
-      updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" }).catch(
-        () => log.warn("turn left running: the database did not take its failure", { turn_id: turnId }),
-      );
-    },
-  );
+  void started.done.then((result) => {
+    markTurnInactive(turnId);
+    if (result.status === "waiting") void resumeIfDecided(db, turnId);
+  });
   return started;
+}
+
+/**
+ * The run could not be recorded (its end, or a write it needed): the caller is answered with
+ * a failed result (fault `system`), never a rejection. What becomes of the turn row depends
+ * on why. Taken over by another process: the turn is theirs now, writing "failed" would undo
+ * it. The database unreachable: the row is left running, so once its lease runs out the
+ * resume pass takes it up again when the database is back (a completed call is not sent
+ * again, one in flight is reported unknown). Anything else: the row is closed as failed, so
+ * it never stays running forever.
+ */
+async function recordingFailed(db: Db, turnId: string, error: unknown): Promise<RunTurnResult> {
+  if (error instanceof LeaseLostError) {
+    log.warn("turn taken over by another process; this run stopped", { turn_id: turnId });
+    return { status: "failed", content: "", messages: [], ...failureInfo("lease_lost", error.message) };
+  }
+  if (isConnectionError(error)) {
+    log.warn("database unavailable: the turn is left running and resumes when it is back", {
+      turn_id: turnId,
+      ...describeError(error),
+    });
+    const message = `the database is unavailable (${errorMessage(error)}); the turn resumes from its last checkpoint when it is back`;
+    return { status: "failed", content: "", messages: [], ...failureInfo("recording_failed", message) };
+  }
+  // No event can say why (recording is what failed): the code is recording_failed, in the log.
+  log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
+  await updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" }).catch(
+    () => log.warn("turn left running: the database did not take its failure", { turn_id: turnId }),
+  );
+  return {
+    status: "failed",
+    content: "",
+    messages: [],
+    ...failureInfo("recording_failed", "internal error while recording the turn"),
+  };
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */

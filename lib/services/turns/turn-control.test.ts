@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import { openDb } from "@/db/client";
+import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import {
   claimTurn,
@@ -22,7 +23,7 @@ import { LeaseLostError, TurnRecorder } from "./turn-recorder";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
 import { agentRow } from "@/test/support/agent-row";
 
-async function fixture(): Promise<{ db: Db; turnId: string; sessionId: string }> {
+async function fixture(): Promise<{ db: SqliteDatabase; turnId: string; sessionId: string }> {
   const db = openDb(":memory:");
   await upsertAgent(db, agentRow("a", { approvals: ["pay"] }));
   await insertSession(db, { id: "s", agentId: "a", tenant: null });
@@ -57,10 +58,10 @@ describe("approval gate", () => {
       ttlS: 60,
       now: () => now,
     });
-    expect(gate.check(request(0, "lookup"))).toEqual({ action: "run" });
+    expect(await gate.check(request(0, "lookup"))).toEqual({ action: "run" });
     const first = gate.check(request(0)) as { action: string; approval: { id: string; state: string } };
     expect(first).toMatchObject({ action: "wait", approval: { state: "requested" } });
-    expect(gate.check(request(0))).toEqual({ action: "wait", approval: { id: first.approval.id, state: "pending" } });
+    expect(await gate.check(request(0))).toEqual({ action: "wait", approval: { id: first.approval.id, state: "pending" } });
     const second = gate.check(request(1)) as { approval: { id: string } };
     expect(second.approval.id).not.toBe(first.approval.id);
     expect(
@@ -73,10 +74,10 @@ describe("approval gate", () => {
     ]);
 
     await decideApproval(db, { id: first.approval.id, status: "approved" });
-    expect(gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
+    expect(await gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
     expect(await decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
     now = 61_000;
-    expect(gate.check(request(1))).toEqual({
+    expect(await gate.check(request(1))).toEqual({
       action: "refuse",
       error: REJECTED_BY_OPERATOR,
       approval: { id: second.approval.id, state: "expired" },
@@ -111,7 +112,7 @@ describe("turn recorder and resume state", () => {
       arguments: { n: 2 },
       request: { method: "POST", url: "https://pay.example/x", headers: { Authorization: "[secret]" } },
     };
-    const recorder = new TurnRecorder(db, "t", "s", {
+    const recorder = await TurnRecorder.open(db, "t", "s", {
       describeCall: (call) => ({ ...sent, call_id: call.callId, arguments: call.arguments }),
     });
     await recorder.save(checkpoint({ batchOpen: true }));
@@ -182,7 +183,7 @@ describe("turn recorder and resume state", () => {
     expect(loaded.resume.checkpoint.messages.at(-1)).toEqual(assistant);
 
     // The batch closes on resume: the assistant message and both results enter the transcript once.
-    const resumed = new TurnRecorder(db, "t", "s");
+    const resumed = await TurnRecorder.open(db, "t", "s");
     const tool = (id: string): ModelMessage => ({ role: "tool", callId: id, tool: "pay", content: "1" });
     await resumed.save(checkpoint({ messages: [{ role: "user", content: "go" }, assistant, tool("c0"), tool("c1")] }));
     await resumed.end({
@@ -201,11 +202,20 @@ describe("turn recorder and resume state", () => {
 
   it("writes a run's end (final checkpoint, terminal event, transcript, turn row) in one commit, and announces it only after", async () => {
     const { db } = await fixture();
-    const recorder = new TurnRecorder(db, "t", "s");
-    const seen: { type: string; status: string | undefined; messages: number }[] = [];
-    recorder.listen((event) =>
-      seen.push({ type: event.type, status: getTurn(db, "t")?.status, messages: listMessages(db, "s").length }),
-    );
+    const recorder = await TurnRecorder.open(db, "t", "s");
+    // What a listener finds in the database when it is told (read as it is told; never inside the commit).
+    const seen: Promise<{ type: string; inTransaction: boolean; status: string | undefined; messages: number }>[] = [];
+    recorder.listen((event) => {
+      const inTransaction = db.client.inTransaction;
+      seen.push(
+        Promise.all([getTurn(db, "t"), listMessages(db, "s")]).then(([turn, messages]) => ({
+          type: event.type,
+          inTransaction,
+          status: turn?.status,
+          messages: messages.length,
+        })),
+      );
+    });
     const messages: ModelMessage[] = [
       { role: "user", content: "go" },
       { role: "assistant", content: "done" },
@@ -225,7 +235,9 @@ describe("turn recorder and resume state", () => {
     expect(seen).toEqual([]);
 
     await recorder.end({ status: "completed", content: "done", messages });
-    expect(seen).toEqual([{ type: "turn_completed", status: "completed", messages: 2 }]);
+    expect(await Promise.all(seen)).toEqual([
+      { type: "turn_completed", inTransaction: false, status: "completed", messages: 2 },
+    ]);
     expect(await getCheckpoint(db, "t")).toMatchObject({ step: 0, state: { end: { status: "completed", content: "done" } } });
     expect((await listTrace(db, ["t"])).events.map((e) => [e.seq, e.type])).toEqual([[1, "turn_completed"]]);
     expect((await listMessages(db, "s")).map((m) => m.content)).toEqual(["go", "done"]);
@@ -233,7 +245,7 @@ describe("turn recorder and resume state", () => {
 
   it("writes a trace row for a replayed result only when the original one is missing", async () => {
     const { db } = await fixture();
-    const recorder = new TurnRecorder(db, "t", "s");
+    const recorder = await TurnRecorder.open(db, "t", "s");
     const result = (callId: string, replayed: boolean): EngineEvent => ({
       type: "tool_result",
       call_id: callId,
@@ -278,7 +290,7 @@ describe("turn recorder and resume state", () => {
     const { db } = await fixture();
     expect(await renewLeases(db, { instance: "ins_old", turnIds: ["t", "unknown"], until: 20_000 })).toBe(1);
     expect((await getCheckpoint(db, "t"))?.leaseExpiresAt).toBe(20_000);
-    const recorder = new TurnRecorder(db, "t", "s", { lease: { instance: "ins_old" } });
+    const recorder = await TurnRecorder.open(db, "t", "s", { lease: { instance: "ins_old" } });
     await recorder.emit({ type: "text_delta", text: "a" });
     expect(
       await claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" }),
@@ -305,7 +317,7 @@ describe("turn recorder and resume state", () => {
       ttlS: 60,
       now: () => 1_000,
     });
-    gate.check(request(0));
+    await gate.check(request(0));
     db.client.prepare("update turns set status = 'waiting'").run();
     expect(await listResumableTurns(db, 10_000)).toEqual([]); // its approval is pending until 61 000
     expect(await listResumableTurns(db, 61_000)).toEqual([{ id: "t", status: "waiting" }]);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { openDb, type Db } from "@/db/client";
+import type { SqliteDatabase } from "@/db/sqlite-database";
 import { upsertAgent } from "@/db/queries/agents";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
@@ -15,7 +16,7 @@ const seen: { write: string; synchronous: unknown }[] = [];
 
 vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/db/queries/checkpoints")>();
-  const level = (db: Db) => db.client.pragma("synchronous", { simple: true });
+  const level = (db: Db) => (db as SqliteDatabase).client.pragma("synchronous", { simple: true });
   return {
     ...original,
     journalStarted: (db: Db, row: Parameters<typeof original.journalStarted>[1]) => {
@@ -33,7 +34,7 @@ vi.mock("@/db/queries/checkpoints", async (importOriginal) => {
   };
 });
 
-async function fixture(): Promise<Db> {
+async function fixture(): Promise<SqliteDatabase> {
   const db = openDb(":memory:");
   await upsertAgent(db, agentRow("a"));
   await insertSession(db, { id: "s", agentId: "a", tenant: null });
@@ -44,7 +45,7 @@ async function fixture(): Promise<Db> {
 describe("journal durability", () => {
   it("commits the journal rows of a side-effecting call with synchronous=FULL, a read-only call's with NORMAL", async () => {
     const db = await fixture();
-    const recorder = new TurnRecorder(db, "t", "s", { sideEffect: (tool) => tool === "charge" });
+    const recorder = await TurnRecorder.open(db, "t", "s", { sideEffect: (tool) => tool === "charge" });
     const call = (position: number, tool: string) => ({
       identity: `id-${position}`,
       step: 0,
@@ -72,7 +73,7 @@ describe("journal durability", () => {
   it("treats a tool it cannot classify as side-effecting", async () => {
     const db = await fixture();
     seen.length = 0;
-    await new TurnRecorder(db, "t", "s").callStarted({
+    await (await TurnRecorder.open(db, "t", "s")).callStarted({
       identity: "x",
       step: 0,
       position: 0,

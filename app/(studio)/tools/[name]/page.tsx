@@ -31,7 +31,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const entry = (await getCatalog(db)).entries.get(name);
   let detail: Record<string, unknown>;
   try {
-    detail = getToolDetail(db, name) as Record<string, unknown>;
+    detail = (await getToolDetail(db, name)) as Record<string, unknown>;
   } catch {
     notFound();
   }
