@@ -62,10 +62,16 @@ function time<T>(f: () => T): [T, number] {
   return [value, performance.now() - t];
 }
 
+async function timeAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const value = await f();
+  return [value, performance.now() - t];
+}
+
 /** Rebuild after the version moved: the catalog, then the search index the first tool_search builds. */
 async function rebuild(db: Db): Promise<{ catalog: number; index: number }> {
   await bumpCatalogVersion(db);
-  const [catalog, catalogMs] = time(() => getCatalog(db));
+  const [catalog, catalogMs] = await timeAsync(() => getCatalog(db));
   const [, indexMs] = time(() => searchIndexFor(catalog));
   return { catalog: catalogMs, index: indexMs };
 }
@@ -121,13 +127,14 @@ export default async function catalogBench(): Promise<Row[]> {
     let db = freshDb();
     for (let r = 0; r < (n >= 10_000 ? 1 : 3); r += 1) {
       db = freshDb();
-      const [result, ms] = time(() => ingest(db, n));
+      const [result, ms] = await timeAsync(() => ingest(db, n));
       if (result.created.length !== n)
         throw new Error(`ingest created ${result.created.length} of ${n}: ${JSON.stringify(result.errors[0])}`);
       ingests.push(ms);
     }
     await rebuild(db); // warm-up
-    const rebuilds = Array.from({ length: 5 }, () => rebuild(db));
+    const rebuilds: { catalog: number; index: number }[] = [];
+    for (let r = 0; r < 5; r += 1) rebuilds.push(await rebuild(db));
     const cat = stats(rebuilds.map((r) => r.catalog));
     const idx = stats(rebuilds.map((r) => r.index));
     await searchTimes(db, n, 50); // warm-up

@@ -86,8 +86,9 @@ async function setup() {
 
   // A fresh session per turn, created before the round starts (POST /v1/sessions is its own request).
   let sessions: string[] = [];
-  const prepare = (turns: number) => {
-    sessions = Array.from({ length: turns }, async () => (await createSession(db, { agentId: "bench" })).id);
+  const prepare = async (turns: number) => {
+    sessions = [];
+    for (let i = 0; i < turns; i += 1) sessions.push((await createSession(db, { agentId: "bench" })).id);
   };
   const turn: Record<Side, (i: number) => Promise<unknown>> = {
     insika: async (i) => {
@@ -106,7 +107,7 @@ async function setup() {
   const cpu: Record<Side, number> = { insika: 0, aisdk: 0, bare: 0 };
   /** Runs `turns` turns of one side at concurrency 16; returns the wall time in ms. */
   const round = async (side: Side, turns: number): Promise<number> => {
-    if (side === "insika") prepare(turns);
+    if (side === "insika") await prepare(turns);
     const [t, c] = [performance.now(), process.cpuUsage()];
     await pool(turns, CONCURRENCY, turn[side]);
     const used = process.cpuUsage(c);

@@ -9,8 +9,12 @@ import { isTerminalEvent } from "@/lib/engine/ports";
 export interface SseStream {
   /** `data: <json>` (or the text as is). */
   data(payload: unknown): void;
-  /** `event: <name>` + `data: <json>`. */
-  event(name: string, payload: unknown): void;
+  /** `event: <name>` + `data: <json>` (after `id: <id>` when given: what a client resumes from with Last-Event-ID). */
+  event(name: string, payload: unknown, id?: string | number): void;
+  /** A comment line (`: <text>`): keeps an idle connection open through proxies. */
+  comment(text: string): void;
+  /** Aborted when the client goes away (the stream is cancelled). */
+  readonly signal: AbortSignal;
   close(): void;
   response(headers?: Record<string, string>): Response;
 }
@@ -19,12 +23,14 @@ export function sseStream(): SseStream {
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let closed = false;
+  const gone = new AbortController();
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
     },
     cancel() {
       closed = true;
+      gone.abort();
     },
   });
   const write = (text: string) => {
@@ -38,7 +44,10 @@ export function sseStream(): SseStream {
   const encode = (payload: unknown) => (typeof payload === "string" ? payload : JSON.stringify(payload));
   return {
     data: (payload) => write(`data: ${encode(payload)}\n\n`),
-    event: (name, payload) => write(`event: ${name}\ndata: ${encode(payload)}\n\n`),
+    event: (name, payload, id) =>
+      write(`${id === undefined ? "" : `id: ${id}\n`}event: ${name}\ndata: ${encode(payload)}\n\n`),
+    comment: (text) => write(`: ${text}\n\n`),
+    signal: gone.signal,
     close() {
       if (closed) return;
       closed = true;

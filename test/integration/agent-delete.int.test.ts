@@ -144,7 +144,7 @@ describe("deleting an agent keeps its history", () => {
 
   it("a turn mid-call when its agent is deleted finishes normally (no foreign-key error)", async () => {
     const sessionId = await agent("busy", "slow");
-    const answer = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" });
+    const answer = server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" });
     await until("the call to reach the backend", async () => (sent("slow") === 1 ? true : undefined));
     expect((await server.api("DELETE", "/v1/agents/busy")).status).toBe(200);
     const done = await answer;

@@ -19,7 +19,6 @@ import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 const UNKNOWN = JSON.stringify({
   error: "outcome unknown: the call was in flight when the server stopped; it was not retried",
 });
-const TERMINAL = new Set(["turn_completed", "turn_halted", "turn_waiting", "turn_failed"]);
 const LEASE_S = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,10 +4,10 @@
  * request in every process sharing the database; last_used_at, expiry, the bootstrap key
  * (INSIKA_API_TOKEN), and `insika keys create|list|revoke` and `insika token`.
  */
-import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
 import crypto from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openServerDb } from "../support/test-database";
 import { runCli, startServer, tempDir, type TestServer } from "../support/server";
 
 const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
@@ -205,11 +205,11 @@ describe("the keys API", () => {
     await as(server, made.key, "GET", "/v1/tools");
     expect(await lastUsed()).toBe(first);
     // Two minutes later (moved back in the database rather than waited for), the next use moves it.
-    const sqlite = new Database(path.join(server.dataDir, "insika.db"));
+    const db = openServerDb(server);
     try {
-      sqlite.prepare("UPDATE api_keys SET last_used_at = last_used_at - 120000 WHERE id = ?").run(made.id);
+      await db.execute(sql`UPDATE api_keys SET last_used_at = last_used_at - 120000 WHERE id = ${made.id}`);
     } finally {
-      sqlite.close();
+      await db.close();
     }
     const moved = await lastUsed();
     await as(other, made.key, "GET", "/v1/tools");

@@ -10,7 +10,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, dbFile, openDb, type Db } from "@/db/client";
+import { closeDb, type Db } from "@/db/client";
+import { openServerDb } from "../support/test-database";
 import { SCOPES, type Scope } from "@/lib/access/scopes";
 import { SESSION_COOKIE, issueSessionCookie } from "@/lib/api/auth";
 import { startServer, type TestServer } from "../support/server";
@@ -186,7 +187,7 @@ describe("every route answers each key as the table says", () => {
 
   beforeAll(async () => {
     server = await startServer();
-    db = openDb(dbFile(server.dataDir));
+    db = openServerDb(server);
     const create = async (body: Record<string, unknown>) => {
       const res = await server.api("POST", "/v1/keys", body);
       expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, dbFile, openDb, type Db } from "@/db/client";
+import { closeDb, type Db } from "@/db/client";
+import { openServerDb } from "../support/test-database";
 import { SESSION_COOKIE, issueSessionCookie, revokeSessionCookie } from "@/lib/api/auth";
 import { BOOTSTRAP_KEY_ID } from "@/lib/services/keys/bootstrap-key";
 import { startServer, type TestServer } from "../support/server";
@@ -40,7 +41,7 @@ describe("Studio authentication", () => {
 
   beforeAll(async () => {
     server = await startServer();
-    db = openDb(dbFile(server.dataDir));
+    db = openServerDb(server);
   });
   afterAll(async () => {
     if (db) await closeDb(db);

@@ -1,7 +1,8 @@
-import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openServerDb } from "../support/test-database";
 import { runCli, startServer, type TestServer } from "../support/server";
 
 const good = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -161,15 +162,17 @@ describe("the tool write paths against the real server", () => {
 
   it("lists code tools and reports a stored tool that no longer validates as dropped", async () => {
     await server.api("PUT", "/v1/tools/soon_dropped", good("soon_dropped"));
-    const sqlite = new Database(path.join(server.dataDir, "insika.db"));
-    const row = sqlite.prepare("select definition from tools where name = ?").get("soon_dropped") as {
-      definition: string;
-    };
-    const def = JSON.parse(row.definition);
+    const db = openServerDb(server);
+    const [row] = await db.execute<{ definition: string }>(
+      sql`select definition from tools where name = ${"soon_dropped"}`,
+    );
+    const def = JSON.parse(row!.definition);
     def.request.method = "TRACE";
-    sqlite.prepare("update tools set definition = ? where name = ?").run(JSON.stringify(def), "soon_dropped");
-    sqlite.prepare("update settings set value = cast(value as integer) + 1 where key = 'catalog_version'").run();
-    sqlite.close();
+    await db.execute(sql`update tools set definition = ${JSON.stringify(def)} where name = ${"soon_dropped"}`);
+    await db.execute(
+      sql`update settings set value = cast(cast(value as bigint) + 1 as text) where key = 'catalog_version'`,
+    );
+    await db.close();
 
     const list = await server.api("GET", "/v1/tools");
     const byName = new Map(list.body.tools.map((t: { name: string }) => [t.name, t]));

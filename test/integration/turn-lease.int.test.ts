@@ -9,10 +9,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { eq, inArray } from "drizzle-orm";
+import { getCheckpoint } from "@/db/queries/checkpoints";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
+import { openServerDb } from "../support/test-database";
 
 const UNKNOWN = JSON.stringify({
   error: "outcome unknown: the call was in flight when the server stopped; it was not retried",
@@ -86,17 +88,20 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
   }
 
   /** What a zombie (or a reused PID) looks like: the recorded runner is a live process. */
-  function pretendOwnerAlive(): number {
-    const sqlite = new Database(path.join(server.dataDir, "insika.db"));
+  async function pretendOwnerAlive(): Promise<number> {
+    const db = openServerDb(server);
     try {
-      sqlite.pragma("busy_timeout = 5000");
-      return sqlite
-        .prepare(
-          "update checkpoints set runner_pid = ? where turn_id in (select id from turns where status = 'running')",
-        )
-        .run(process.pid).changes;
+      const { checkpoints, turns } = db.t;
+      return await db.run(
+        db.orm
+          .update(checkpoints)
+          .set({ runnerPid: process.pid })
+          .where(
+            inArray(checkpoints.turnId, db.orm.select({ id: turns.id }).from(turns).where(eq(turns.status, "running"))),
+          ),
+      );
     } finally {
-      sqlite.close();
+      await db.close();
     }
   }
 
@@ -116,7 +121,7 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
       await server.stop("SIGKILL");
       await Promise.all(answers);
       held.clear();
-      expect(pretendOwnerAlive()).toBe(TURNS_PER_ROUND);
+      expect(await pretendOwnerAlive()).toBe(TURNS_PER_ROUND);
       await server.restart();
 
       for (const [i, sessionId] of sessions.entries()) {
@@ -150,11 +155,10 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
     await waitFor("the held call", async () => (sent("live-a") === 1 ? true : undefined));
     const turnId = (await server.api("GET", `/v1/sessions/${sessionId}`)).body.turns[0].id as string;
     // Another process asking while the owner (this server, alive) keeps renewing.
-    const sqlite = new Database(path.join(server.dataDir, "insika.db"), { readonly: true });
-    const owner = sqlite
-      .prepare("select runner_instance as instance, lease_expires_at as until from checkpoints where turn_id = ?")
-      .get(turnId) as { instance: string; until: number };
-    sqlite.close();
+    const db = openServerDb(server);
+    const row = await getCheckpoint(db, turnId);
+    await db.close();
+    const owner = { instance: row?.runnerInstance, until: row?.leaseExpiresAt ?? 0 };
     expect(owner.instance).toMatch(/^ins_/);
     expect(owner.until).toBeGreaterThan(Date.now());
     const resumed = await server.api("POST", `/v1/turns/${turnId}/resume`);

@@ -9,6 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { assertNoProcessErrors } from "./server-log-check";
+import { createTestDatabase, testPostgresUrl } from "./test-database";
 
 export interface TestServer {
   url: string;
@@ -95,9 +96,12 @@ export async function startServer(
   const port = options.port ?? (await freePort());
   const dataDir = options.env?.INSIKA_DATA_DIR ?? tempDir();
   const token = options.env?.INSIKA_API_TOKEN ?? `test_${crypto.randomBytes(16).toString("hex")}`;
+  // The PostgreSQL run of the suite: a database of its own, unless the test passes one (a fleet shares it).
+  const database = options.env?.INSIKA_DATABASE_URL ?? (testPostgresUrl() ? await createTestDatabase() : undefined);
   const env: Record<string, string> = {
     NEXT_TELEMETRY_DISABLED: "1",
     INSIKA_LOG_LEVEL: "warn",
+    ...(database ? { INSIKA_DATABASE_URL: database } : {}),
     ...options.env,
     PORT: String(port),
     INSIKA_DATA_DIR: dataDir,

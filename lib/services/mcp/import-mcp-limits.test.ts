@@ -12,10 +12,10 @@ const OPERATOR = operatorPrincipal("api");
 
 const URL_ = "http://127.0.0.1:9/mcp";
 
-async function run(result: DiscoverToolsResult) {
+function run(result: DiscoverToolsResult) {
   const db = openDb(":memory:");
   const discover = vi.fn(async () => result);
-  const done = await importMcpServer(
+  const done = importMcpServer(
     db,
     OPERATOR,
     { name: "big", url: URL_ },
@@ -35,7 +35,7 @@ async function apiError(p: Promise<unknown>): Promise<DomainError> {
 
 describe("importMcpServer: bounds of the whole import", () => {
   it("answers 422 for a server over discovery's bounds (too many tools, a response too large), writing nothing", async () => {
-    const { db, done } = await run({
+    const { db, done } = run({
       ok: false,
       kind: "too-large",
       error: "the MCP server lists more than 1000 tools (the limit of one import)",
@@ -56,7 +56,7 @@ describe("importMcpServer: bounds of the whole import", () => {
       name: `t${i}`,
       inputSchema: { type: "object", properties: { q: { type: "string", description: "x".repeat(per - 100) } } },
     }));
-    const { db, done } = await run({ ok: true, tools, server: null });
+    const { db, done } = run({ ok: true, tools, server: null });
     const e = await apiError(done);
     expect(e).toMatchObject({ code: "validation_failed" });
     expect(e.message).toMatch(
@@ -69,7 +69,7 @@ describe("importMcpServer: bounds of the whole import", () => {
   });
 
   it("imports the tools within their bounds and lists the others in errors", async () => {
-    const { db, done } = await run({
+    const { db, done } = run({
       ok: true,
       tools: [
         { name: "fine", description: "ok" },

@@ -20,7 +20,7 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
   const principal = await requirePage("/sessions", READ_SESSIONS);
   const { id } = await params;
   const { turn, call } = await searchParams;
-  let trace: ReturnType<typeof getTrace>;
+  let trace: Awaited<ReturnType<typeof getTrace>>;
   try {
     await getVisibleSessionOrThrow(studioDb(), principal, id);
     trace = await getTrace(studioDb(), id);

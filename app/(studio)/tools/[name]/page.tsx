@@ -92,7 +92,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
       ) : null}
       {current === "try" ? (
         <Editable readOnly={readOnlyReason(principal, ["tools:write"], "trying a tool")}>
-          <TryIt tool={name} parameters={detail.parameters} defaultCtx={tryItContext(db, name)} />
+          <TryIt tool={name} parameters={detail.parameters} defaultCtx={await tryItContext(db, name)} />
         </Editable>
       ) : null}
       {current === "history" ? (
@@ -104,17 +104,17 @@ export default async function ToolPage({ params, searchParams }: Props) {
       ) : null}
       {current === "agents" ? (
         <Editable readOnly={agentsReadOnly}>
-          <ToolExposure tool={name} rows={toolExposureByAgent(db, name)} system={isSystem} />
+          <ToolExposure tool={name} rows={await toolExposureByAgent(db, name)} system={isSystem} />
         </Editable>
       ) : null}
     </div>
   );
 }
 
-function History({ name, current, principal }: { name: string; current: number | null; principal: Principal }) {
-  let versions: ReturnType<typeof listToolHistory>;
+async function History({ name, current, principal }: { name: string; current: number | null; principal: Principal }) {
+  let versions: Awaited<ReturnType<typeof listToolHistory>>;
   try {
-    versions = listToolHistory(studioDb(), name);
+    versions = await listToolHistory(studioDb(), name);
   } catch {
     return <p className="text-sm text-zinc-500">No history yet.</p>;
   }
