@@ -158,7 +158,7 @@ export class PostgresDatabase implements Db {
   }
 
   async serverVersion(): Promise<string> {
-    const [row] = await this.execute<{ v: string }>(sql`show server_version`);
+    const [row] = await this.execute<{ v: string }>(sql`select current_setting('server_version') as v`);
     return `PostgreSQL ${row?.v ?? "?"}`;
   }
 

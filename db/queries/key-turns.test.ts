@@ -34,7 +34,10 @@ describe("the per-key turn limit", () => {
     expect(await getTurn(db, "t3")).toBeUndefined(); // nothing half-written
     // Once t1 is out of the window, one more fits.
     await insertTurn(db, { id: "t4", sessionId: "s", userMessage: "4", keyId: "k", rateLimit: limit, now: 61_001 });
-    expect(await keyTurnsSince(db, { keyId: "k", since: 61_001 - 60_000, max: 2 })).toEqual({ count: 2, freesAt: 5_000 });
+    expect(await keyTurnsSince(db, { keyId: "k", since: 61_001 - 60_000, max: 2 })).toEqual({
+      count: 2,
+      freesAt: 5_000,
+    });
   });
 
   it("when the count is over a lowered limit, frees a slot only when enough turns left", async () => {

@@ -82,7 +82,8 @@ describe("listTurnEvents", () => {
     const db = await seeded();
     await insertSession(db, { id: "s", agentId: "a1", tenant: null });
     await insertTurn(db, { id: "t", sessionId: "s", userMessage: "hi" });
-    for (const seq of [3, 1, 2]) await insertEvent(db, { turnId: "t", seq, type: `e${seq}`, data: { n: seq }, at: seq });
+    for (const seq of [3, 1, 2])
+      await insertEvent(db, { turnId: "t", seq, type: `e${seq}`, data: { n: seq }, at: seq });
     expect((await listTurnEvents(db, { turnId: "t", afterSeq: 1 })).map((e) => [e.seq, e.type, e.data])).toEqual([
       [2, "e2", { n: 2 }],
       [3, "e3", { n: 3 }],

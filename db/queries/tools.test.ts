@@ -69,7 +69,9 @@ describe("tool queries", () => {
   it("rolls a failed multi-row write back entirely", async () => {
     const db = openDb(":memory:");
     const bad = { definition: { ...def("b"), name: null as unknown as string }, kind: "data" as const };
-    await expect(writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, bad], source: "api" })).rejects.toThrow();
+    await expect(
+      writeTools(db, { writes: [{ definition: def("a"), kind: "data" }, bad], source: "api" }),
+    ).rejects.toThrow();
     expect(await getTool(db, "a")).toBeUndefined();
     expect(await getCatalogVersion(db)).toBe(0);
   });

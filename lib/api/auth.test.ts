@@ -16,7 +16,7 @@ const setup = () => {
 };
 const admin = operatorPrincipal("cli");
 const valid = async (db: ReturnType<typeof openDb>, dataDir: string, cookie: string, now = Date.now()) =>
-  await sessionPrincipal(db, dataDir, cookie, now) !== undefined;
+  (await sessionPrincipal(db, dataDir, cookie, now)) !== undefined;
 
 describe("the bootstrap key", () => {
   it("is generated once, stored as a hash only, written 0600, and is an admin key", async () => {
@@ -97,7 +97,10 @@ describe("Studio session cookies", () => {
 
     const reader = await createKey(db, admin, { name: "reader", scopes: ["traces:read"] });
     const readerCookie = await issueSessionCookie(db, dataDir, reader.id);
-    expect(await sessionPrincipal(db, dataDir, readerCookie)).toMatchObject({ keyId: reader.id, scopes: ["traces:read"] });
+    expect(await sessionPrincipal(db, dataDir, readerCookie)).toMatchObject({
+      keyId: reader.id,
+      scopes: ["traces:read"],
+    });
     // Another key's cookie cannot be made by swapping the key id into a valid one.
     const [e2, s2, , m2] = readerCookie.split(".");
     expect(await valid(db, dataDir, `${e2}.${s2}.${BOOTSTRAP_KEY_ID}.${m2}`)).toBe(false);
@@ -117,9 +120,8 @@ describe("Studio session cookies", () => {
     ]);
     expect(stored).not.toContain(secret);
     // What a copy of the database gives an attacker: the key's hash. An HMAC keyed by it does not verify.
-    const hash = (
-      db.client.prepare("select hash from api_keys where id = ?").get(BOOTSTRAP_KEY_ID) as { hash: string }
-    ).hash;
+    const hash = (db.client.prepare("select hash from api_keys where id = ?").get(BOOTSTRAP_KEY_ID) as { hash: string })
+      .hash;
     const [expires, sid, key] = cookie.split(".");
     const forged = crypto.createHmac("sha256", hash).update(`insika-studio:${expires}.${sid}.${key}`).digest("hex");
     expect(await valid(db, dataDir, `${expires}.${sid}.${key}.${forged}`, 2_000)).toBe(false);

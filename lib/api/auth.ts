@@ -56,12 +56,17 @@ export async function sessionPrincipal(
   now = Date.now(),
 ): Promise<Principal | undefined> {
   const session = await readSessionCookie(db, dataDir, cookie, now);
-  if (!session || await isStudioSessionRevoked(db, session.sessionId)) return undefined;
+  if (!session || (await isStudioSessionRevoked(db, session.sessionId))) return undefined;
   return principalOf(session.key, "studio");
 }
 
 /** Signs a session out server-side: its cookie (and every copy of it) stops working. */
-export async function revokeSessionCookie(db: Db, dataDir: string, cookie: string | undefined, now = Date.now()): Promise<void> {
+export async function revokeSessionCookie(
+  db: Db,
+  dataDir: string,
+  cookie: string | undefined,
+  now = Date.now(),
+): Promise<void> {
   const session = await readSessionCookie(db, dataDir, cookie, now);
   if (session) await revokeStudioSession(db, session.sessionId, session.expires, now);
 }

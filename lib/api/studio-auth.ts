@@ -21,7 +21,7 @@ function studioContext() {
 /** True when this cookie value is a valid Studio session (the proxy checks it before Next reads cookies()). */
 export async function isStudioSessionCookie(cookie: string | undefined): Promise<boolean> {
   const { db, dataDir } = studioContext();
-  return await sessionPrincipal(db, dataDir, cookie) !== undefined;
+  return (await sessionPrincipal(db, dataDir, cookie)) !== undefined;
 }
 
 /** The principal of this request's Studio session, if it has a valid one. */

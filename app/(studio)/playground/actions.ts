@@ -22,7 +22,8 @@ export async function decideApprovalAction(approvalId: string, decision: "approv
   const trimmed = note?.trim().slice(0, 2000);
   return asResult(async () => {
     assertScope(actor, ["approvals:decide"], "deciding an approval");
-    return (await decideApproval(studioDb(), actor, approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) })).status;
+    return (await decideApproval(studioDb(), actor, approvalId, { decision, ...(trimmed ? { note: trimmed } : {}) }))
+      .status;
   });
 }
 

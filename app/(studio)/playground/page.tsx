@@ -22,7 +22,9 @@ export default async function PlaygroundPage({ searchParams }: Props) {
   const agents = (await listAgentSummaries(db)).filter((a) => mayUseAgent(principal, a.id));
   const current = agents.find((a) => a.id === agent) ?? agents[0];
   const sessions = current
-    ? (await listSessionRows(db, current.id)).filter((s) => maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }))
+    ? (await listSessionRows(db, current.id)).filter((s) =>
+        maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }),
+      )
     : [];
   const session = asked && sessions.some((s) => s.id === asked) ? asked : undefined;
   // An earlier turn of this session may be waiting on a person: say so, since this view only shows new turns.

@@ -6,6 +6,8 @@ import { READ_CATALOG } from "@/lib/access/scopes";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, { db }) => json({ skills: await listSkillsPresented(db) }), { scopes: READ_CATALOG });
+export const GET = route(async (_req, { db }) => json({ skills: await listSkillsPresented(db) }), {
+  scopes: READ_CATALOG,
+});
 
 export const { POST, PUT, PATCH, DELETE } = refuseMethods(["GET"]);

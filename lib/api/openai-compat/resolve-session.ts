@@ -31,13 +31,18 @@ async function assertAgentUsable(db: Db, principal: Principal, agentId: string):
     if (error instanceof DomainError) throw permissionError(error.message, "model_not_allowed", "model");
     throw error;
   }
-  if (!await getAgent(db, agentId))
+  if (!(await getAgent(db, agentId)))
     throw notFoundError(`agent '${agentId}' not found (model names the agent)`, "model_not_found", "model");
   // Refused before a session is made for a turn that would be refused anyway.
   await assertWithinRateLimit(db, principal);
 }
 
-async function existingSession(db: Db, principal: Principal, agentId: string, sessionId: string): Promise<ResolvedSession> {
+async function existingSession(
+  db: Db,
+  principal: Principal,
+  agentId: string,
+  sessionId: string,
+): Promise<ResolvedSession> {
   const session = await getSession(db, sessionId);
   if (!session || !maySeeSession(principal, session))
     throw notFoundError(`session '${sessionId}' not found`, "session_not_found");

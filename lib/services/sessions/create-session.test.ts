@@ -23,8 +23,8 @@ describe("createSession", () => {
   it("refuses an unknown agent with not_found and stores nothing", async () => {
     const db = await withAgent();
     const attempt = () => createSession(db, { agentId: "nobody" });
-    expect(attempt).toThrow(DomainError);
-    expect(attempt).toThrow(/nobody/);
+    await expect(attempt()).rejects.toThrow(DomainError);
+    await expect(attempt()).rejects.toThrow(/nobody/);
     expect(db.client.prepare("select count(*) as n from sessions").get()).toEqual({ n: 0 });
   });
 });

@@ -35,9 +35,9 @@ const key = (scopes: Scope[], extra: Partial<Principal> = {}): Principal => ({
   ...extra,
 });
 
-function codeOf(fn: () => unknown): string | undefined {
+async function codeOf(fn: () => unknown): Promise<string | undefined> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof DomainError) return `${error.code}: ${error.message}`;
     throw error;
@@ -52,7 +52,7 @@ describe("createSessionAs", () => {
     const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"] });
     expect((await createSessionAs(db, chat, { agentId: "a" })).agent_id).toBe("a");
-    expect(codeOf(() => createSessionAs(db, chat, { agentId: "b" }))).toMatch(/^forbidden: .*agent 'b'/);
+    expect(await codeOf(() => createSessionAs(db, chat, { agentId: "b" }))).toMatch(/^forbidden: .*agent 'b'/);
     expect((await createSessionAs(db, key(["admin"], { agents: ["a"] }), { agentId: "b" })).agent_id).toBe("b");
   });
 
@@ -61,13 +61,13 @@ describe("createSessionAs", () => {
     const pinned = key(["turns:run"], { tenant: "t1" });
     expect((await createSessionAs(db, pinned, { agentId: "a" })).tenant).toBe("t1");
     expect((await createSessionAs(db, pinned, { agentId: "a", tenant: "t1" })).tenant).toBe("t1");
-    expect(codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(
+    expect(await codeOf(() => createSessionAs(db, pinned, { agentId: "a", tenant: "t2" }))).toMatch(
       /^forbidden: .*'t1'.*'t2'/,
     );
     // Also an admin key, when pinned.
-    expect(codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" }))).toMatch(
-      /^forbidden/,
-    );
+    expect(
+      await codeOf(() => createSessionAs(db, key(["admin"], { tenant: "t1" }), { agentId: "a", tenant: "t2" })),
+    ).toMatch(/^forbidden/);
     expect((await createSessionAs(db, key(["turns:run"]), { agentId: "a", tenant: "free" })).tenant).toBe("free");
   });
 });
@@ -77,12 +77,18 @@ describe("reading sessions as a key", () => {
     const db = await seeded();
     expect(ids(await listSessionsAs(db, key(["traces:read"])))).toEqual(["s_a_none", "s_a_t1", "s_a_t2", "s_b_t1"]);
     expect(ids(await listSessionsAs(db, key(["traces:read"], { tenant: "t1" })))).toEqual(["s_a_t1", "s_b_t1"]);
-    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"] })))).toEqual(["s_a_none", "s_a_t1", "s_a_t2"]);
+    expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"] })))).toEqual([
+      "s_a_none",
+      "s_a_t1",
+      "s_a_t2",
+    ]);
     expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"], tenant: "t2" })))).toEqual(["s_a_t2"]);
     expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: [] })))).toEqual([]);
     expect(ids(await listSessionsAs(db, key(["turns:run"], { agents: ["a"] }), "b"))).toEqual([]);
     // traces:read ignores the agent list (it reads every agent's traces) but not the pin.
-    expect(ids(await listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual(["s_b_t1"]);
+    expect(ids(await listSessionsAs(db, key(["traces:read", "turns:run"], { agents: ["a"] }), "b"))).toEqual([
+      "s_b_t1",
+    ]);
     // The Studio's list, for the signed-in key.
     expect(ids(await listSessionRows(db, undefined, key(["turns:run"], { agents: ["a"], tenant: "t1" })))).toEqual([
       "s_a_t1",
@@ -95,8 +101,8 @@ describe("reading sessions as a key", () => {
     const chat = key(["turns:run"], { agents: ["a"], tenant: "t1" });
     expect((await getTranscriptAs(db, chat, "s_a_t1")).id).toBe("s_a_t1");
     for (const id of ["s_a_t2", "s_b_t1", "s_a_none", "s_missing"]) {
-      expect(codeOf(() => getTranscriptAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
-      expect(codeOf(() => getTraceAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
+      expect(await codeOf(() => getTranscriptAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
+      expect(await codeOf(() => getTraceAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
     }
   });
 
@@ -106,7 +112,7 @@ describe("reading sessions as a key", () => {
     await expect(startTurn(db, { sessionId: "s_b_t1", message: "hi", actor: chat })).rejects.toMatchObject({
       code: "not_found",
     });
-    expect(codeOf(() => resumeTurnAs(db, chat, "turn_b"))).toBe("not_found: turn 'turn_b' not found");
-    expect(codeOf(() => resumeTurnAs(db, chat, "turn_missing"))).toBe("not_found: turn 'turn_missing' not found");
+    expect(await codeOf(() => resumeTurnAs(db, chat, "turn_b"))).toBe("not_found: turn 'turn_b' not found");
+    expect(await codeOf(() => resumeTurnAs(db, chat, "turn_missing"))).toBe("not_found: turn 'turn_missing' not found");
   });
 });

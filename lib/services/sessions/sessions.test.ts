@@ -59,7 +59,9 @@ describe("getTrace", () => {
       duration_ms: 3,
       queued_ms: 1,
     });
-    expect((await getTrace(await seeded(), "s1", { turnId: "t2" })).turns.map((t) => [t.id, t.calls.length])).toEqual([["t2", 1]]);
+    expect((await getTrace(await seeded(), "s1", { turnId: "t2" })).turns.map((t) => [t.id, t.calls.length])).toEqual([
+      ["t2", 1],
+    ]);
   });
 });
 

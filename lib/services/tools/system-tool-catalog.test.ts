@@ -55,7 +55,9 @@ describe("system tools in the catalog", () => {
       expect((e as DomainError).code).toBe("conflict");
       expect((e as DomainError).message).toContain("system tool");
     }
-    await expect(putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } })).rejects.toThrow("'load_skill' is already a code tool");
+    await expect(
+      putTool(db, OPERATOR, "load_skill", { description: "x", request: { method: "GET", url: "https://a.example" } }),
+    ).rejects.toThrow("'load_skill' is already a code tool");
   });
 
   it("say per agent whether a turn is offered one, and why", async () => {

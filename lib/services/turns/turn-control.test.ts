@@ -59,22 +59,24 @@ describe("approval gate", () => {
       now: () => now,
     });
     expect(await gate.check(request(0, "lookup"))).toEqual({ action: "run" });
-    const first = gate.check(request(0)) as { action: string; approval: { id: string; state: string } };
+    const first = (await gate.check(request(0))) as { action: string; approval: { id: string; state: string } };
     expect(first).toMatchObject({ action: "wait", approval: { state: "requested" } });
-    expect(await gate.check(request(0))).toEqual({ action: "wait", approval: { id: first.approval.id, state: "pending" } });
-    const second = gate.check(request(1)) as { approval: { id: string } };
+    expect(await gate.check(request(0))).toEqual({
+      action: "wait",
+      approval: { id: first.approval.id, state: "pending" },
+    });
+    const second = (await gate.check(request(1))) as { approval: { id: string } };
     expect(second.approval.id).not.toBe(first.approval.id);
-    expect(
-      (await listApprovals(db, { status: "pending" }))
-        .map((a) => [a.callId, a.expiresAt])
-        .sort(),
-    ).toEqual([
+    expect((await listApprovals(db, { status: "pending" })).map((a) => [a.callId, a.expiresAt]).sort()).toEqual([
       ["c0", 61_000],
       ["c1", 61_000],
     ]);
 
     await decideApproval(db, { id: first.approval.id, status: "approved" });
-    expect(await gate.check(request(0))).toEqual({ action: "run", approval: { id: first.approval.id, state: "approved" } });
+    expect(await gate.check(request(0))).toEqual({
+      action: "run",
+      approval: { id: first.approval.id, state: "approved" },
+    });
     expect(await decideApproval(db, { id: first.approval.id, status: "rejected" })).toBeUndefined(); // only a pending one can be decided
     now = 61_000;
     expect(await gate.check(request(1))).toEqual({
@@ -197,7 +199,13 @@ describe("turn recorder and resume state", () => {
         { role: "assistant", content: "done" },
       ],
     });
-    expect((await listMessages(db, "s")).map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+    expect((await listMessages(db, "s")).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+    ]);
   });
 
   it("writes a run's end (final checkpoint, terminal event, transcript, turn row) in one commit, and announces it only after", async () => {
@@ -238,7 +246,10 @@ describe("turn recorder and resume state", () => {
     expect(await Promise.all(seen)).toEqual([
       { type: "turn_completed", inTransaction: false, status: "completed", messages: 2 },
     ]);
-    expect(await getCheckpoint(db, "t")).toMatchObject({ step: 0, state: { end: { status: "completed", content: "done" } } });
+    expect(await getCheckpoint(db, "t")).toMatchObject({
+      step: 0,
+      state: { end: { status: "completed", content: "done" } },
+    });
     expect((await listTrace(db, ["t"])).events.map((e) => [e.seq, e.type])).toEqual([[1, "turn_completed"]]);
     expect((await listMessages(db, "s")).map((m) => m.content)).toEqual(["go", "done"]);
   });
@@ -281,9 +292,9 @@ describe("turn recorder and resume state", () => {
       leaseExpiresAt: 25_000,
     });
     expect(await claim("ins_a", 11_000)).toBe(true); // its own instance may claim again (a run of its own that ended)
-    expect(await claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" })).toBe(
-      false,
-    ); // it is running, not waiting
+    expect(
+      await claimTurn(db, { turnId: "t", instance: "ins_b", pid: 1, now: 99_000, leaseMs: 1, from: "waiting" }),
+    ).toBe(false); // it is running, not waiting
   });
 
   it("renews only the leases an instance still holds, and fences the writes of a run that lost its lease", async () => {

@@ -73,7 +73,9 @@ describe("journal durability", () => {
   it("treats a tool it cannot classify as side-effecting", async () => {
     const db = await fixture();
     seen.length = 0;
-    await (await TurnRecorder.open(db, "t", "s")).callStarted({
+    await (
+      await TurnRecorder.open(db, "t", "s")
+    ).callStarted({
       identity: "x",
       step: 0,
       position: 0,

@@ -8,9 +8,12 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-export const GET = route<Params>(async (_req, { db, params }) => json(presentAgent(await getAgentOrThrow(db, params.id))), {
-  scopes: READ_CATALOG,
-});
+export const GET = route<Params>(
+  async (_req, { db, params }) => json(presentAgent(await getAgentOrThrow(db, params.id))),
+  {
+    scopes: READ_CATALOG,
+  },
+);
 
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
