@@ -138,12 +138,25 @@ export default tseslint.config(
   {
     // The database layer is asynchronous: a promise nobody awaits is a write nobody waits for
     // (or a failure nobody sees). Type-aware, for the code that runs in the product.
-    files: ["lib/**/*.ts", "db/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "cli/**/*.ts", "instrumentation.ts"],
+    files: [
+      "lib/**/*.ts",
+      "db/**/*.ts",
+      "app/**/*.ts",
+      "app/**/*.tsx",
+      "components/**/*.tsx",
+      "cli/**/*.ts",
+      "bench/**/*.ts",
+      "proxy.ts",
+      "instrumentation.ts",
+    ],
     ignores: ["**/*.test.ts"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
-      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false, attributes: false } }],
+      "@typescript-eslint/no-misused-promises": [
+        "error",
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       "@typescript-eslint/await-thenable": "error",
     },
   },

@@ -20,7 +20,7 @@ export function isDecodablePath(pathname: string): boolean {
   }
 }
 
-export function proxy(req: NextRequest): Response {
+export async function proxy(req: NextRequest): Promise<Response> {
   const { pathname } = req.nextUrl;
   if (!isDecodablePath(pathname)) {
     return NextResponse.json(errorBody("bad_request", "the URL path has a malformed percent-encoding"), {
@@ -30,7 +30,7 @@ export function proxy(req: NextRequest): Response {
   const page =
     (req.method === "GET" || req.method === "HEAD") &&
     !NOT_STUDIO_PAGES.some((p) => pathname === p.replace(/\/$/, "") || pathname.startsWith(p));
-  if (page && !isStudioSessionCookie(req.cookies.get(SESSION_COOKIE)?.value)) {
+  if (page && !(await isStudioSessionCookie(req.cookies.get(SESSION_COOKIE)?.value))) {
     return NextResponse.redirect(new URL("/login", req.url), 307);
   }
   return NextResponse.next();

@@ -4,6 +4,14 @@
  * SqliteError with a SQLITE_* code, node-postgres a DatabaseError with a SQLSTATE code.
  */
 
+/** A statement ran on a transaction's handle after the transaction had ended: nothing after it may run. */
+export class TransactionEndedError extends Error {
+  override name = "TransactionEndedError";
+  constructor() {
+    super("the transaction has already ended (a statement ended it early)");
+  }
+}
+
 /** The driver's error code (`SQLITE_CONSTRAINT_UNIQUE`, `23505`, …), or undefined for an error no statement raised. */
 export function databaseErrorCode(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
@@ -23,6 +31,7 @@ export function databaseErrorCode(error: unknown): string | undefined {
  * does not.
  */
 export function failsOnlyItsStatement(error: unknown): boolean {
+  if (error instanceof TransactionEndedError) return false;
   const code = databaseErrorCode(error);
   if (code === undefined) return !isConnectionError(error);
   if (code.startsWith("SQLITE_"))
@@ -49,4 +58,13 @@ export function isConnectionError(error: unknown): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * Text the database cannot store: PostgreSQL refuses U+0000 in text (SQLSTATE 22021, or 22P05
+ * for a value it cannot convert). The input's problem, not the server's.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  const code = databaseErrorCode(error);
+  return code === "22021" || code === "22P05";
 }

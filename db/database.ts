@@ -57,6 +57,11 @@ export interface Db {
   readonly t: Tables;
   /** This handle is a transaction's (or a savepoint's inside one). */
   readonly inTransaction: boolean;
+  /**
+   * On a transaction's handle: throws when the transaction has already ended (a statement
+   * ended it early; what runs next would commit alone). Where the driver cannot tell, a no-op.
+   */
+  assertTransactionOpen(): void;
   all<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q>[]>;
   get<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q> | undefined>;
   /** Runs an insert, update or delete; resolves with the number of rows it changed. */

@@ -60,6 +60,10 @@ export class PostgresDatabase implements Db {
     return new PostgresDatabase(shared, drizzle({ client: pool }), false);
   }
 
+  assertTransactionOpen(): void {
+    // node-postgres does not say; a transaction ended early fails at its COMMIT instead.
+  }
+
   get orm(): Orm {
     return this.pgOrm as unknown as Orm;
   }

@@ -12,6 +12,7 @@ import type Database from "better-sqlite3";
 import { sql, type SQL } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { TransactionEndedError } from "./database-errors";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import * as schema from "./schema";
 
@@ -129,8 +130,15 @@ export class SqliteDatabase implements Db {
     return this.conn.orm as unknown as Orm;
   }
 
+  assertTransactionOpen(): void {
+    // A statement of this transaction after it ended (a raw ROLLBACK, COMMIT) would autocommit alone.
+    if (this.inTransaction && !this.conn.client.inTransaction)
+      throw new TransactionEndedError();
+  }
+
   private async enter(): Promise<void> {
-    if (!this.inTransaction && this.conn.gate.held) await this.conn.gate.pass();
+    if (this.inTransaction) this.assertTransactionOpen();
+    else if (this.conn.gate.held) await this.conn.gate.pass();
   }
 
   async all<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q>[]> {

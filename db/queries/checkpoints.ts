@@ -73,7 +73,12 @@ export async function claimTurn(db: Db, params: LeaseClaim & { from: "waiting" |
     await tx.run(
       tx.orm
         .update(checkpoints)
-        .set({ runnerInstance: lease.instance, runnerPid: lease.pid, leaseExpiresAt: lease.until, updatedAt: lease.now })
+        .set({
+          runnerInstance: lease.instance,
+          runnerPid: lease.pid,
+          leaseExpiresAt: lease.until,
+          updatedAt: lease.now,
+        })
         .where(eq(checkpoints.turnId, params.turnId)),
     );
     return true;
@@ -298,7 +303,14 @@ export async function ensureCheckpoint(
   await db.run(
     db.orm
       .insert(checkpoints)
-      .values({ turnId: params.turnId, step: -1, state, depth: 0, runnerPid: null, updatedAt: params.now ?? Date.now() })
+      .values({
+        turnId: params.turnId,
+        step: -1,
+        state,
+        depth: 0,
+        runnerPid: null,
+        updatedAt: params.now ?? Date.now(),
+      })
       .onConflictDoNothing(),
   );
 }

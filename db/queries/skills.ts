@@ -10,7 +10,9 @@ export function upsertSkill(
 ): Promise<{ created: boolean; skill: SkillRow }> {
   return db.transaction(async (tx) => {
     const { skills } = tx.t;
-    const existing = await tx.get(tx.orm.select({ name: skills.name }).from(skills).where(eq(skills.name, values.name)));
+    const existing = await tx.get(
+      tx.orm.select({ name: skills.name }).from(skills).where(eq(skills.name, values.name)),
+    );
     const skill = (await tx.get(
       tx.orm
         .insert(skills)

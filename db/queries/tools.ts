@@ -92,9 +92,7 @@ export function writeTools(
     // Prepared: a manifest of 1,000 tools runs ~5,000 statements, and building each with
     // Drizzle would cost more than running it.
     const insert = tx.prepared("tools.insert", (o, { tools }) =>
-      o
-        .insert(tools)
-      .values({
+      o.insert(tools).values({
         name: param("name"),
         kind: param("kind"),
         definition: param("definition"),
@@ -221,18 +219,16 @@ async function recordVersion(
 ): Promise<void> {
   const { toolVersions } = db.t;
   const insert = db.prepared("tool_versions.insert", (o, { toolVersions }) =>
-    o
-      .insert(toolVersions)
-      .values({
-        name: param("name"),
-        version: param("version"),
-        change: param("change"),
-        source: param("source"),
-        definition: rawParam("definition"),
-        createdAt: param("now"),
-        actorKeyId: rawParam("actorKeyId"),
-        actorName: rawParam("actorName"),
-      }),
+    o.insert(toolVersions).values({
+      name: param("name"),
+      version: param("version"),
+      change: param("change"),
+      source: param("source"),
+      definition: rawParam("definition"),
+      createdAt: param("now"),
+      actorKeyId: rawParam("actorKeyId"),
+      actorName: rawParam("actorName"),
+    }),
   );
   const { actor, ...rest } = v;
   await insert.run({

@@ -15,7 +15,13 @@ export async function insertEvent(
   const insert = db.prepared("events.insert", (o, { events }) =>
     o
       .insert(events)
-      .values({ turnId: param("turnId"), seq: param("seq"), type: param("type"), data: param("data"), at: param("at") }),
+      .values({
+        turnId: param("turnId"),
+        seq: param("seq"),
+        type: param("type"),
+        data: param("data"),
+        at: param("at"),
+      }),
   );
   await insert.run(values);
 }
@@ -53,11 +59,7 @@ export async function listTrace(db: Db, turnIds: string[]) {
   if (turnIds.length === 0) return { events: [], calls: [] };
   return {
     events: await db.all(
-      db.orm
-        .select()
-        .from(events)
-        .where(inArray(events.turnId, turnIds))
-        .orderBy(asc(events.turnId), asc(events.seq)),
+      db.orm.select().from(events).where(inArray(events.turnId, turnIds)).orderBy(asc(events.turnId), asc(events.seq)),
     ),
     calls: await db.all(
       db.orm.select().from(toolCalls).where(inArray(toolCalls.turnId, turnIds)).orderBy(asc(toolCalls.id)),

@@ -6,6 +6,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { getDb, type Db } from "@/db/client";
+import { isUnstorableText } from "@/db/database-errors";
 import { assertScope, type Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { getEnv, type Env } from "@/lib/env";
@@ -72,11 +73,23 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
         options.scopes === "public"
           ? ANONYMOUS
           : await authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
-      return await handler(req, { params: await next.params, db, env, principal });
+      const params = await next.params;
+      refuseNulInParams(params);
+      return await handler(req, { params, db, env, principal });
     } catch (error) {
       return (options.onError ?? errorResponse)(error);
     }
   };
+}
+
+/** A path segment holding U+0000 names nothing (and PostgreSQL cannot even look it up): 400 on every dialect alike. */
+function refuseNulInParams(params: unknown): void {
+  if (!params || typeof params !== "object") return;
+  for (const [key, value] of Object.entries(params)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === "string" && v.includes("\u0000")))
+      throw new DomainError("bad_request", `the path's ${key} holds a NUL character (U+0000)`);
+  }
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -117,6 +130,10 @@ export function errorResponse(error: unknown): Response {
       headers,
     });
   }
+  if (isUnstorableText(error))
+    return errorResponse(
+      new DomainError("bad_request", "the request holds text the database cannot store (a NUL character, U+0000)"),
+    );
   log.error("unhandled error in route", describeError(error));
   return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
 }

@@ -35,6 +35,7 @@ const everyMethod = (access: Access) => only(Object.fromEntries(METHODS.map((m) 
 /** The table: route (as its folder under app/ spells it) -> method -> who may call it. Keep docs/api.md's table in sync. */
 export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/health": only({ GET: "public" }),
+  "/v1/ready": only({ GET: "public" }),
   "/v1/[...unknown]": everyMethod("public"),
   "/v1/keys": only({ GET: ["admin"], POST: ["admin"] }),
   "/v1/keys/[id]": only({ DELETE: ["admin"] }),
@@ -58,6 +59,7 @@ export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/sessions/[id]/trace": only({ GET: SESSIONS }),
   "/v1/sessions/[id]/turns": only({ POST: ["turns:run"] }),
   "/v1/turns/[id]/resume": only({ POST: ["turns:run"] }),
+  "/v1/turns/[id]/events": only({ GET: SESSIONS }),
   "/v1/chat/completions": only({ POST: ["turns:run"] }),
   "/v1/responses": only({ POST: ["turns:run"] }),
   "/studio-api/sessions/[id]/turns": only({ POST: ["turns:run"] }),

@@ -90,14 +90,22 @@ export function runCli(args: string[], env: Record<string, string>) {
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The PostgreSQL database each data directory's servers run on (the PostgreSQL run of the suite). */
+const databaseOfDataDir = new Map<string, string>();
+
 export async function startServer(
   options: { env?: Record<string, string>; port?: number; prepare?: boolean } = {},
 ): Promise<TestServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.env?.INSIKA_DATA_DIR ?? tempDir();
   const token = options.env?.INSIKA_API_TOKEN ?? `test_${crypto.randomBytes(16).toString("hex")}`;
-  // The PostgreSQL run of the suite: a database of its own, unless the test passes one (a fleet shares it).
-  const database = options.env?.INSIKA_DATABASE_URL ?? (testPostgresUrl() ? await createTestDatabase() : undefined);
+  // The PostgreSQL run of the suite: a database of its own, unless the test passes one (a fleet
+  // shares it) or shares another server's data directory (and so, as on SQLite, its database).
+  const database =
+    options.env?.INSIKA_DATABASE_URL ??
+    databaseOfDataDir.get(dataDir) ??
+    (testPostgresUrl() ? await createTestDatabase() : undefined);
+  if (database) databaseOfDataDir.set(dataDir, database);
   const env: Record<string, string> = {
     NEXT_TELEMETRY_DISABLED: "1",
     INSIKA_LOG_LEVEL: "warn",

@@ -104,6 +104,8 @@ class WriteQueue {
             if (!failsOnlyItsStatement(error)) throw error;
             throw new WriteFailed(i);
           }
+          // A write that ended the transaction: stop before the next one commits alone.
+          tx.assertTransactionOpen();
         }
         await notifyOnce(tx, jobs);
         return outcomes;
@@ -122,6 +124,7 @@ class WriteQueue {
       for (const job of jobs) {
         try {
           outcomes.push({ ok: true, value: await tx.transaction((savepoint) => job.write(savepoint)) });
+          tx.assertTransactionOpen();
         } catch (error) {
           // Undone alone only when the transaction is still sound; otherwise the flush fails.
           if (!failsOnlyItsStatement(error)) throw error;

@@ -86,15 +86,17 @@ function turnWaker(db: Db): Promise<TurnWaker> {
   let waker = wakers.get(db);
   if (!waker) {
     const made = new TurnWaker();
-    waker = db.listen(TURN_EVENTS_CHANNEL, (turnId) => made.hear(turnId)).then(
-      () => made,
-      (error: unknown) => {
-        // Not kept: the next follower tries again; until then this one polls.
-        wakers.delete(db);
-        log.warn("cannot listen for turn events; followers poll", describeError(error));
-        return made;
-      },
-    );
+    waker = db
+      .listen(TURN_EVENTS_CHANNEL, (turnId) => made.hear(turnId))
+      .then(
+        () => made,
+        (error: unknown) => {
+          // Not kept: the next follower tries again; until then this one polls.
+          wakers.delete(db);
+          log.warn("cannot listen for turn events; followers poll", describeError(error));
+          return made;
+        },
+      );
     wakers.set(db, waker);
   }
   return waker;
