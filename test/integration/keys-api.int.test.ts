@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openServerDb } from "../support/test-database";
+import { openServerDb, testDatabaseEnv } from "../support/test-database";
 import { runCli, startServer, tempDir, type TestServer } from "../support/server";
 
 const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
@@ -303,7 +303,7 @@ describe("the keys API", () => {
 describe("insika token without INSIKA_API_TOKEN", () => {
   it("generates the bootstrap key once, then prints the same one from the data directory", async () => {
     const dataDir = tempDir();
-    const env = { INSIKA_DATA_DIR: dataDir, INSIKA_LOG_LEVEL: "warn" };
+    const env = { INSIKA_DATA_DIR: dataDir, INSIKA_LOG_LEVEL: "warn", ...(await testDatabaseEnv()) };
     const prepared = runCli(["prepare"], env);
     expect(prepared.code, prepared.stderr).toBe(0);
     const generated = /(insk_[A-Za-z0-9_-]+)/.exec(prepared.stdout)?.[1];

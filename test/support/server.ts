@@ -165,15 +165,27 @@ export async function startServer(
     dataDir,
     env,
     async api(method, pathname, body, headers = {}) {
-      const res = await fetch(`${url}${pathname}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      });
+      const send = () =>
+        fetch(`${url}${pathname}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+            ...headers,
+          },
+          body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+        });
+      let res: Response;
+      try {
+        res = await send();
+      } catch (error) {
+        // A pooled keep-alive connection the server closed while the test was blocked (a
+        // synchronous CLI run outlasting the server's keep-alive timeout): an idempotent
+        // request is sent again once, on a fresh connection.
+        const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+        if (code !== "UND_ERR_SOCKET" || !["GET", "PUT", "DELETE"].includes(method)) throw error;
+        res = await send();
+      }
       const text = await res.text();
       let parsed: unknown = text;
       try {

@@ -20,6 +20,11 @@ export function testDialect(): "sqlite" | "postgres" {
   return testPostgresUrl() ? "postgres" : "sqlite";
 }
 
+/** For a test that runs the CLI before (or without) a server: a database of its own in the PostgreSQL run, nothing on SQLite. */
+export async function testDatabaseEnv(): Promise<{ INSIKA_DATABASE_URL?: string }> {
+  return testPostgresUrl() ? { INSIKA_DATABASE_URL: await createTestDatabase() } : {};
+}
+
 /** A new, empty database on the test cluster; its URL. */
 export async function createTestDatabase(adminUrl = testPostgresUrl()): Promise<string> {
   if (!adminUrl) throw new Error("INSIKA_TEST_DATABASE_URL is not set: no PostgreSQL cluster to make a database on");
