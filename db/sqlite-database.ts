@@ -132,8 +132,7 @@ export class SqliteDatabase implements Db {
 
   assertTransactionOpen(): void {
     // A statement of this transaction after it ended (a raw ROLLBACK, COMMIT) would autocommit alone.
-    if (this.inTransaction && !this.conn.client.inTransaction)
-      throw new TransactionEndedError();
+    if (this.inTransaction && !this.conn.client.inTransaction) throw new TransactionEndedError();
   }
 
   private async enter(): Promise<void> {

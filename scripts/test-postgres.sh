@@ -4,7 +4,8 @@
 #   scripts/test-postgres.sh start [--durable]   prints INSIKA_TEST_DATABASE_URL=postgres://… (admin URL)
 # Without --durable the cluster runs with fsync=off (tests: a crash of the machine is not
 # what they test); the benchmarks start it --durable, as an operator would run it.
-#   scripts/test-postgres.sh stop DIR
+#   scripts/test-postgres.sh stop DIR   stops it and removes it
+#   scripts/test-postgres.sh down DIR / up DIR   stops it at once (as a crash would) / starts it again on its port
 set -euo pipefail
 
 bin_dir() {
@@ -30,8 +31,8 @@ case "${1:-}" in
     if [ "${2:-}" = "--durable" ]; then fsync=""; fi
     port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U insika --no-sync >/dev/null
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 $fsync" start >/dev/null
+    echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 $fsync" > "$dir/options"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
     echo "INSIKA_TEST_PG_DIR=$dir"
     echo "INSIKA_TEST_DATABASE_URL=postgres://insika@127.0.0.1:$port/postgres"
     ;;
@@ -41,8 +42,16 @@ case "${1:-}" in
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
     rm -rf "$dir"
     ;;
+  down)
+    dir="${2:?usage: test-postgres.sh down DIR}"
+    as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    ;;
+  up)
+    dir="${2:?usage: test-postgres.sh up DIR}"
+    as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
+    ;;
   *)
-    echo "usage: $0 start | stop DIR" >&2
+    echo "usage: $0 start [--durable] | stop DIR | down DIR | up DIR" >&2
     exit 2
     ;;
 esac

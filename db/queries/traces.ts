@@ -13,15 +13,13 @@ export async function insertEvent(
   values: { turnId: string; seq: number; type: string; data: Record<string, unknown>; at: number },
 ): Promise<void> {
   const insert = db.prepared("events.insert", (o, { events }) =>
-    o
-      .insert(events)
-      .values({
-        turnId: param("turnId"),
-        seq: param("seq"),
-        type: param("type"),
-        data: param("data"),
-        at: param("at"),
-      }),
+    o.insert(events).values({
+      turnId: param("turnId"),
+      seq: param("seq"),
+      type: param("type"),
+      data: param("data"),
+      at: param("at"),
+    }),
   );
   await insert.run(values);
 }
