@@ -1,0 +1,16 @@
+/**
+ * The bounds of one OpenAPI import. A document is not trusted to be small:
+ * without them one import could fill the database or the memory of the
+ * process parsing it. Sized above the largest real description we know
+ * (GitHub's REST API: 1,223 operations, ~12.4 MiB of JSON).
+ */
+export const OPENAPI_IMPORT_LIMITS = {
+  /** The document as fetched or posted (UTF-8 bytes of its text). */
+  maxDocumentBytes: 16 * 1024 * 1024,
+  /** Operations one document may hold; over it the import is refused (422). */
+  maxOperations: 2000,
+  /** Everything one import stores (the serialized definitions); over it the import is refused (422). */
+  maxStoredBytes: 32 * 1024 * 1024,
+  /** The document fetch (ms). */
+  fetchTimeoutMs: 30_000,
+} as const;
