@@ -104,7 +104,8 @@ function toParameter(p: unknown): Record<string, unknown> {
   };
   // Swagger 2.0 arrays are comma-separated unless `multi` (one parameter per value).
   if (param.type === "array") {
-    out.style = param.collectionFormat === "multi" ? "form" : `collectionFormat ${String(param.collectionFormat ?? "csv")}`;
+    out.style =
+      param.collectionFormat === "multi" ? "form" : `collectionFormat ${String(param.collectionFormat ?? "csv")}`;
     out.explode = param.collectionFormat === "multi";
   }
   return out;

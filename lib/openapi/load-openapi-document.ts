@@ -26,12 +26,16 @@ export const PARSER_OPTIONS = {
  * and lists its operations. The reason of a failure is the parser's own.
  */
 export async function loadOpenApiDocument(value: unknown): Promise<LoadOpenApiDocumentResult> {
-  if (!isObject(value)) return { ok: false, reason: "the document is not an object (an OpenAPI document is a JSON/YAML mapping)" };
+  if (!isObject(value))
+    return { ok: false, reason: "the document is not an object (an OpenAPI document is a JSON/YAML mapping)" };
   if (typeof value.openapi !== "string" && typeof value.swagger !== "string") {
     return { ok: false, reason: "the document has neither an 'openapi' nor a 'swagger' version field" };
   }
   if (typeof value.openapi === "string" && !/^3\.[01]\./.test(value.openapi)) {
-    return { ok: false, reason: `OpenAPI version ${value.openapi.slice(0, 20)} is not supported (3.0, 3.1 and Swagger 2.0 are)` };
+    return {
+      ok: false,
+      reason: `OpenAPI version ${value.openapi.slice(0, 20)} is not supported (3.0, 3.1 and Swagger 2.0 are)`,
+    };
   }
   if (typeof value.swagger === "string" && value.swagger !== "2.0") {
     return { ok: false, reason: `Swagger version ${value.swagger.slice(0, 20)} is not supported (only 2.0)` };

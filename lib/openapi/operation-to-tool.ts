@@ -22,8 +22,7 @@ export interface OperationContext {
 }
 
 export type OperationToToolResult =
-  | { ok: true; input: Record<string, unknown>; secrets: RequiredSecret[] }
-  | { ok: false; problems: string[] };
+  { ok: true; input: Record<string, unknown>; secrets: RequiredSecret[] } | { ok: false; problems: string[] };
 
 /** A tool's description is what every turn sends; a long one is cut here. */
 export const MAX_IMPORTED_DESCRIPTION_CHARS = 2000;
@@ -36,7 +35,10 @@ export function operationToTool(op: Operation, name: string, ctx: OperationConte
   const problems = [...op.problems];
   const method = op.method.toUpperCase();
   if (!(HTTP_METHODS as readonly string[]).includes(method)) {
-    return { ok: false, problems: [`method ${method} is not supported (a data tool sends ${HTTP_METHODS.join(", ")})`] };
+    return {
+      ok: false,
+      problems: [`method ${method} is not supported (a data tool sends ${HTTP_METHODS.join(", ")})`],
+    };
   }
   const security = securityHeaders(op.security, ctx.schemes, { importName: ctx.importName, auth: ctx.auth });
   if (!security.ok) problems.push(security.problem);
@@ -111,7 +113,8 @@ function checkParameter(p: OperationParameter): string | null | "skip" {
 
 // What a query, path or header value can carry as the request builder writes it.
 function checkShape(p: OperationParameter, type: unknown): string | null {
-  if (type === "object") return `${p.in} parameter '${p.name}' is an object (style ${p.style ?? "form"}), which a ${p.in} value cannot carry`;
+  if (type === "object")
+    return `${p.in} parameter '${p.name}' is an object (style ${p.style ?? "form"}), which a ${p.in} value cannot carry`;
   if (type !== "array") return null;
   if (p.in !== "query") return `${p.in} parameter '${p.name}' is a list, which a ${p.in} value cannot carry`;
   const style = p.style ?? "form";

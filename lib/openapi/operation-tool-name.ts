@@ -32,7 +32,11 @@ export function operationToolName(op: { operationId?: string; method: string; pa
  * Returns the names in the order of `ops`.
  */
 export function nameOperations(ops: readonly { operationId?: string; method: string; path: string }[]): string[] {
-  const keyed = ops.map((op, index) => ({ index, key: `${op.method.toUpperCase()} ${op.path}`, base: operationToolName(op) }));
+  const keyed = ops.map((op, index) => ({
+    index,
+    key: `${op.method.toUpperCase()} ${op.path}`,
+    base: operationToolName(op),
+  }));
   const order = [...keyed].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
   const taken = new Set(keyed.map((k) => k.base));
   const seen = new Set<string>();

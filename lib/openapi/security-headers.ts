@@ -83,7 +83,11 @@ function place(
       // The token is obtained outside Insika and provisioned as the secret.
       return { ok: true, header: "Authorization", value: `Bearer ${ref}` };
     case "apiKey":
-      if (scheme.in === "header" && typeof scheme.name === "string" && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(scheme.name))
+      if (
+        scheme.in === "header" &&
+        typeof scheme.name === "string" &&
+        /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(scheme.name)
+      )
         return { ok: true, header: scheme.name, value: ref };
       if (scheme.in === "query")
         return {

@@ -75,7 +75,12 @@ export function toDataTools(doc: DocumentOperations, options: ToDataToolsOptions
       matched.add(hit);
     }
     const error = (text: string): void => {
-      result.errors.push({ tool: name, operation: key, ...(op.operationId ? { operation_id: op.operationId } : {}), error: text });
+      result.errors.push({
+        tool: name,
+        operation: key,
+        ...(op.operationId ? { operation_id: op.operationId } : {}),
+        error: text,
+      });
     };
     const base = baseUrl(op, options);
     if (!base.ok) return error(base.problem);
@@ -94,18 +99,28 @@ export function toDataTools(doc: DocumentOperations, options: ToDataToolsOptions
   });
   for (const wanted of selection ?? []) {
     if (!matched.has(wanted)) {
-      result.errors.push({ tool: null, operation: wanted, error: `operations: '${wanted}' matches no operation of the document` });
+      result.errors.push({
+        tool: null,
+        operation: wanted,
+        error: `operations: '${wanted}' matches no operation of the document`,
+      });
     }
   }
   result.secrets = [...secrets.values()].sort((a, b) => (a.secret < b.secret ? -1 : a.secret > b.secret ? 1 : 0));
   return result;
 }
 
-function baseUrl(op: Operation, options: ToDataToolsOptions): { ok: true; url: string } | { ok: false; problem: string } {
+function baseUrl(
+  op: Operation,
+  options: ToDataToolsOptions,
+): { ok: true; url: string } | { ok: false; problem: string } {
   if (options.server !== undefined) return { ok: true, url: options.server };
   const given = op.server;
   if (given !== null && /\{[^}]*\}/.test(given)) {
-    return { ok: false, problem: `the server URL '${given.slice(0, 200)}' has a variable without a default: give 'server'` };
+    return {
+      ok: false,
+      problem: `the server URL '${given.slice(0, 200)}' has a variable without a default: give 'server'`,
+    };
   }
   if (given !== null && /^[a-z][a-z0-9+.-]*:/i.test(given)) {
     return /^https?:/i.test(given)

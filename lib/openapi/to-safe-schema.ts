@@ -42,7 +42,16 @@ const BY_TYPE: Record<string, readonly string[]> = {
   boolean: [],
 };
 /** Keywords the walk handles itself. */
-const HANDLED = new Set(["type", "enum", "examples", "items", "properties", "required", "additionalProperties", "allOf"]);
+const HANDLED = new Set([
+  "type",
+  "enum",
+  "examples",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "allOf",
+]);
 const ALL_TYPED = new Set(Object.values(BY_TYPE).flat());
 
 interface Walk {
@@ -103,8 +112,10 @@ function convert(node: unknown, path: string, depth: number, walk: Walk): Record
     if (key === "type" || HANDLED.has(key) || DROPPED.has(key) || key.startsWith("x-")) continue;
     if (ANY.includes(key)) define(out, key, value);
     else if (BY_TYPE[type]?.includes(key)) define(out, key, value);
-    else if (ALL_TYPED.has(key)) continue; // a keyword of another type constrains nothing here
-    else if (key === "oneOf" || key === "anyOf") continue; // handled above (null alternatives)
+    else if (ALL_TYPED.has(key))
+      continue; // a keyword of another type constrains nothing here
+    else if (key === "oneOf" || key === "anyOf")
+      continue; // handled above (null alternatives)
     else return fail(`'${key}' is not supported (outside the safe subset of JSON Schema)`);
   }
   if (source.const === null) delete out.const;
