@@ -14,6 +14,7 @@ import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egres
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
 import { buildCatalog } from "@/lib/services/tools/catalog";
+import { checkProviderDialects } from "./check-provider-dialects";
 
 export interface DoctorCheck {
   name: string;
@@ -132,16 +133,19 @@ const CHECKS: Check[] = [
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
   return {
-    checks: CHECKS.map((check) => {
-      try {
-        return check(db, env);
-      } catch (error) {
-        return {
-          name: check.name.replace(/^check/, "").toLowerCase(),
-          status: "error" as const,
-          message: (error as Error).message,
-        };
-      }
-    }),
+    checks: [
+      ...CHECKS.map((check) => {
+        try {
+          return check(db, env);
+        } catch (error) {
+          return {
+            name: check.name.replace(/^check/, "").toLowerCase(),
+            status: "error" as const,
+            message: (error as Error).message,
+          };
+        }
+      }),
+      await checkProviderDialects(db),
+    ],
   };
 }
