@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   catalog: () => import("./catalog"),
   "trace-write": () => import("./trace-write"),
   studio: () => import("./studio"),
+  "openapi-import": () => import("./openapi-import"),
 };
 
 const SELF = fileURLToPath(import.meta.url);
