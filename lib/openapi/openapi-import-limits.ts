@@ -7,6 +7,12 @@
 export const OPENAPI_IMPORT_LIMITS = {
   /** The document as fetched or posted (UTF-8 bytes of its text). */
   maxDocumentBytes: 16 * 1024 * 1024,
+  /**
+   * Nodes of the document once every internal `$ref` is inlined and every YAML alias counted where
+   * it is used: a few kilobytes of references can otherwise stand for billions of nodes, and the
+   * dereferencer would run for hours. GitHub's description: about 2 million.
+   */
+  maxDocumentNodes: 10_000_000,
   /** Operations one document may hold; over it the import is refused (422). */
   maxOperations: 2000,
   /** Everything one import stores (the serialized definitions); over it the import is refused (422). */

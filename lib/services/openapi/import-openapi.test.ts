@@ -229,6 +229,31 @@ describe("importOpenApi: re-import, selection, refusals", () => {
     expect(e.message).toMatch(/^the document is \d+ bytes, over the limit of 1 KiB per import$/);
   });
 
+  it("refuses a document whose $refs or YAML aliases would inline into billions of nodes, at once", async () => {
+    const { run } = setup();
+    // Each level refers to the one below nine times: 9^12 nodes once inlined, a few KiB as written.
+    const schemas: Record<string, unknown> = { a0: { type: "string" } };
+    let yaml = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\nx-a0: &a0 {type: string}\n";
+    for (let i = 1; i <= 12; i++) {
+      const props = Object.fromEntries(
+        Array.from({ length: 9 }, (_, j) => [`p${j}`, { $ref: `#/components/schemas/a${i - 1}` }]),
+      );
+      schemas[`a${i}`] = { type: "object", properties: props };
+      yaml += `x-a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(", ")}]\n`;
+    }
+    const started = performance.now();
+    for (const document of [
+      { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas } },
+      `${yaml}paths: {}\n`,
+    ]) {
+      const e = await refusal(run({ name: "bomb", document }));
+      expect(e.message).toBe(
+        "the document expands to more than 10000000 nodes once its $refs and YAML aliases are inlined, over the limit of one import",
+      );
+    }
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it("never fetches an external $ref itself (the operation using it is an error)", async () => {
     const backend = await startLoopbackServer();
     servers.push(backend);

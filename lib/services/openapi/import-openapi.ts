@@ -13,6 +13,7 @@ import { checkDestination, type EgressPosture, type Resolver } from "@/lib/egres
 import { DomainError, validationFailed } from "@/lib/errors";
 import { formatBytes } from "@/lib/mcp/import-limits";
 import {
+  countNodesUpTo,
   loadOpenApiDocument,
   OPENAPI_IMPORT_LIMITS,
   openApiGroup,
@@ -77,6 +78,12 @@ export async function importOpenApi(
   const req = parseOpenApiImportBody(body);
   const group = openApiGroup(req.name);
   const value = await readDocument(req, deps, limits);
+  if (countNodesUpTo(value, limits.maxDocumentNodes) === null) {
+    throw validationFailed(
+      `the document expands to more than ${limits.maxDocumentNodes} nodes once its $refs and YAML aliases are inlined, over the limit of one import`,
+      { limit: limits.maxDocumentNodes },
+    );
+  }
 
   const loaded = await loadOpenApiDocument(value);
   if (!loaded.ok) throw validationFailed(`the document does not parse: ${loaded.reason}`);
