@@ -108,4 +108,47 @@ describe("OpenAPI import and a call of an imported operation through a turn", ()
     });
     expect([again.body.created, again.body.removed, again.body.unchanged.length]).toStrictEqual([[], [], 20]);
   });
+
+  it("reports what a Gemini agent's provider would reject: in the save answers, the catalog and doctor", async () => {
+    const put = await server.api("PUT", "/v1/tools/free_map", {
+      name: "free_map",
+      description: "takes a free-form map",
+      parameters: {
+        type: "object",
+        properties: { filters: { type: "object", properties: {}, additionalProperties: true } },
+      },
+      request: { method: "POST", url: `${backend.url}/free`, body: { filters: "{{filters}}" } },
+    });
+    expect(put.status).toBe(201);
+    expect(put.body.dialect_problems).toStrictEqual([]);
+    const gemini = {
+      provider: "openai-compatible",
+      model: "gemini-2.5-flash",
+      base_url: "https://generativelanguage.googleapis.com/v1beta/openai",
+    };
+    const agent = await server.api("PUT", "/v1/agents/gem", { model: gemini, tools_allow: ["free_map"] });
+    const expected =
+      "parameters.properties.filters: Gemini does not accept additionalProperties (remove it, or set model.strict: true to have Insika compile it for the provider)";
+    expect(agent.body.dialect_problems).toContainEqual({
+      tool: "free_map",
+      dialect: "gemini",
+      path: "parameters.properties.filters",
+      message: expected,
+    });
+    const again = await server.api("PUT", "/v1/tools/free_map", withoutMeta(put.body));
+    expect(again.body.dialect_problems.map((p: { agent: string }) => p.agent)).toContain("gem");
+    const catalog = await server.api("GET", "/v1/tools");
+    const entry = catalog.body.tools.find((t: { name: string }) => t.name === "free_map");
+    expect(entry.dialect_problems[0]).toMatchObject({ agent: "gem", dialect: "gemini", message: expected });
+    const doctor = await server.api("GET", "/v1/doctor");
+    const check = doctor.body.checks.find((c: { name: string }) => c.name === "provider-dialects");
+    expect(check.status).toBe("warn");
+    expect(check.items).toContain(`gem / free_map: ${expected}`);
+  });
 });
+
+/** A tool as PUT answered it, back into a PUT body (the answer adds fields a body may not have). */
+function withoutMeta(tool: Record<string, unknown>): Record<string, unknown> {
+  const { kind: _k, version: _v, updated_at: _u, dialect_problems: _d, ...definition } = tool;
+  return definition;
+}
