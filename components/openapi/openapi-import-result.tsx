@@ -68,6 +68,20 @@ export function OpenApiImportResult({ outcome }: { outcome: OpenApiOutcome }) {
           </ul>
         </div>
       ) : null}
+      {r.dialect_problems.length > 0 ? (
+        <div className="text-sm" data-testid="openapi-dialect-problems">
+          <h3 className="font-medium text-amber-900 dark:text-amber-300">
+            What agents&apos; providers would reject ({r.dialect_problems.length})
+          </h3>
+          <ul className="flex max-h-48 flex-col gap-0.5 overflow-auto">
+            {r.dialect_problems.slice(0, 100).map((p, i) => (
+              <li key={i} className="break-words">
+                <span className="font-mono">{p.agent}</span> / <span className="font-mono">{p.tool}</span>: {p.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {r.errors.length > 0 ? (
         <div className="text-sm">
           <h3 className="font-medium text-red-800 dark:text-red-300">Operations that were not imported</h3>

@@ -11,6 +11,7 @@ import { DomainError } from "@/lib/errors";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import { DEV_POSTURE } from "@/test/support/egress-doubles";
 import { startLoopbackServer, type LoopbackServer } from "@/test/support/loopback-server";
+import { putAgent } from "@/lib/services/agents/agents";
 import { importOpenApi, type ImportOpenApiDeps } from "./import-openapi";
 
 const require = createRequire(import.meta.url);
@@ -177,6 +178,23 @@ describe("importOpenApi: re-import, selection, refusals", () => {
       { tool: null, operation: "nope", error: "operations: 'nope' matches no operation of the document" },
     ]);
     expect(listToolsInGroup(db, "openapi:pets").map((t) => t.name)).toStrictEqual(["add_pet", "get_pet_by_id"]);
+  });
+
+  it("reports what the providers of agents offered the tools would reject", async () => {
+    const { db, run } = setup();
+    putAgent(db, OPERATOR, "gem", {
+      model: {
+        provider: "openai-compatible",
+        model: "g",
+        base_url: "https://generativelanguage.googleapis.com/v1beta/openai",
+      },
+      tools_allow_groups: ["openapi:gh"],
+    });
+    const result = await run({ name: "gh", document: readFileSync(GITHUB, "utf8"), operations: ["gists/update"] });
+    expect(result.created).toStrictEqual(["gists_update"]);
+    expect(result.dialect_problems.map((p) => `${p.agent} ${p.tool} ${p.path}`)).toContain(
+      "gem gists_update parameters.properties.files",
+    );
   });
 
   it("server replaces the document's server URL whole", async () => {

@@ -23,6 +23,7 @@ import {
 } from "@/lib/openapi";
 import { fetchDocument, type FetchDocumentInput, type FetchDocumentResult } from "@/lib/openapi/fetch-document";
 import type { SecretSource } from "@/lib/secrets/secret-source";
+import { listDialectProblems, type ToolDialectProblem } from "@/lib/services/agents/dialect-problems";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { reservedToolNames } from "@/lib/services/tools/catalog";
 import { versionActor } from "@/lib/services/tools/tools";
@@ -56,6 +57,8 @@ export interface ImportOpenApiResult {
   errors: OperationError[];
   secrets: ImportSecret[];
   document: { title: string; version: string; operations: number };
+  /** What the providers of agents offered these tools would reject (services/agents/dialect-problems). */
+  dialect_problems: ToolDialectProblem[];
 }
 
 /**
@@ -144,6 +147,7 @@ export async function importOpenApi(
     });
     return done;
   });
+  const dialectProblems = (await listDialectProblems(db)).filter((p) => written.has(p.tool));
   return {
     group,
     created: outcome.created,
@@ -158,6 +162,7 @@ export async function importOpenApi(
       provisioned: deps.secrets.read(s.secret) !== undefined,
     })),
     document: { title: loaded.title, version: loaded.version, operations: loaded.operations.length },
+    dialect_problems: dialectProblems,
   };
 }
 
