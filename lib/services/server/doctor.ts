@@ -2,7 +2,7 @@
  * `insika doctor` and GET /v1/doctor: the checks an operator runs when "the
  * tool is missing" — the database, migrations, the API token, the egress
  * posture, every stored tool that no longer validates (the only place that says so), and
- * stored headers that hold a literal credential.
+ * stored headers that hold a literal credential, and the tools an agent's provider would reject.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -133,19 +133,16 @@ const CHECKS: Check[] = [
 /** Runs every check; a check that throws is reported as an error, never thrown. */
 export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck[] }> {
   return {
-    checks: [
-      ...CHECKS.map((check) => {
-        try {
-          return check(db, env);
-        } catch (error) {
-          return {
-            name: check.name.replace(/^check/, "").toLowerCase(),
-            status: "error" as const,
-            message: (error as Error).message,
-          };
-        }
-      }),
-      await checkProviderDialects(db),
-    ],
+    checks: CHECKS.map((check) => {
+      try {
+        return check(db, env);
+      } catch (error) {
+        return {
+          name: check.name.replace(/^check/, "").toLowerCase(),
+          status: "error" as const,
+          message: (error as Error).message,
+        };
+      }
+    }).concat(await checkProviderDialects(db)),
   };
 }
