@@ -9,7 +9,7 @@ import { operatorPrincipal } from "@/lib/access/principal";
 import { STRICT_POSTURE } from "@/lib/egress";
 import { DomainError } from "@/lib/errors";
 import { staticSecrets } from "@/lib/secrets/secret-source";
-import { DEV_POSTURE } from "@/test/support/egress-doubles";
+import { allowlistPosture, DEV_POSTURE } from "@/test/support/egress-doubles";
 import { startLoopbackServer, type LoopbackServer } from "@/test/support/loopback-server";
 import { putAgent } from "@/lib/services/agents/agents";
 import { importOpenApi, type ImportOpenApiDeps } from "./import-openapi";
@@ -307,6 +307,19 @@ describe("importOpenApi: re-import, selection, refusals", () => {
     expect(e.code).toBe("egress_blocked");
     expect(e.message).toMatch(/^destination blocked: /);
     expect(backend.requests).toStrictEqual([]);
+  });
+
+  it("checks every redirect hop: a redirect to a host the allowlist does not name is refused, nothing sent there", async () => {
+    const target = await startLoopbackServer((_req, res) => res.end(text("3.0/json/petstore.json")));
+    const first = await startLoopbackServer((_req, res) =>
+      res.writeHead(302, { location: `${target.origin}/openapi.json` }).end(),
+    );
+    servers.push(target, first);
+    const { run } = setup({ posture: allowlistPosture(`127.0.0.1:${first.port}`) });
+    const e = await refusal(run({ name: "x", url: `${first.origin}/openapi.json` }));
+    expect(e.code).toBe("egress_blocked");
+    expect(first.requests).toHaveLength(1);
+    expect(target.requests).toStrictEqual([]);
   });
 
   it("fetches when the posture allows it, resolving a relative server URL against the document's", async () => {
