@@ -168,4 +168,50 @@ describe("toDataTools on hand-made documents", () => {
     const none = base({ "/p": { get: { operationId: "p" } } }, { servers: undefined });
     expect((await convert(none)).errors[0]?.error).toBe("the document names no server URL: give 'server'");
   });
+
+  it("Swagger 2.0: form bodies and comma-separated lists are named; multi lists and basic auth convert", async () => {
+    const result = await convert({
+      swagger: "2.0",
+      info: { title: "s", version: "1" },
+      host: "api.example.com",
+      basePath: "/v1",
+      schemes: ["http", "https"],
+      securityDefinitions: { basic: { type: "basic" }, q: { type: "apiKey", in: "query", name: "key" } },
+      security: [{ basic: [] }],
+      paths: {
+        "/upload": {
+          post: {
+            operationId: "upload",
+            consumes: ["multipart/form-data"],
+            parameters: [{ name: "file", in: "formData", type: "file", required: true }],
+          },
+        },
+        "/csv": {
+          get: {
+            operationId: "csv",
+            parameters: [{ name: "ids", in: "query", type: "array", items: { type: "integer" } }],
+          },
+        },
+        "/multi": {
+          get: {
+            operationId: "multi",
+            security: [{ q: [] }, { basic: [] }],
+            parameters: [
+              { name: "ids", in: "query", type: "array", collectionFormat: "multi", items: { type: "integer" } },
+            ],
+          },
+        },
+      },
+    });
+    expect(result.errors.map((e) => e.error)).toStrictEqual([
+      "request body is multipart/form-data: only JSON request bodies are built",
+      "query parameter 'ids' is a list sent as collectionFormat csv (explode: false), which the request builder does not produce (it repeats the parameter)",
+    ]);
+    expect(result.tools[0]!.definition.request).toStrictEqual({
+      method: "GET",
+      url: "https://api.example.com/v1/multi",
+      headers: { Authorization: "Basic {{secret.t_basic}}" },
+      query: { ids: "{{ids}}" },
+    });
+  });
 });
