@@ -50,7 +50,7 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: PURE_CORE_BANS }] },
   },
   {
-    files: ["lib/egress/**", "lib/http-tools/**", "lib/mcp/**"],
+    files: ["lib/egress/**", "lib/http-tools/**", "lib/mcp/**", "lib/openapi/**", "lib/providers/dialects/**"],
     rules: {
       "no-restricted-imports": [
         "error",

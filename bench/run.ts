@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   "trace-write": () => import("./trace-write"),
   studio: () => import("./studio"),
   postgres: () => import("./postgres"),
+  "openapi-import": () => import("./openapi-import"),
 };
 
 const SELF = fileURLToPath(import.meta.url);

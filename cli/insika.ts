@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * The insika command: `prepare`, `doctor [--json]`, `apply [FILE]`, `token [--rotate]`,
- * `keys create|list|revoke`, `mcp import NAME URL [--header 'K: V']...`.
+ * `keys create|list|revoke`, `mcp import NAME URL [--header 'K: V']...`, `openapi import NAME URL|FILE ...`.
  * Run it with `npm run insika -- <command>` (or `npx tsx cli/insika.ts <command>`).
  */
 import { closeAllDbs, getDb, type Db } from "@/db/client";
@@ -13,6 +13,8 @@ import { getEnv } from "@/lib/env";
 import { applyConfig } from "@/lib/services/server/apply-config";
 import { getPosture } from "@/lib/services/tools/egress-posture";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
+import { importOpenApi } from "@/lib/services/openapi/import-openapi";
+import { openApiImportBody } from "./openapi-import-args";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { runDoctor } from "@/lib/services/server/doctor";
 import { configFilePath, loadConfigFile, prepare } from "@/lib/services/server/prepare";
@@ -30,7 +32,10 @@ const USAGE = `usage: insika <command>
   keys revoke ID     revoke a key (it stops working on the next request)
   mcp import NAME URL [--header 'K: V']...
                      adopt an HTTP MCP server's tools as data tools of group mcp:NAME
-                     (header values may use {{secret.*}})`;
+                     (header values may use {{secret.*}})
+  openapi import NAME URL|FILE [--server URL] [--operation ID]... [--auth SCHEME=SECRET]...
+                     adopt an OpenAPI 3.0/3.1 or Swagger 2.0 document's operations (JSON or YAML)
+                     as data tools of group openapi:NAME; lists the secrets to provision`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -83,6 +88,14 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
       const body = { name, url, headers: parseHeaderFlags(rest) };
       const result = await importMcpServer(getDb(env), OPERATOR, body, {
+        posture: getPosture(),
+        secrets: processSecrets,
+      });
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    case "openapi": {
+      const result = await importOpenApi(getDb(env), OPERATOR, openApiImportBody(args), {
         posture: getPosture(),
         secrets: processSecrets,
       });

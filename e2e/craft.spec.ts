@@ -8,6 +8,7 @@ const PAGES = [
   ["agents", "/agents"],
   ["agent-matrix", "/agents/demo?tab=tools"],
   ["mcp", "/mcp"],
+  ["openapi", "/openapi"],
   ["playground", "/playground"],
   ["approvals", "/approvals"],
   ["sessions", "/sessions"],

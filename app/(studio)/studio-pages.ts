@@ -16,6 +16,7 @@ export const STUDIO_PAGES: readonly StudioPage[] = [
   { href: "/", label: "Overview", scopes: READ_CATALOG },
   { href: "/tools", label: "Tools", scopes: READ_CATALOG },
   { href: "/mcp", label: "MCP", scopes: READ_CATALOG },
+  { href: "/openapi", label: "OpenAPI", scopes: READ_CATALOG },
   { href: "/agents", label: "Agents", scopes: READ_CATALOG },
   { href: "/playground", label: "Playground", scopes: ["turns:run"] },
   { href: "/approvals", label: "Approvals", scopes: READ_APPROVALS },

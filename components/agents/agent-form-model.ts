@@ -7,6 +7,8 @@ export interface AgentFormState {
   model: string;
   base_url: string;
   api_key_secret: string;
+  /** "on": model.strict (schemas compiled to the provider's dialect when sent). */
+  strict: "on" | "off";
   store_id: string;
   tool_concurrency: string;
   max_tool_calls: string;
@@ -38,6 +40,7 @@ export function toAgentForm(id: string, body: Body | null): AgentFormState {
     model: s(model.model) || "demo",
     base_url: s(model.base_url),
     api_key_secret: s(model.api_key_secret),
+    strict: model.strict === true ? "on" : "off",
     store_id: s(obj(body?.metadata).store_id),
     tool_concurrency: s(limits.tool_concurrency ?? 1),
     max_tool_calls: s(limits.max_tool_calls ?? 50),
@@ -53,6 +56,7 @@ export function fromAgentForm(f: AgentFormState, stored: Body | null): Body {
   const model: Body = { provider: f.provider, model: f.model.trim() };
   if (f.base_url.trim()) model.base_url = f.base_url.trim();
   if (f.api_key_secret.trim()) model.api_key_secret = f.api_key_secret.trim();
+  if (f.strict === "on") model.strict = true;
   const metadata: Body = { ...obj(stored?.metadata) };
   if (f.store_id.trim()) metadata.store_id = f.store_id.trim();
   else delete metadata.store_id;

@@ -82,6 +82,21 @@ export function AgentForm({ id, stored }: { id: string | null; stored: Record<st
         {input("model", "Model")}
         {input("base_url", "Base URL", "Required for openai-compatible (Ollama, vLLM, llama.cpp...).")}
         {input("api_key_secret", "API key secret name", "The name of a provisioned secret, never the key itself.")}
+        <Field
+          id="agent-strict"
+          label="Strict mode"
+          hint="On: each tool's schema is compiled to what the provider accepts (e.g. OpenAI strict) when sent; the stored schema stays yours."
+        >
+          <select
+            id="agent-strict"
+            className={inputClass}
+            value={form.strict}
+            onChange={(e) => set("strict", e.target.value)}
+          >
+            <option value="off">off</option>
+            <option value="on">on</option>
+          </select>
+        </Field>
       </fieldset>
       <fieldset className="grid gap-3 rounded border border-zinc-200 p-4 sm:grid-cols-5 dark:border-zinc-800">
         <legend className="px-1 text-sm font-semibold">Limits</legend>

@@ -6,6 +6,8 @@ export interface AgentModelConfig {
   model: string;
   base_url?: string;
   api_key_secret?: string;
+  /** Strict mode: tool schemas compiled to the provider's dialect when sent. */
+  strict?: boolean;
 }
 
 export interface AgentLimits {

@@ -57,6 +57,8 @@ export const agentInput = z
         model: z.string().min(1).max(200),
         base_url: baseUrl.optional(),
         api_key_secret: secretName.optional(),
+        /** Strict mode: tool schemas compiled to the provider's dialect when sent (docs/api.md, Agents). */
+        strict: z.boolean().optional(),
       })
       .strict()
       .refine((m) => m.provider !== "openai-compatible" || m.base_url, {

@@ -17,6 +17,8 @@ export const BODY_LIMITS = {
   conversation: 8 * MiB,
   /** A manifest holds many tools. */
   manifest: 16 * MiB,
+  /** An OpenAPI import may carry the document (at most 16 MiB, as a manifest). */
+  openapi: 16 * MiB,
   /** The demo backend's fake store. */
   demo: 16 * KiB,
 } as const;

@@ -18,6 +18,7 @@ import type {
 import { APICallError } from "ai";
 import type { Model, ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec, TokenUsage } from "@/lib/engine/ports";
 import { redactText } from "@/lib/secrets/redact";
+import { compileForDialect, mapStrictArguments, type Dialect } from "./dialects";
 
 /** A provider call failed; `message` is safe to show (secret values are scrubbed). */
 export class ProviderError extends Error {
@@ -55,6 +56,11 @@ export interface AiSdkModelOptions {
   systemPlacement?: "inline" | "leading";
   /** Passed to every call, e.g. `{ anthropic: { toolStreaming: false } }`. */
   providerOptions?: SharedV3ProviderOptions;
+  /**
+   * Strict mode (`model.strict: true`): each tool's schema is compiled to this dialect when
+   * sent, and the arguments the model returns are mapped back before the engine sees them.
+   */
+  strictDialect?: Dialect;
 }
 
 /** Longest error message a provider failure becomes (it reaches traces and API clients). */
@@ -81,7 +87,7 @@ export class AiSdkModel implements Model {
     try {
       const result = await model.doStream({
         prompt: toProviderPrompt(request.messages, this.options.systemPlacement ?? "inline"),
-        tools: toProviderTools(request.tools),
+        tools: toProviderTools(request.tools, this.options.strictDialect),
         abortSignal: request.signal,
         ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions } : {}),
       });
@@ -116,7 +122,7 @@ export class AiSdkModel implements Model {
             if (part.providerExecuted !== true) {
               yield {
                 type: "tool-call",
-                call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
+                call: { id: part.toolCallId, name: part.toolName, arguments: this.mapArguments(part, request.tools) },
               };
             }
             break;
@@ -137,6 +143,13 @@ export class AiSdkModel implements Model {
     }
     if (!finished) throw new ProviderError("provider error: the response stream ended early");
     yield usage ? { type: "finish", usage } : { type: "finish" };
+  }
+
+  // Strict mode: the nulls the compiled schema made the model send for optional properties are dropped.
+  private mapArguments(part: { toolName: string; input: string }, tools: ModelToolSpec[]): string {
+    if (this.options.strictDialect === undefined) return part.input;
+    const tool = tools.find((t) => t.name === part.toolName);
+    return tool ? mapStrictArguments(part.input, tool.parameters) : part.input;
   }
 }
 
@@ -187,14 +200,18 @@ export function toProviderPrompt(
   return [...leading, ...prompt];
 }
 
-/** Our tool specs -> provider function tools; `parameters` is passed as is (same object). */
-export function toProviderTools(tools: ModelToolSpec[]): LanguageModelV3FunctionTool[] | undefined {
+/**
+ * Our tool specs -> provider function tools; `parameters` is passed as is (same object), or,
+ * in strict mode, compiled to the dialect (and flagged `strict` where the provider has the flag).
+ */
+export function toProviderTools(tools: ModelToolSpec[], strict?: Dialect): LanguageModelV3FunctionTool[] | undefined {
   if (tools.length === 0) return undefined;
   return tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.parameters as JSONSchema7,
+    inputSchema: (strict ? compileForDialect(tool.parameters, strict) : tool.parameters) as JSONSchema7,
+    ...(strict === "openai-strict" || strict === "anthropic" ? { strict: true } : {}),
   }));
 }
 

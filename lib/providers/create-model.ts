@@ -15,6 +15,7 @@ import { checkUrlForm, type FetchLike } from "@/lib/egress";
 import { PROVIDER_SECRET_PREFIX } from "@/lib/secrets/secret-source";
 import { AiSdkModel, ProviderError } from "./ai-sdk-model";
 import { DemoModel } from "./demo-model";
+import { dialectFor } from "./dialects";
 
 export const MODEL_PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -26,6 +27,8 @@ export interface ModelConfig {
   base_url?: string | null;
   /** The name of the secret holding the API key (DESIGN D3), never the key itself. */
   api_key_secret?: string | null;
+  /** Strict mode: tool schemas compiled to the provider's dialect when sent (lib/providers/dialects). */
+  strict?: boolean | null;
 }
 
 export interface CreateModelDeps {
@@ -47,6 +50,7 @@ const ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1";
  */
 export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
   const provider: string = config.provider;
+  const strictDialect = config.strict === true ? (dialectFor(config) ?? undefined) : undefined;
   switch (config.provider) {
     case "demo":
       return new DemoModel();
@@ -63,6 +67,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       const baseURL = checkBaseUrl(config.base_url, provider);
       return new AiSdkModel({
         id: `${provider}:${config.model}`,
+        strictDialect,
         connect: () => {
           const apiKey = config.api_key_secret ? readKey(config.api_key_secret, deps) : undefined;
           const sdk = createOpenAICompatible({
@@ -82,6 +87,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       const baseURL = config.base_url ? checkBaseUrl(config.base_url, provider) : OPENAI_BASE_URL;
       return new AiSdkModel({
         id: `${provider}:${config.model}`,
+        strictDialect,
         connect: () => {
           const apiKey = readKey(secretName, deps);
           // Chat Completions (not the Responses API): the same protocol as openai-compatible.
@@ -97,6 +103,7 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       return new AiSdkModel({
         id: `${provider}:${config.model}`,
         systemPlacement: "leading",
+        strictDialect,
         // Eager (fine-grained) tool-input streaming buys nothing here — the engine takes whole
         // calls — and can yield invalid JSON when output is cut off; it also adds a tool key.
         providerOptions: { anthropic: { toolStreaming: false } },

@@ -46,6 +46,7 @@ export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/tools/[name]/test": only({ POST: ["tools:write"] }),
   "/v1/tools/manifest": only({ POST: ["tools:write"], GET: CATALOG, PUT: ["tools:write"], DELETE: ["tools:write"] }),
   "/v1/mcp/import": only({ POST: ["tools:write"] }),
+  "/v1/openapi/import": only({ POST: ["tools:write"] }),
   "/v1/agents": only({ GET: CATALOG }),
   "/v1/agents/[id]": only({ GET: CATALOG, PUT: ["agents:write"], DELETE: ["agents:write"] }),
   "/v1/agents/[id]/tools": only({ GET: CATALOG }),

@@ -29,3 +29,13 @@ describe("the agent form's limits", () => {
     expect(body.limits).toMatchObject({ future_limit: 3 });
   });
 });
+
+describe("the agent form's strict mode", () => {
+  it("keeps model.strict on a save, and turns it off when switched off", () => {
+    const stored = { model: { provider: "openai", model: "gpt", api_key_secret: "k", strict: true } };
+    const form = toAgentForm("a", stored);
+    expect(form.strict).toBe("on");
+    expect(fromAgentForm(form, stored).model).toStrictEqual(stored.model);
+    expect(fromAgentForm({ ...form, strict: "off" }, stored).model).not.toHaveProperty("strict");
+  });
+});

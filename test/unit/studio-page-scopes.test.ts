@@ -50,6 +50,7 @@ describe("Studio page scopes", () => {
       "/",
       "/tools",
       "/mcp",
+      "/openapi",
       "/agents",
       "/approvals",
       "/sessions",

@@ -2,7 +2,7 @@
  * `insika doctor` and GET /v1/doctor: the checks an operator runs when "the
  * tool is missing" — the database, migrations, the API token, the egress
  * posture, every stored tool that no longer validates (the only place that says so), and
- * stored headers that hold a literal credential.
+ * stored headers that hold a literal credential, and the tools an agent's provider would reject.
  */
 import path from "node:path";
 import type { Db } from "@/db/database";
@@ -13,6 +13,7 @@ import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egres
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
 import { buildCatalog } from "@/lib/services/tools/catalog";
+import { checkProviderDialects } from "./check-provider-dialects";
 
 export interface DoctorCheck {
   name: string;
@@ -148,5 +149,6 @@ export async function runDoctor(db: Db, env: Env): Promise<{ checks: DoctorCheck
       });
     }
   }
+  checks.push(await checkProviderDialects(db));
   return { checks };
 }

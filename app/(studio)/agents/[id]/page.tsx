@@ -2,12 +2,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AgentForm } from "@/components/agents/agent-form";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { DialectProblemList } from "@/components/agents/dialect-problem-list";
 import { ToolMatrix } from "@/components/agents/tool-matrix";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import { hasAnyScope } from "@/lib/access/principal";
 import { getAgentEditor } from "@/lib/services/agents/agent-page";
+import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
 import { readOnlyReason } from "../../studio-pages";
@@ -24,6 +26,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const db = studioDb();
   const row = await getAgentEditor(db, id);
   if (!row) notFound();
+  const dialectProblems = await listDialectProblems(db, { agent: id });
   const tabLink = (t: string, label: string) => (
     <Link
       href={`/agents/${id}?tab=${t}`}
@@ -52,6 +55,10 @@ export default async function AgentPage({ params, searchParams }: Props) {
             {readOnly ? null : <DeleteAgentButton id={id} />}
           </>
         }
+      />
+      <DialectProblemList
+        title="This agent's provider would reject some of the tools it is offered"
+        rows={dialectProblems.map((p) => ({ who: p.tool, dialect: p.dialect, message: p.message }))}
       />
       <nav aria-label="Agent sections" className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabLink("settings", "Settings")}

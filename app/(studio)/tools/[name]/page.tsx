@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DialectProblemList } from "@/components/agents/dialect-problem-list";
 import { ToolEditor } from "@/components/tools/tool-editor";
 import { ToolExposure } from "@/components/tools/tool-exposure";
 import { ToolTabs, type ToolTab } from "@/components/tools/tool-tabs";
@@ -9,6 +10,7 @@ import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import type { Principal } from "@/lib/access/principal";
+import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
 import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
 import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
 import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
@@ -36,6 +38,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
     notFound();
   }
   const isSystem = detail.system === true;
+  const dialectProblems = await listDialectProblems(db, { tool: name });
   const isCode = isSystem || entry?.kind === "code";
   // A system tool runs only inside a turn that is offered it: nothing to try on its own.
   const tabs: ToolTab[] = isSystem
@@ -80,6 +83,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
           Saved version {saved}. The catalog reloaded: agents see it on their next turn.
         </p>
       ) : null}
+      <DialectProblemList
+        title="Providers of agents offered this tool would reject its parameters"
+        rows={dialectProblems.map((p) => ({ who: p.agent, dialect: p.dialect, message: p.message }))}
+      />
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
         isCode ? (

@@ -1,6 +1,7 @@
 // GET, PUT, DELETE /v1/agents/:id — read, create or replace, remove an agent
 import { json, readJson, route, refuseMethods } from "@/lib/api/route";
 import { getAgentOrThrow, presentAgent, putAgent, removeAgent } from "@/lib/services/agents/agents";
+import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
 import { READ_CATALOG } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
@@ -18,7 +19,8 @@ export const GET = route<Params>(
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
     const { created, agent } = await putAgent(db, principal, params.id, await readJson(req));
-    return json(agent, created ? 201 : 200);
+    const problems = await listDialectProblems(db, { agent: params.id });
+    return json({ ...agent, dialect_problems: problems.map(({ agent: _a, ...p }) => p) }, created ? 201 : 200);
   },
   { scopes: ["agents:write"] },
 );

@@ -1,6 +1,7 @@
 // GET, PUT, DELETE /v1/tools/:name — read, create or replace, remove one data tool
 import { json, readJson, route, refuseMethods } from "@/lib/api/route";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
+import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
 import { READ_CATALOG } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
@@ -15,7 +16,8 @@ export const GET = route<Params>(async (_req, { db, params }) => json(await getT
 export const PUT = route<Params>(
   async (req, { db, params, principal }) => {
     const { created, tool } = await putTool(db, principal, params.name, await readJson(req));
-    return json(tool, created ? 201 : 200);
+    const problems = await listDialectProblems(db, { tool: params.name });
+    return json({ ...tool, dialect_problems: problems.map(({ tool: _t, ...p }) => p) }, created ? 201 : 200);
   },
   { scopes: ["tools:write"] },
 );
