@@ -21,6 +21,7 @@
  */
 import type { Db } from "@/db/client";
 import { prepared } from "@/db/queries/prepared";
+import { observeFlush } from "@/lib/observability/insika-metrics";
 
 interface Job {
   write: () => unknown;
@@ -54,6 +55,7 @@ class WriteQueue {
     this.jobs = [];
     if (jobs.length === 0) return;
     let outcomes: Outcome[];
+    const started = performance.now();
     const durable = jobs.some((job) => job.durable);
     try {
       if (durable) this.db.$client.pragma("synchronous = FULL");
@@ -63,6 +65,7 @@ class WriteQueue {
       return;
     } finally {
       if (durable) restoreNormal(this.db);
+      observeFlush((performance.now() - started) / 1000);
     }
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;
