@@ -103,7 +103,10 @@ describe("TurnSpans", () => {
     });
     expect(lookup.attributes["gen_ai.tool.call.result"]).toBeUndefined();
     const blocked = out.find((s) => s.name === "execute_tool fetch_page")!;
-    expect(blocked.attributes).toMatchObject({ "insika.egress.rule": "private-address", "insika.tool.outcome": "blocked" });
+    expect(blocked.attributes).toMatchObject({
+      "insika.egress.rule": "private-address",
+      "insika.tool.outcome": "blocked",
+    });
     expect(blocked.status.code).toBe(SpanStatusCode.ERROR);
   });
 

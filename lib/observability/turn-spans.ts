@@ -8,7 +8,15 @@
  * go in only with `captureContent`. Nothing here throws into the turn: observeTurn
  * (observe-turn.ts) swallows what might.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
 import type { EngineEvent, TokenUsage } from "@/lib/engine/ports";
 import { callOutcome, egressOf, isObject, kindOf } from "./call-outcome";
 import { traceIdOfTurn, type TurnIdGenerator } from "./turn-trace-ids";
