@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { json } from "./columns";
 import { turns } from "./turns";
@@ -18,7 +19,16 @@ export const toolCalls = sqliteTable(
     queuedMs: integer("queued_ms").notNull(),
     record: json<Record<string, unknown>>("record").notNull(),
   },
-  (t) => [index("tool_calls_turn").on(t.turnId, t.id)],
+  (t) => [
+    index("tool_calls_turn").on(t.turnId, t.id),
+    // The Overview's window scan and a tool's call history read only these columns (covering).
+    index("tool_calls_started").on(t.startedAt, t.tool, t.ok, t.durationMs),
+    index("tool_calls_tool_started").on(t.tool, t.startedAt, t.ok, t.durationMs),
+    // Egress refusals are few: a partial index finds them without reading every record.
+    index("tool_calls_blocked")
+      .on(t.startedAt)
+      .where(sql`json_extract(${t.record}, '$.egress.verdict') = 'blocked'`),
+  ],
 );
 
 export type ToolCallRow = typeof toolCalls.$inferSelect;
