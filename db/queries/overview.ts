@@ -116,12 +116,13 @@ export interface CallListRow {
 
 export interface CallFilter {
   tool?: string;
-  /** `error`: every call that failed (blocked ones too); `blocked`: refused by the egress guard; `ok`. */
+  /** `error`: failed, but not refused by the egress guard; `blocked`: refused by it; `ok`. */
   outcome?: "ok" | "error" | "blocked";
+  agent?: string;
   since?: number;
   until?: number;
-  /** Paging: only calls with a smaller id (older). */
-  before?: number;
+  /** Paging: only calls older than this one (its start and id: the list's order). */
+  before?: { startedAt: number; id: number };
   limit: number;
 }
 
@@ -130,11 +131,16 @@ export async function listCalls(db: Db, filter: CallFilter): Promise<CallListRow
   const where = [sql`1 = 1`];
   if (filter.tool !== undefined) where.push(sql`c.tool = ${filter.tool}`);
   if (filter.outcome === "ok") where.push(sql`c.ok = 1`);
-  if (filter.outcome === "error") where.push(sql`c.ok = 0`);
+  if (filter.outcome === "error")
+    where.push(sql`c.ok = 0 and coalesce(json_extract(c.record, '$.egress.verdict'), '') <> 'blocked'`);
+  if (filter.agent !== undefined) where.push(sql`s.agent_id = ${filter.agent}`);
   if (filter.outcome === "blocked") where.push(sql`json_extract(c.record, '$.egress.verdict') = 'blocked'`);
   if (filter.since !== undefined) where.push(sql`c.started_at >= ${filter.since}`);
   if (filter.until !== undefined) where.push(sql`c.started_at < ${filter.until}`);
-  if (filter.before !== undefined) where.push(sql`c.id < ${filter.before}`);
+  if (filter.before !== undefined) {
+    const { startedAt, id } = filter.before;
+    where.push(sql`(c.started_at < ${startedAt} or (c.started_at = ${startedAt} and c.id < ${id}))`);
+  }
   return db.all<CallListRow>(sql`
     select c.id, c.turn_id as turnId, t.session_id as sessionId, s.agent_id as agentId, c.call_id as callId, c.tool,
       c.ok, c.started_at as startedAt, c.duration_ms as durationMs,

@@ -14,7 +14,7 @@ import {
   type BlockedCallRow,
   type CallGroupRow,
 } from "@/db/queries/overview";
-import { listPendingApprovals } from "@/db/queries/pending-approvals";
+import { countPendingApprovals, listPendingApprovals } from "@/db/queries/pending-approvals";
 import { overviewWindow, quantileOfCounts, type OverviewWindow } from "@/lib/observability/overview-window";
 
 export interface SeriesPoint {
@@ -58,6 +58,7 @@ export interface Overview {
   tools: ToolStat[];
   blocks: BlockedCallRow[];
   approvals: Awaited<ReturnType<typeof listPendingApprovals>>;
+  pendingApprovals: number;
   agents: AgentUsage[];
 }
 
@@ -67,12 +68,13 @@ export const PENDING_SHOWN = 10;
 export async function getOverview(db: Db, windowKey: string | undefined, now = Date.now()): Promise<Overview> {
   const window = overviewWindow(windowKey, now);
   const params = { since: window.since, bucketMs: window.bucketMs };
-  const [callGroups, blockedGroups, blocks, turnGroups, approvals] = await Promise.all([
+  const [callGroups, blockedGroups, blocks, turnGroups, approvals, pendingApprovals] = await Promise.all([
     listCallGroups(db, params),
     countBlockedCalls(db, params),
     listRecentBlockedCalls(db, { since: window.since, limit: RECENT_BLOCKS }),
     listTurnGroups(db, params),
     listPendingApprovals(db, PENDING_SHOWN),
+    countPendingApprovals(db),
   ]);
   const calls = callSeries(window, callGroups, blockedGroups);
   const turns = emptySeries(window, (at) => ({ at, completed: 0, failed: 0, other: 0 }));
@@ -107,6 +109,7 @@ export async function getOverview(db: Db, windowKey: string | undefined, now = D
     tools,
     blocks,
     approvals,
+    pendingApprovals,
     agents: [...agents.values()].sort((a, b) => b.inputTokens + b.outputTokens - (a.inputTokens + a.outputTokens)),
   };
 }

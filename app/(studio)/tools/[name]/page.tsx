@@ -8,7 +8,9 @@ import { VersionHistory } from "@/components/tools/version-history";
 import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
-import type { Principal } from "@/lib/access/principal";
+import { ToolCallHistory } from "@/components/overview/tool-call-history";
+import { hasAnyScope, type Principal } from "@/lib/access/principal";
+import { getToolCallHistory } from "@/lib/services/observability/overview";
 import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
 import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
 import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
@@ -19,14 +21,17 @@ import { CodeToolView } from "./code-tool-view";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ tab?: string; saved?: string }> };
+type Props = {
+  params: Promise<{ name: string }>;
+  searchParams: Promise<{ tab?: string; saved?: string; window?: string }>;
+};
 
 export default async function ToolPage({ params, searchParams }: Props) {
   const principal = await requirePage("/tools");
   const toolsReadOnly = readOnlyReason(principal, ["tools:write"], "changing tools");
   const agentsReadOnly = readOnlyReason(principal, ["agents:write"], "changing which agents are offered a tool");
   const { name } = await params;
-  const { tab, saved } = await searchParams;
+  const { tab, saved, window } = await searchParams;
   const db = studioDb();
   const entry = getCatalog(db).entries.get(name);
   let detail: Record<string, unknown>;
@@ -79,6 +84,9 @@ export default async function ToolPage({ params, searchParams }: Props) {
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
           Saved version {saved}. The catalog reloaded: agents see it on their next turn.
         </p>
+      ) : null}
+      {hasAnyScope(principal, ["traces:read"]) ? (
+        <ToolCallHistory tool={name} history={await getToolCallHistory(db, name, window)} />
       ) : null}
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
