@@ -17,7 +17,7 @@ export function Empty({ children = "No calls in this window." }: { children?: Re
 
 /** One number (inside a <dl>), linking to what it counts when `href` is given. */
 export function Stat({ label, value, note, href }: { label: string; value: number; note?: string; href?: string }) {
-  const number = value.toLocaleString("en");
+  const number = <span data-stat-value={value}>{value.toLocaleString("en")}</span>;
   return (
     <div className="rounded border border-zinc-200 p-4 dark:border-zinc-800">
       <dt className="text-sm text-zinc-500">{label}</dt>

@@ -67,7 +67,10 @@ export interface BlockedCallRow {
 }
 
 /** The newest blocked calls in the window, with the rule that refused each. */
-export async function listRecentBlockedCalls(db: Db, params: { since: number; limit: number }): Promise<BlockedCallRow[]> {
+export async function listRecentBlockedCalls(
+  db: Db,
+  params: { since: number; limit: number },
+): Promise<BlockedCallRow[]> {
   return db.all<BlockedCallRow>(sql`
     select c.turn_id as turnId, t.session_id as sessionId, c.call_id as callId, c.tool, c.started_at as startedAt,
       json_extract(c.record, '$.egress.rule') as rule, json_extract(c.record, '$.egress.hint') as hint,

@@ -34,7 +34,9 @@ export default async function CallsPage({ searchParams }: Props) {
         title="Calls"
         description={
           <span data-testid="calls-filter">
-            {parts.length ? `Tool calls: ${parts.join(", ")}${f.since !== undefined || f.until !== undefined ? " UTC" : ""}` : "Every tool call"}
+            {parts.length
+              ? `Tool calls: ${parts.join(", ")}${f.since !== undefined || f.until !== undefined ? " UTC" : ""}`
+              : "Every tool call"}
             , newest first.
           </span>
         }
