@@ -1,13 +1,14 @@
 /**
  * The Overview's read side: aggregates over a time window of tool calls and turns, each one
- * an index range scan (tool_calls_started, tool_calls_tool_started, tool_calls_blocked,
- * turns_started; migration 0005) that reads no call record except the few blocked ones.
- * Percentiles are exact: the scan groups durations by value (whole milliseconds, so the
- * groups stay few) and the service walks the counts. better-sqlite3 binds a JS number as a
+ * read from a covering index (tool_calls_started, tool_calls_tool_started,
+ * tool_calls_tool_duration, tool_calls_blocked, turns_started; migration 0005) and no call
+ * record except the few blocked ones. Percentiles are exact: durations are counted by value
+ * (whole milliseconds, so the groups stay few) and the service walks the counts. better-sqlite3 binds a JS number as a
  * REAL, so bucket numbers are cast back to integers.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { prepared } from "./prepared";
 
 export interface WindowParams {
   since: number;
@@ -15,30 +16,72 @@ export interface WindowParams {
   bucketMs: number;
 }
 
-/** Calls in the window grouped by bucket, tool, outcome (ok or not) and duration. */
-export interface CallGroupRow {
+/** Calls and failed calls in one bucket of the series. */
+export interface BucketCountRow {
   bucket: number;
+  n: number;
+  failed: number;
+}
+
+/**
+ * Calls and failed calls per bucket (optionally of one tool): one range count per bucket on a
+ * covering index, which reads the window once without the sort a GROUP BY on a computed
+ * bucket needs (~10x faster at 1,000,000 calls).
+ */
+export async function countCallsByBucket(
+  db: Db,
+  params: WindowParams & { buckets: number; tool?: string },
+): Promise<BucketCountRow[]> {
+  const statement =
+    params.tool === undefined
+      ? prepared(db, "overview.bucketCount", (d) =>
+          d.$client.prepare<[number, number], { n: number; failed: number | null }>(
+            "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_started where started_at >= ? and started_at < ?",
+          ),
+        )
+      : prepared(db, "overview.toolBucketCount", (d) =>
+          d.$client.prepare<[string, number, number], { n: number; failed: number | null }>(
+            "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_tool_started where tool = ? and started_at >= ? and started_at < ?",
+          ),
+        );
+  const rows: BucketCountRow[] = [];
+  for (let bucket = 0; bucket < params.buckets; bucket += 1) {
+    const from = params.since + bucket * params.bucketMs;
+    const to = from + params.bucketMs;
+    const row =
+      params.tool === undefined
+        ? (statement as { get(a: number, b: number): { n: number; failed: number | null } }).get(from, to)
+        : (statement as { get(t: string, a: number, b: number): { n: number; failed: number | null } }).get(
+            params.tool,
+            from,
+            to,
+          );
+    rows.push({ bucket, n: row?.n ?? 0, failed: row?.failed ?? 0 });
+  }
+  return rows;
+}
+
+/** Calls since `since` per tool, outcome (ok or not) and duration (whole ms). */
+export interface DurationCountRow {
   tool: string;
   ok: number;
   durationMs: number;
   n: number;
 }
 
-export async function listCallGroups(db: Db, params: WindowParams): Promise<CallGroupRow[]> {
-  return db.all<CallGroupRow>(sql`
-    select cast((started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, tool, ok, duration_ms as durationMs, count(*) as n
-    from tool_calls indexed by tool_calls_started
-    where started_at >= ${params.since}
-    group by 1, 2, 3, 4`);
-}
-
-/** One tool's calls in the window grouped by bucket, outcome and duration (its history chart). */
-export async function listToolCallGroups(db: Db, params: WindowParams & { tool: string }): Promise<CallGroupRow[]> {
-  return db.all<CallGroupRow>(sql`
-    select cast((started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, tool, ok, duration_ms as durationMs, count(*) as n
-    from tool_calls indexed by tool_calls_tool_started
-    where tool = ${params.tool} and started_at >= ${params.since}
-    group by 1, 3, 4`);
+/**
+ * Durations per tool: read in the order of tool_calls_tool_duration, which is the GROUP BY's
+ * order, so SQLite streams the groups without sorting (the window is a filter on the entries).
+ */
+export async function countCallDurations(
+  db: Db,
+  params: { since: number; tool?: string },
+): Promise<DurationCountRow[]> {
+  return db.all<DurationCountRow>(sql`
+    select tool, ok, duration_ms as durationMs, count(*) as n
+    from tool_calls indexed by tool_calls_tool_duration
+    where started_at >= ${params.since} ${params.tool === undefined ? sql`` : sql`and tool = ${params.tool}`}
+    group by tool, ok, duration_ms`);
 }
 
 const BLOCKED = sql`json_extract(record, '$.egress.verdict') = 'blocked'`;

@@ -21,9 +21,11 @@ export const toolCalls = sqliteTable(
   },
   (t) => [
     index("tool_calls_turn").on(t.turnId, t.id),
-    // The Overview's window scan and a tool's call history read only these columns (covering).
-    index("tool_calls_started").on(t.startedAt, t.tool, t.ok, t.durationMs),
-    index("tool_calls_tool_started").on(t.tool, t.startedAt, t.ok, t.durationMs),
+    // The Overview and a tool's page (db/queries/overview.ts), all covering: calls per time
+    // bucket, one tool's calls per bucket, and durations per tool in group-by order (no sort).
+    index("tool_calls_started").on(t.startedAt, t.ok),
+    index("tool_calls_tool_started").on(t.tool, t.startedAt, t.ok),
+    index("tool_calls_tool_duration").on(t.tool, t.ok, t.durationMs, t.startedAt),
     // Egress refusals are few: a partial index finds them without reading every record.
     index("tool_calls_blocked")
       .on(t.startedAt)

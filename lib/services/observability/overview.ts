@@ -7,12 +7,13 @@
 import type { Db } from "@/db/client";
 import {
   countBlockedCalls,
-  listToolCallGroups,
-  listCallGroups,
+  countCallDurations,
+  countCallsByBucket,
   listRecentBlockedCalls,
   listTurnGroups,
   type BlockedCallRow,
-  type CallGroupRow,
+  type BucketCountRow,
+  type DurationCountRow,
 } from "@/db/queries/overview";
 import { countPendingApprovals, listPendingApprovals } from "@/db/queries/pending-approvals";
 import { overviewWindow, quantileOfCounts, type OverviewWindow } from "@/lib/observability/overview-window";
@@ -68,15 +69,16 @@ export const PENDING_SHOWN = 10;
 export async function getOverview(db: Db, windowKey: string | undefined, now = Date.now()): Promise<Overview> {
   const window = overviewWindow(windowKey, now);
   const params = { since: window.since, bucketMs: window.bucketMs };
-  const [callGroups, blockedGroups, blocks, turnGroups, approvals, pendingApprovals] = await Promise.all([
-    listCallGroups(db, params),
+  const [buckets, durations, blockedGroups, blocks, turnGroups, approvals, pendingApprovals] = await Promise.all([
+    countCallsByBucket(db, { ...params, buckets: window.buckets }),
+    countCallDurations(db, { since: window.since }),
     countBlockedCalls(db, params),
     listRecentBlockedCalls(db, { since: window.since, limit: RECENT_BLOCKS }),
     listTurnGroups(db, params),
     listPendingApprovals(db, PENDING_SHOWN),
     countPendingApprovals(db),
   ]);
-  const calls = callSeries(window, callGroups, blockedGroups);
+  const calls = callSeries(window, buckets, blockedGroups);
   const turns = emptySeries(window, (at) => ({ at, completed: 0, failed: 0, other: 0 }));
   const agents = new Map<string, AgentUsage>();
   for (const g of turnGroups) {
@@ -93,7 +95,7 @@ export async function getOverview(db: Db, windowKey: string | undefined, now = D
     a.outputTokens += g.outputTokens;
     agents.set(g.agentId, a);
   }
-  const tools = toolStats(callGroups, blockedGroups);
+  const tools = toolStats(durations, blockedGroups);
   const sum = (f: (p: SeriesPoint) => number) => calls.reduce((s, p) => s + f(p), 0);
   return {
     window,
@@ -118,8 +120,12 @@ export async function getOverview(db: Db, windowKey: string | undefined, now = D
 export async function getToolCallHistory(db: Db, tool: string, windowKey: string | undefined, now = Date.now()) {
   const window = overviewWindow(windowKey, now);
   const params = { since: window.since, bucketMs: window.bucketMs, tool };
-  const [groups, blocked] = await Promise.all([listToolCallGroups(db, params), countBlockedCalls(db, params)]);
-  return { window, calls: callSeries(window, groups, blocked), stat: toolStats(groups, blocked)[0] };
+  const [buckets, durations, blocked] = await Promise.all([
+    countCallsByBucket(db, { ...params, buckets: window.buckets }),
+    countCallDurations(db, { since: window.since, tool }),
+    countBlockedCalls(db, params),
+  ]);
+  return { window, calls: callSeries(window, buckets, blocked), stat: toolStats(durations, blocked)[0] };
 }
 
 function emptySeries<T>(window: OverviewWindow, make: (at: number) => T): T[] {
@@ -129,15 +135,15 @@ function emptySeries<T>(window: OverviewWindow, make: (at: number) => T): T[] {
 /** Calls per bucket: ok, failed (not blocked) and blocked (a blocked call is a failed one). */
 function callSeries(
   window: OverviewWindow,
-  groups: CallGroupRow[],
+  buckets: BucketCountRow[],
   blocked: Array<{ bucket: number; n: number }>,
 ): SeriesPoint[] {
   const series = emptySeries(window, (at) => ({ at, ok: 0, errors: 0, blocked: 0 }));
-  for (const g of groups) {
-    const point = series[g.bucket];
+  for (const b of buckets) {
+    const point = series[b.bucket];
     if (!point) continue;
-    if (g.ok) point.ok += g.n;
-    else point.errors += g.n;
+    point.ok += b.n - b.failed;
+    point.errors += b.failed;
   }
   for (const b of blocked) {
     const point = series[b.bucket];
@@ -148,7 +154,7 @@ function callSeries(
   return series;
 }
 
-function toolStats(groups: CallGroupRow[], blocked: Array<{ tool: string; n: number }>): ToolStat[] {
+function toolStats(groups: DurationCountRow[], blocked: Array<{ tool: string; n: number }>): ToolStat[] {
   const byTool = new Map<string, { calls: number; errors: number; durations: Map<number, number> }>();
   for (const g of groups) {
     const t = byTool.get(g.tool) ?? { calls: 0, errors: 0, durations: new Map<number, number>() };
