@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { CallSeriesChart, OUTCOME_COLORS } from "@/components/overview/call-series-chart";
 import { callsHref } from "@/components/overview/calls-href";
 import { CategoryBars } from "@/components/overview/category-bars";
@@ -25,11 +26,29 @@ export default async function OverviewPage({ searchParams }: Props) {
   const agents = listAgentsPresented(db);
   const dropped = tools.filter((t) => t.status === "dropped").length;
   const catalog = (
-    <dl className="grid grid-cols-3 gap-4">
-      <Stat label="Tools in the catalog" value={tools.length} href="/tools" />
-      <Stat label="Dropped tools" value={dropped} href="/tools" />
-      <Stat label="Agents" value={agents.length} href="/agents" />
-    </dl>
+    <div className="flex flex-col gap-3">
+      <dl className="grid grid-cols-3 gap-4">
+        <Stat label="Tools in the catalog" value={tools.length} href="/tools" />
+        <Stat label="Dropped tools" value={dropped} href="/tools" />
+        <Stat label="Agents" value={agents.length} href="/agents" />
+      </dl>
+      {agents.length === 0 ? (
+        <p className="text-zinc-500">No agents yet: create one with PUT /v1/agents/:id or in insika.config.ts.</p>
+      ) : (
+        <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+          {agents.map((a) => (
+            <li key={a.id}>
+              <Link className="font-medium underline" href={`/agents/${encodeURIComponent(a.id)}`}>
+                {a.name}
+              </Link>{" "}
+              <span className="text-zinc-500">
+                ({a.model.provider}: {a.model.model})
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
   // Calls and turns are trace data: a key without traces:read sees the catalog only.
   if (!hasAnyScope(principal, ["traces:read"])) {
