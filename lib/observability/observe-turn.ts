@@ -11,7 +11,7 @@ import { describeError, log } from "@/lib/log";
 import { redactText } from "@/lib/secrets/redact";
 import { knownSecretValues } from "@/lib/secrets/known-secret-values";
 import { insikaMetrics } from "./insika-metrics";
-import { getOtelExport, onSpansDropped } from "./otel-export";
+import { getOtelExport } from "./otel-export";
 import { tracedModel } from "./traced-model";
 import { TurnMetrics } from "./turn-metrics";
 import { TurnSpans } from "./turn-spans";
@@ -24,8 +24,6 @@ export interface ObserveTurnParams {
   sink: EventSink;
 }
 
-let countingDrops = false;
-
 export function observeTurn(params: ObserveTurnParams): { model: Model; sink: EventSink } {
   const observers: Array<(event: EngineEvent) => void> = [];
   let model = params.model;
@@ -36,10 +34,6 @@ export function observeTurn(params: ObserveTurnParams): { model: Model; sink: Ev
     const env = getEnv();
     const exported = getOtelExport(env);
     if (exported) {
-      if (!countingDrops) {
-        countingDrops = true;
-        onSpansDropped((reason, n) => metrics.spansDropped.inc({ reason }, n));
-      }
       const secrets = knownSecretValues();
       const spans = new TurnSpans({
         tracer: exported.tracer,
