@@ -50,7 +50,16 @@ test("a traces:read key gets a read-only Studio: editors disabled with the reaso
   const key = await createKeyViaApi(request, { name: "e2e reader", scopes: ["traces:read"] });
   await signInWith(page, key);
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
-  await expect(nav(page)).toHaveText(["Overview", "Tools", "MCP", "Agents", "Approvals", "Sessions", "Calls", "Doctor"]);
+  await expect(nav(page)).toHaveText([
+    "Overview",
+    "Tools",
+    "MCP",
+    "Agents",
+    "Approvals",
+    "Sessions",
+    "Calls",
+    "Doctor",
+  ]);
 
   await page.goto("/agents/demo");
   const notice = page.getByTestId("read-only-notice");
