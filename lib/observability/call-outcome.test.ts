@@ -21,6 +21,6 @@ describe("callOutcome", () => {
       expect(egressOf(record)).toBeUndefined();
     }
     expect(kindOf({ kind: "mcp" })).toBe("mcp");
-    expect(kindOf(undefined)).toBe("system");
+    expect(kindOf(undefined)).toBe("unknown");
   });
 });

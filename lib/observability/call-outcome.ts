@@ -30,9 +30,12 @@ export function egressOf(record: unknown): { verdict: string; rule: string } | u
   return typeof verdict === "string" && typeof rule === "string" ? { verdict, rule } : undefined;
 }
 
-/** The tool kind a call record names (`data`, `mcp`, `code`), else `system` for tools without one. */
+/**
+ * The tool kind a call record names (`data`, `mcp`, `code`, `system`); `unknown` when the call
+ * left no record (it never ran: a rejected approval, a timeout, the turn stopping).
+ */
 export function kindOf(record: unknown): string {
-  return isObject(record) && typeof record.kind === "string" ? record.kind : "system";
+  return isObject(record) && typeof record.kind === "string" ? record.kind : "unknown";
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

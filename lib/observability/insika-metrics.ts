@@ -24,7 +24,7 @@ function build() {
     }),
     toolCalls: new Counter({
       name: "insika_tool_calls_total",
-      help: "Tool calls that returned, by tool, kind (data, mcp, code, system) and outcome (ok, error, blocked, halted, rejected).",
+      help: "Tool calls that returned, by tool, kind (data, mcp, code, system; unknown: no call record) and outcome (ok, error, blocked, halted, rejected).",
       labelNames: ["tool", "kind", "outcome"] as const,
       registers,
     }),

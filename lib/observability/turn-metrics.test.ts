@@ -27,7 +27,7 @@ describe("TurnMetrics", () => {
     m.event({ type: "turn_completed", content: "done" });
     expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "mcp", outcome: "ok" })).toBe(1);
     expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "data", outcome: "blocked" })).toBe(1);
-    expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "system", outcome: "rejected" })).toBe(1);
+    expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "unknown", outcome: "rejected" })).toBe(1);
     expect(await value("insika_turns_total", { agent: "support", outcome: "completed" })).toBe(1);
     expect(await value("insika_egress_blocks_total", { rule: "metadata-host" })).toBe(1);
   });

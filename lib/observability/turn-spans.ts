@@ -143,7 +143,7 @@ export class TurnSpans {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": event.tool,
       "gen_ai.tool.call.id": event.call_id,
-      "gen_ai.tool.type": kind === "code" || kind === "system" ? "function" : "extension",
+      "gen_ai.tool.type": kind === "data" || kind === "mcp" ? "extension" : "function",
       "insika.tool.kind": kind,
       "insika.tool.outcome": outcome,
       "insika.tool.halted": event.halted === true,

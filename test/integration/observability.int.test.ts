@@ -38,6 +38,10 @@ function scripts(): string {
       ],
     ]),
   );
+  fs.writeFileSync(
+    path.join(dir, "gated.json"),
+    JSON.stringify([[{ type: "tool-call", name: "whoami", args: {} }], [{ type: "text", text: "not allowed, fine" }]]),
+  );
   return dir;
 }
 
@@ -197,6 +201,44 @@ describe("OpenTelemetry export to a loopback collector", () => {
     for (const body of collector.raw) for (const form of FORMS) expect(body).not.toContain(form);
     // The backend did receive it: the calls were made with the secret.
     expect(backend.requests.some((r) => r.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
+  });
+
+  it("keeps a turn that waits for an approval and resumes in one trace: a span per run, the refused call rejected", async () => {
+    const put = await server.api("PUT", "/v1/agents/gated", {
+      name: "Gated",
+      model: { provider: "scripted", model: "gated" },
+      approvals: ["whoami"],
+    });
+    expect(put.status).toBe(201);
+    const before = await scrape(server);
+    const sessionId = (await server.api("POST", "/v1/sessions", { agent_id: "gated" })).body.id as string;
+    const turn = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "who?" });
+    expect(turn.body.status).toBe("waiting");
+    const approvals = (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as Array<{
+      id: string;
+      session_id: string;
+    }>;
+    const approval = approvals.find((a) => a.session_id === sessionId)!;
+    expect((await scrape(server)).find((f) => f.name === "insika_approvals_pending")?.metrics[0]?.value).toBe("1");
+    expect((await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "rejected" })).status).toBe(200);
+    const runs = await until("both runs of the turn", () => {
+      const mine = collector.spans.filter((s) => s.attrs["insika.turn.id"] === turn.body.turn_id);
+      return mine.length >= 2 && mine.some((s) => s.attrs["insika.turn.status"] === "completed") ? mine : undefined;
+    });
+    expect(new Set(runs.map((s) => s.traceId)).size).toBe(1);
+    expect(runs.map((s) => s.attrs["insika.turn.status"]).sort()).toEqual(["completed", "waiting"]);
+    const rejected = await until("the rejected call's span", () =>
+      collector.spans.find(
+        (s) => s.traceId === runs[0]!.traceId && s.name === "execute_tool whoami" && s.parentSpanId !== undefined,
+      ),
+    );
+    expect(rejected.attrs["insika.tool.outcome"]).toBe("rejected");
+    const after = await scrape(server);
+    const moved = (labels: Record<string, string>) =>
+      sample(after, "insika_tool_calls_total", labels) - sample(before, "insika_tool_calls_total", labels);
+    expect(moved({ tool: "whoami", kind: "unknown", outcome: "rejected" })).toBe(1);
+    expect(sample(after, "insika_turns_total", { agent: "gated", outcome: "waiting" })).toBe(1);
+    expect(sample(after, "insika_turns_total", { agent: "gated", outcome: "completed" })).toBe(1);
   });
 
   it("serves /metrics to a traces:read key only; counters move as calls happen", async () => {
