@@ -3,7 +3,7 @@ import { dbFile, openDb } from "@/db/client";
 import { insertApproval } from "@/db/queries/approvals";
 import { LoginPage } from "./pages/login-page";
 import { OverviewPage } from "./pages/overview-page";
-import { screen } from "./pages/studio";
+import { screen, screenVariants } from "./pages/studio";
 import { seedCalls, SEED_TOOLS } from "../test/support/seed-calls";
 import { startServer, type TestServer } from "../test/support/server";
 
@@ -59,6 +59,7 @@ test("the Overview shows the window at a glance, and a chart click opens the cal
   for (const chart of ["turns-chart", "latency-chart", "tokens-chart"])
     await expect(overview.chart(chart).locator(".recharts-bar-rectangle").first()).toBeVisible();
   await screen(page, "overview-24h");
+  await screenVariants(page, "overview-24h");
 
   // The last bar of the "ok" series: the calls of that half hour that went well.
   await overview.bars("calls-chart", 0).last().click();
