@@ -59,7 +59,7 @@ export default async function OverviewPage({ searchParams }: Props) {
       </div>
     );
   }
-  const o = await getOverview(db, (await searchParams).window);
+  const o = await getOverview(db, { window: (await searchParams).window, tenant: principal.tenant ?? undefined });
   const { window: w, totals } = o;
   const rate = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
   const windowLink = { since: w.since };

@@ -3,10 +3,12 @@
  * read from a covering index (tool_calls_started, tool_calls_tool_started,
  * tool_calls_tool_duration, tool_calls_blocked, turns_started; migration 0005) and no call
  * record except the few blocked ones. Percentiles are exact: durations are counted by value
- * (whole milliseconds, so the groups stay few) and the service walks the counts. better-sqlite3 binds a JS number as a
- * REAL, so bucket numbers are cast back to integers.
+ * (whole milliseconds, so the groups stay few) and the service walks the counts.
+ * better-sqlite3 binds a JS number as a REAL, so bucket numbers are cast back to integers.
+ * With `tenant` (a key pinned to a tenant) every query joins the calls' sessions: correct,
+ * and slower, since the index-only paths no longer apply.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { prepared } from "./prepared";
 
@@ -14,7 +16,20 @@ export interface WindowParams {
   since: number;
   /** Width of one bucket of the series, in ms. */
   bucketMs: number;
+  /** Only calls and turns of this tenant's sessions. */
+  tenant?: string;
 }
+
+/** The join and the condition that keep one tenant's calls (`c` is tool_calls); nothing without one. */
+function ofTenant(tenant: string | undefined): { join: SQL; where: SQL } {
+  if (tenant === undefined) return { join: sql``, where: sql`` };
+  return {
+    join: sql`join turns tt on tt.id = c.turn_id join sessions ts on ts.id = tt.session_id`,
+    where: sql`and ts.tenant = ${tenant}`,
+  };
+}
+
+const ofTool = (tool: string | undefined) => (tool === undefined ? sql`` : sql`and c.tool = ${tool}`);
 
 /** Calls and failed calls in one bucket of the series. */
 export interface BucketCountRow {
@@ -22,6 +37,8 @@ export interface BucketCountRow {
   n: number;
   failed: number;
 }
+
+type Count = { n: number; failed: number | null };
 
 /**
  * Calls and failed calls per bucket (optionally of one tool): one range count per bucket on a
@@ -32,33 +49,40 @@ export async function countCallsByBucket(
   db: Db,
   params: WindowParams & { buckets: number; tool?: string },
 ): Promise<BucketCountRow[]> {
-  const statement =
-    params.tool === undefined
-      ? prepared(db, "overview.bucketCount", (d) =>
-          d.$client.prepare<[number, number], { n: number; failed: number | null }>(
-            "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_started where started_at >= ? and started_at < ?",
-          ),
-        )
-      : prepared(db, "overview.toolBucketCount", (d) =>
-          d.$client.prepare<[string, number, number], { n: number; failed: number | null }>(
-            "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_tool_started where tool = ? and started_at >= ? and started_at < ?",
-          ),
-        );
+  if (params.tenant !== undefined) return countTenantCallsByBucket(db, { ...params, tenant: params.tenant });
+  const all = prepared(db, "overview.bucketCount", (d) =>
+    d.$client.prepare<[number, number], Count>(
+      "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_started where started_at >= ? and started_at < ?",
+    ),
+  );
+  const ofOne = prepared(db, "overview.toolBucketCount", (d) =>
+    d.$client.prepare<[string, number, number], Count>(
+      "select count(*) as n, sum(ok = 0) as failed from tool_calls indexed by tool_calls_tool_started where tool = ? and started_at >= ? and started_at < ?",
+    ),
+  );
   const rows: BucketCountRow[] = [];
   for (let bucket = 0; bucket < params.buckets; bucket += 1) {
     const from = params.since + bucket * params.bucketMs;
     const to = from + params.bucketMs;
-    const row =
-      params.tool === undefined
-        ? (statement as { get(a: number, b: number): { n: number; failed: number | null } }).get(from, to)
-        : (statement as { get(t: string, a: number, b: number): { n: number; failed: number | null } }).get(
-            params.tool,
-            from,
-            to,
-          );
+    const row = params.tool === undefined ? all.get(from, to) : ofOne.get(params.tool, from, to);
     rows.push({ bucket, n: row?.n ?? 0, failed: row?.failed ?? 0 });
   }
   return rows;
+}
+
+/** countCallsByBucket for one tenant: grouped in one query (the join rules out the index-only counts). */
+async function countTenantCallsByBucket(
+  db: Db,
+  params: WindowParams & { buckets: number; tool?: string; tenant: string },
+): Promise<BucketCountRow[]> {
+  const t = ofTenant(params.tenant);
+  return db.all<BucketCountRow>(sql`
+    select cast((c.started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, count(*) as n,
+      coalesce(sum(c.ok = 0), 0) as failed
+    from tool_calls c ${t.join}
+    where c.started_at >= ${params.since} and c.started_at < ${params.since + params.buckets * params.bucketMs}
+      ${ofTool(params.tool)} ${t.where}
+    group by 1`);
 }
 
 /** Calls since `since` per tool, outcome (ok or not) and duration (whole ms). */
@@ -75,26 +99,28 @@ export interface DurationCountRow {
  */
 export async function countCallDurations(
   db: Db,
-  params: { since: number; tool?: string },
+  params: { since: number; tool?: string; tenant?: string },
 ): Promise<DurationCountRow[]> {
+  const t = ofTenant(params.tenant);
   return db.all<DurationCountRow>(sql`
-    select tool, ok, duration_ms as durationMs, count(*) as n
-    from tool_calls indexed by tool_calls_tool_duration
-    where started_at >= ${params.since} ${params.tool === undefined ? sql`` : sql`and tool = ${params.tool}`}
-    group by tool, ok, duration_ms`);
+    select c.tool, c.ok, c.duration_ms as durationMs, count(*) as n
+    from tool_calls c indexed by tool_calls_tool_duration ${t.join}
+    where c.started_at >= ${params.since} ${ofTool(params.tool)} ${t.where}
+    group by c.tool, c.ok, c.duration_ms`);
 }
 
-const BLOCKED = sql`json_extract(record, '$.egress.verdict') = 'blocked'`;
+const BLOCKED = sql`json_extract(c.record, '$.egress.verdict') = 'blocked'`;
 
 /** Blocked calls in the window per bucket and tool (the block rate). */
 export async function countBlockedCalls(
   db: Db,
   params: WindowParams & { tool?: string },
 ): Promise<Array<{ bucket: number; tool: string; n: number }>> {
+  const t = ofTenant(params.tenant);
   return db.all(sql`
-    select cast((started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, tool, count(*) as n
-    from tool_calls indexed by tool_calls_blocked
-    where ${BLOCKED} and started_at >= ${params.since} ${params.tool === undefined ? sql`` : sql`and tool = ${params.tool}`}
+    select cast((c.started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, c.tool, count(*) as n
+    from tool_calls c indexed by tool_calls_blocked ${t.join}
+    where ${BLOCKED} and c.started_at >= ${params.since} ${ofTool(params.tool)} ${t.where}
     group by 1, 2`);
 }
 
@@ -112,14 +138,16 @@ export interface BlockedCallRow {
 /** The newest blocked calls in the window, with the rule that refused each. */
 export async function listRecentBlockedCalls(
   db: Db,
-  params: { since: number; limit: number },
+  params: { since: number; limit: number; tenant?: string },
 ): Promise<BlockedCallRow[]> {
   return db.all<BlockedCallRow>(sql`
     select c.turn_id as turnId, t.session_id as sessionId, c.call_id as callId, c.tool, c.started_at as startedAt,
       json_extract(c.record, '$.egress.rule') as rule, json_extract(c.record, '$.egress.hint') as hint,
       json_extract(c.record, '$.request.url') as url
-    from tool_calls c indexed by tool_calls_blocked join turns t on t.id = c.turn_id
-    where json_extract(c.record, '$.egress.verdict') = 'blocked' and c.started_at >= ${params.since}
+    from tool_calls c indexed by tool_calls_blocked
+      join turns t on t.id = c.turn_id join sessions s on s.id = t.session_id
+    where ${BLOCKED} and c.started_at >= ${params.since}
+      ${params.tenant === undefined ? sql`` : sql`and s.tenant = ${params.tenant}`}
     order by c.started_at desc
     limit ${params.limit}`);
 }
@@ -136,11 +164,12 @@ export interface TurnGroupRow {
 /** Turns started in the window per bucket, agent and status, with their token usage summed. */
 export async function listTurnGroups(db: Db, params: WindowParams): Promise<TurnGroupRow[]> {
   return db.all<TurnGroupRow>(sql`
-    select cast((t.started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, s.agent_id as agentId, t.status, count(*) as n,
+    select cast((t.started_at - ${params.since}) / ${params.bucketMs} as integer) as bucket, s.agent_id as agentId,
+      t.status, count(*) as n,
       coalesce(sum(json_extract(t.usage, '$.inputTokens')), 0) as inputTokens,
       coalesce(sum(json_extract(t.usage, '$.outputTokens')), 0) as outputTokens
     from turns t indexed by turns_started join sessions s on s.id = t.session_id
-    where t.started_at >= ${params.since}
+    where t.started_at >= ${params.since} ${params.tenant === undefined ? sql`` : sql`and s.tenant = ${params.tenant}`}
     group by 1, 2, 3`);
 }
 
@@ -165,6 +194,8 @@ export interface CallFilter {
   /** `error`: failed, but not refused by the egress guard; `blocked`: refused by it; `ok`. */
   outcome?: "ok" | "error" | "blocked";
   agent?: string;
+  /** Only this tenant's sessions (a key pinned to a tenant). */
+  tenant?: string;
   since?: number;
   until?: number;
   /** Paging: only calls older than this one (its start and id: the list's order). */
@@ -172,15 +203,16 @@ export interface CallFilter {
   limit: number;
 }
 
-/** Calls, newest first, filtered by tool, outcome and time; every filter served by an index. */
+/** Calls, newest first, filtered by tool, agent, tenant, outcome and time. */
 export async function listCalls(db: Db, filter: CallFilter): Promise<CallListRow[]> {
   const where = [sql`1 = 1`];
   if (filter.tool !== undefined) where.push(sql`c.tool = ${filter.tool}`);
   if (filter.outcome === "ok") where.push(sql`c.ok = 1`);
   if (filter.outcome === "error")
     where.push(sql`c.ok = 0 and coalesce(json_extract(c.record, '$.egress.verdict'), '') <> 'blocked'`);
+  if (filter.outcome === "blocked") where.push(BLOCKED);
   if (filter.agent !== undefined) where.push(sql`s.agent_id = ${filter.agent}`);
-  if (filter.outcome === "blocked") where.push(sql`json_extract(c.record, '$.egress.verdict') = 'blocked'`);
+  if (filter.tenant !== undefined) where.push(sql`s.tenant = ${filter.tenant}`);
   if (filter.since !== undefined) where.push(sql`c.started_at >= ${filter.since}`);
   if (filter.until !== undefined) where.push(sql`c.started_at < ${filter.until}`);
   if (filter.before !== undefined) {

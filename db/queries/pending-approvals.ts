@@ -1,15 +1,25 @@
 /** Counting what waits for a human: the pending approvals (the metrics gauge, the Overview). */
-import { asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
-import { approvals } from "../schema";
+import { approvals, sessions } from "../schema";
+
+/** Pending, and of a tenant's sessions when `tenant` is given (a key pinned to a tenant). */
+function pendingOf(db: Db, tenant: string | undefined) {
+  return and(
+    eq(approvals.status, "pending"),
+    tenant === undefined
+      ? undefined
+      : inArray(approvals.sessionId, db.select({ id: sessions.id }).from(sessions).where(eq(sessions.tenant, tenant))),
+  );
+}
 
 /** How many approvals are pending (indexed: approvals_status_expires). */
-export async function countPendingApprovals(db: Db): Promise<number> {
-  return db.select({ n: count() }).from(approvals).where(eq(approvals.status, "pending")).get()?.n ?? 0;
+export async function countPendingApprovals(db: Db, tenant?: string): Promise<number> {
+  return db.select({ n: count() }).from(approvals).where(pendingOf(db, tenant)).get()?.n ?? 0;
 }
 
 /** The oldest pending approvals (what waits longest first). */
-export async function listPendingApprovals(db: Db, limit: number) {
+export async function listPendingApprovals(db: Db, limit: number, tenant?: string) {
   return db
     .select({
       id: approvals.id,
@@ -20,7 +30,7 @@ export async function listPendingApprovals(db: Db, limit: number) {
       expiresAt: approvals.expiresAt,
     })
     .from(approvals)
-    .where(eq(approvals.status, "pending"))
+    .where(pendingOf(db, tenant))
     .orderBy(asc(approvals.createdAt))
     .limit(limit)
     .all();

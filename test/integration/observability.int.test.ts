@@ -247,6 +247,11 @@ describe("OpenTelemetry export to a loopback collector", () => {
     expect((await bare.json()).error.code).toBe("unauthorized");
     const runner = (await server.api("POST", "/v1/keys", { name: "runner", scopes: ["turns:run"] })).body.key;
     expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${runner}` } })).status).toBe(403);
+    const pinned = (await server.api("POST", "/v1/keys", { name: "acme", scopes: ["traces:read"], tenant: "acme" }))
+      .body.key;
+    const refused = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${pinned}` } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.message).toContain("pinned to tenant 'acme'");
     const reader = (await server.api("POST", "/v1/keys", { name: "prometheus", scopes: ["traces:read"] })).body.key;
 
     const before = await scrape(server, reader);

@@ -24,6 +24,8 @@ export interface SeedCallsOptions {
   errorEvery?: number;
   /** Every n-th call is refused by the egress guard (0 = none). */
   blockedEvery?: number;
+  /** The tenant of session i (default: none). */
+  tenantOf?: (sessionIndex: number) => string | null;
 }
 
 export const SEED_TOOLS = ["get_order", "search_catalog", "refund_order", "fetch_page", "subscribe"];
@@ -53,7 +55,12 @@ export function seedCalls(db: Db, options: SeedCallsOptions): void {
         const sessionIndex = Math.floor(turnIndex / perSession);
         const sessionId = `seed_s${sessionIndex}`;
         if (turnIndex % perSession === 0)
-          insertSession(db, { id: sessionId, agentId: agents[sessionIndex % agents.length]!, tenant: null, now: at });
+          insertSession(db, {
+            id: sessionId,
+            agentId: agents[sessionIndex % agents.length]!,
+            tenant: options.tenantOf?.(sessionIndex) ?? null,
+            now: at,
+          });
         insertTurn(db, { id: turnId, sessionId, userMessage: `seeded turn ${turnIndex}`, now: at });
         const failed = turnIndex % 23 === 0;
         updateTurnStatus(db, {

@@ -15,9 +15,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 const when = (at: number) => new Date(at).toISOString().replace("T", " ").slice(0, 16);
 
 export default async function CallsPage({ searchParams }: Props) {
-  await requirePage("/calls");
+  const principal = await requirePage("/calls");
   const query = await searchParams;
-  const page = await getCallsPage(studioDb(), query);
+  const page = await getCallsPage(studioDb(), query, principal.tenant ?? undefined);
   const f = page.filter;
   const parts = [
     f.tool && `tool ${f.tool}`,

@@ -54,10 +54,11 @@ export function parseCallFilter(query: Query): { filter: Omit<CallFilter, "limit
   return { filter, problems };
 }
 
-export async function getCallsPage(db: Db, query: Query): Promise<CallsPage> {
+/** One page of calls; `tenant` (a key pinned to one) keeps it to that tenant's sessions. */
+export async function getCallsPage(db: Db, query: Query, tenant?: string): Promise<CallsPage> {
   const { filter, problems } = parseCallFilter(query);
   if (problems.length > 0) return { filter, problems, calls: [] };
-  const calls = await listCalls(db, { ...filter, limit: CALLS_PAGE_SIZE });
+  const calls = await listCalls(db, { ...filter, ...(tenant === undefined ? {} : { tenant }), limit: CALLS_PAGE_SIZE });
   const page: CallsPage = { filter, problems, calls };
   const last = calls.at(-1);
   if (last && calls.length === CALLS_PAGE_SIZE) page.older = `${last.startedAt}_${last.id}`;

@@ -66,17 +66,25 @@ export interface Overview {
 export const RECENT_BLOCKS = 10;
 export const PENDING_SHOWN = 10;
 
-export async function getOverview(db: Db, windowKey: string | undefined, now = Date.now()): Promise<Overview> {
-  const window = overviewWindow(windowKey, now);
-  const params = { since: window.since, bucketMs: window.bucketMs };
+/** Which window, for whom: `tenant` keeps a key pinned to a tenant to its own sessions' calls. */
+export interface OverviewOptions {
+  window?: string | undefined;
+  tenant?: string | undefined;
+  now?: number;
+}
+
+export async function getOverview(db: Db, options: OverviewOptions = {}): Promise<Overview> {
+  const window = overviewWindow(options.window, options.now ?? Date.now());
+  const tenant = options.tenant === undefined ? {} : { tenant: options.tenant };
+  const params = { since: window.since, bucketMs: window.bucketMs, ...tenant };
   const [buckets, durations, blockedGroups, blocks, turnGroups, approvals, pendingApprovals] = await Promise.all([
     countCallsByBucket(db, { ...params, buckets: window.buckets }),
-    countCallDurations(db, { since: window.since }),
+    countCallDurations(db, { since: window.since, ...tenant }),
     countBlockedCalls(db, params),
-    listRecentBlockedCalls(db, { since: window.since, limit: RECENT_BLOCKS }),
+    listRecentBlockedCalls(db, { since: window.since, limit: RECENT_BLOCKS, ...tenant }),
     listTurnGroups(db, params),
-    listPendingApprovals(db, PENDING_SHOWN),
-    countPendingApprovals(db),
+    listPendingApprovals(db, PENDING_SHOWN, options.tenant),
+    countPendingApprovals(db, options.tenant),
   ]);
   const calls = callSeries(window, buckets, blockedGroups);
   const turns = emptySeries(window, (at) => ({ at, completed: 0, failed: 0, other: 0 }));
@@ -117,12 +125,13 @@ export async function getOverview(db: Db, windowKey: string | undefined, now = D
 }
 
 /** One tool's call history over a window (its page's chart) and its p50/p95. */
-export async function getToolCallHistory(db: Db, tool: string, windowKey: string | undefined, now = Date.now()) {
-  const window = overviewWindow(windowKey, now);
-  const params = { since: window.since, bucketMs: window.bucketMs, tool };
+export async function getToolCallHistory(db: Db, tool: string, options: OverviewOptions = {}) {
+  const window = overviewWindow(options.window, options.now ?? Date.now());
+  const tenant = options.tenant === undefined ? {} : { tenant: options.tenant };
+  const params = { since: window.since, bucketMs: window.bucketMs, tool, ...tenant };
   const [buckets, durations, blocked] = await Promise.all([
     countCallsByBucket(db, { ...params, buckets: window.buckets }),
-    countCallDurations(db, { since: window.since, tool }),
+    countCallDurations(db, { since: window.since, tool, ...tenant }),
     countBlockedCalls(db, params),
   ]);
   return { window, calls: callSeries(window, buckets, blocked), stat: toolStats(durations, blocked)[0] };

@@ -86,7 +86,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
         </p>
       ) : null}
       {hasAnyScope(principal, ["traces:read"]) ? (
-        <ToolCallHistory tool={name} history={await getToolCallHistory(db, name, window)} />
+        <ToolCallHistory
+          tool={name}
+          history={await getToolCallHistory(db, name, { window, tenant: principal.tenant ?? undefined })}
+        />
       ) : null}
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
