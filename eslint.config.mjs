@@ -148,8 +148,9 @@ export default tseslint.config(
       "bench/**/*.ts",
       "proxy.ts",
       "instrumentation.ts",
+      "test/**/*.ts",
+      "e2e/**/*.ts",
     ],
-    ignores: ["**/*.test.ts"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",

@@ -2,7 +2,13 @@ import type { NextConfig } from "next";
 import path from "node:path";
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ["better-sqlite3"],
+  // prom-client and the OpenTelemetry SDK keep process-wide state: one copy, not one per bundle.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "prom-client",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   turbopack: { root: path.resolve(".") },
   poweredByHeader: false,
 };

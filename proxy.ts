@@ -7,7 +7,16 @@ import { errorBody } from "@/lib/api/errors";
 import { isStudioSessionCookie } from "@/lib/api/studio-auth";
 
 // Routes with their own authentication, sign-in itself, and the build's static files.
-const NOT_STUDIO_PAGES = ["/v1/", "/studio-api/", "/demo-backend/", "/login", "/_next/", "/monaco/", "/favicon.ico"];
+const NOT_STUDIO_PAGES = [
+  "/v1/",
+  "/studio-api/",
+  "/demo-backend/",
+  "/metrics",
+  "/login",
+  "/_next/",
+  "/monaco/",
+  "/favicon.ico",
+];
 
 /** True when every segment of the raw path percent-decodes to valid UTF-8. */
 export function isDecodablePath(pathname: string): boolean {

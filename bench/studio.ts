@@ -2,14 +2,18 @@
  * studio: Playwright timings in Debian's Chromium against the real built server
  * (test/support/server.ts). The trace viewer (/sessions/[id]) of sessions of 10,
  * 100 and 1,000 calls (10 calls per turn, rows written with the db queries), and
- * the tools panel (/tools) with 50, 500 and 5,000 tools (a manifest). Time = from
- * navigation start to the first frame after every call / the catalog count is in
- * the page, read from the page's own clock. 1 warm-up load, then 5; medians.
+ * the tools panel (/tools) with 50, 500 and 5,000 tools (a manifest), and the Overview (/)
+ * over 1,000,000 stored calls spread over the last 7 days (its 24 h and 7 d windows; rows
+ * written with the db queries, test/support/seed-calls.ts). Time = from navigation start to
+ * the first frame after every call / the catalog count / the Overview's charts and call
+ * count are in the page, read from the page's own clock. 1 warm-up load, then 5; medians.
+ * `BENCH_OVERVIEW_ONLY=1` runs only the Overview part.
  */
 import fs from "node:fs";
 import { execSync } from "node:child_process";
 import { chromium, type Page } from "@playwright/test";
 import { dbFile, openDb, type Db } from "@/db/client";
+import type { SqliteDatabase } from "@/db/sqlite-database";
 import { updateTurnStatus, insertTurn } from "@/db/queries/turns";
 import { insertEvent, insertToolCall } from "@/db/queries/traces";
 import { insertSession } from "@/db/queries/sessions";
@@ -17,12 +21,14 @@ import { LoginPage } from "../e2e/pages/login-page";
 import { startServer } from "../test/support/server";
 import { manifest } from "./catalog";
 import { sampleCallRecord } from "./fixtures";
+import { seedCalls } from "../test/support/seed-calls";
 import { describe, row, say, stats, type Row } from "./harness";
 
 const CALLS = [10, 100, 1_000];
 const TOOLS = [50, 500, 5_000];
 const LOADS = 5;
 const CALLS_PER_TURN = 10;
+const OVERVIEW_CALLS = 1_000_000;
 
 /** A session of `calls` calls, written the way the recorder writes a turn. */
 async function writeSession(db: Db, id: string, calls: number): Promise<void> {
@@ -159,7 +165,8 @@ export default async function studio(): Promise<Row[]> {
       `studio: ${server.url} (next start, built app), Chromium ${browser.version()}; ${LOADS} loads after 1 warm-up, page clock from navigation start`,
     );
 
-    for (const calls of CALLS) {
+    const overviewOnly = process.env.BENCH_OVERVIEW_ONLY === "1";
+    for (const calls of overviewOnly ? [] : CALLS) {
       const id = `ses_bench_${calls}`;
       await writeSession(db, id, calls);
       const ready = `document.querySelectorAll('[data-testid="trace-call"]').length === ${calls} && document.querySelectorAll('[data-testid="waterfall-row"]').length > 0`;
@@ -175,7 +182,7 @@ export default async function studio(): Promise<Row[]> {
         }),
       );
     }
-    for (const tools of TOOLS) {
+    for (const tools of overviewOnly ? [] : TOOLS) {
       const res = await server.api("POST", "/v1/tools/manifest", manifest(tools));
       if (res.status !== 200) throw new Error(`manifest of ${tools} tools: HTTP ${res.status}`);
       const total = ((await server.api("GET", "/v1/tools")).body as { tools: unknown[] }).tools.length;
@@ -197,11 +204,43 @@ export default async function studio(): Promise<Row[]> {
         }),
       );
     }
+    rows.push(...(await overview(page, server.url, db)));
     db.client.close();
   } finally {
     await browser.close();
     await server.stop();
     fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The Overview over 1,000,000 stored calls (the last 7 days), in its 24 h and 7 d windows. */
+async function overview(page: Page, url: string, db: SqliteDatabase): Promise<Row[]> {
+  const started = performance.now();
+  await seedCalls(db, { calls: OVERVIEW_CALLS, now: Date.now() - 60_000, spanMs: 7 * 86_400_000 - 3_600_000 });
+  db.client.pragma("wal_checkpoint(TRUNCATE)");
+  say(
+    `  (seeded ${OVERVIEW_CALLS.toLocaleString("en")} calls in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+  const rows: Row[] = [];
+  for (const window of ["24h", "7d"] as const) {
+    const ready = `document.querySelectorAll('[data-testid="calls-chart"] .recharts-bar-rectangle').length > 0 && document.querySelectorAll('[data-testid="latency-chart"] .recharts-bar-rectangle').length > 0 && Number(document.querySelector('[data-stat-value]')?.getAttribute('data-stat-value')) > 0`;
+    const ms = await measure(
+      page,
+      `Overview, ${window} window, 1,000,000 stored calls`,
+      `${url}/?window=${window}`,
+      ready,
+    );
+    rows.push(
+      row({
+        name: "studio",
+        size: `1,000,000 calls, ${window}`,
+        metric: "Overview first render",
+        unit: "ms",
+        value: ms,
+        goal: { on: "value", op: "<=", limit: 1000 },
+      }),
+    );
   }
   return rows;
 }

@@ -178,11 +178,11 @@ function parseHeaderFlags(args: string[]): Record<string, string> {
 
 void main(process.argv.slice(2))
   .then(async (code) => {
-    await closeAllDbs();
     process.exitCode = code;
+    await closeAllDbs();
   })
   .catch(async (error: unknown) => {
-    await closeAllDbs();
     console.error(`insika: ${error instanceof DomainError || error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
+    await closeAllDbs().catch(() => undefined);
   });

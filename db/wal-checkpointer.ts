@@ -71,6 +71,8 @@ export function startWalCheckpointer(client: Database.Database, file: string): W
     async stop() {
       if (!running) return;
       const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      // Held until it exits: awaiting an unref'd worker would not keep the process alive.
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },

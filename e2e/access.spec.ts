@@ -58,6 +58,7 @@ test("a traces:read key gets a read-only Studio: editors disabled with the reaso
     "Agents",
     "Approvals",
     "Sessions",
+    "Calls",
     "Doctor",
   ]);
 

@@ -78,6 +78,20 @@ const envSchema = z.object({
       return [...new Set(names)];
     }),
   INSIKA_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /**
+   * OpenTelemetry export (lib/observability): off unless one of the standard endpoints is set.
+   * The SDK reads the rest of the OTEL_* variables (headers, timeout) itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().trim().min(1).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().trim().min(1).optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default("insika"),
+  /** The batch span processor's standard knobs (the SDK reads them only through NodeSDK, so we do). */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5000),
+  OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(2048),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(512),
+  OTEL_BSP_EXPORT_TIMEOUT: z.coerce.number().int().min(1).max(600_000).default(30_000),
+  /** The GenAI conventions' switch: tool argument and result bodies go into spans only when set. */
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: flag,
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };

@@ -21,6 +21,7 @@ export const STUDIO_PAGES: readonly StudioPage[] = [
   { href: "/playground", label: "Playground", scopes: ["turns:run"] },
   { href: "/approvals", label: "Approvals", scopes: READ_APPROVALS },
   { href: "/sessions", label: "Sessions", scopes: ["traces:read"] },
+  { href: "/calls", label: "Calls", scopes: ["traces:read"] },
   { href: "/doctor", label: "Doctor", scopes: ["traces:read"] },
   { href: "/keys", label: "Keys", scopes: ["admin"] },
   { href: "/audit", label: "Audit", scopes: ["admin"] },

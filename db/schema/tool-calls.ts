@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { json } from "./columns";
 import { turns } from "./turns";
@@ -18,7 +19,18 @@ export const toolCalls = sqliteTable(
     queuedMs: integer("queued_ms").notNull(),
     record: json<Record<string, unknown>>("record").notNull(),
   },
-  (t) => [index("tool_calls_turn").on(t.turnId, t.id)],
+  (t) => [
+    index("tool_calls_turn").on(t.turnId, t.id),
+    // The Overview and a tool's page (db/queries/overview.ts), all covering: calls per time
+    // bucket, one tool's calls per bucket, and durations per tool in group-by order (no sort).
+    index("tool_calls_started").on(t.startedAt, t.ok),
+    index("tool_calls_tool_started").on(t.tool, t.startedAt, t.ok),
+    index("tool_calls_tool_duration").on(t.tool, t.ok, t.durationMs, t.startedAt),
+    // Egress refusals are few: a partial index finds them without reading every record.
+    index("tool_calls_blocked")
+      .on(t.startedAt)
+      .where(sql`json_extract(${t.record}, '$.egress.verdict') = 'blocked'`),
+  ],
 );
 
 export type ToolCallRow = typeof toolCalls.$inferSelect;

@@ -28,6 +28,7 @@ export const turns = sqliteTable(
     index("turns_session_seq").on(t.sessionId, t.seq),
     index("turns_status").on(t.status),
     index("turns_key_started").on(t.keyId, t.startedAt),
+    index("turns_started").on(t.startedAt),
   ],
 );
 

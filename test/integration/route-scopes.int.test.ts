@@ -65,6 +65,7 @@ export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/responses": only({ POST: ["turns:run"] }),
   "/studio-api/sessions/[id]/turns": only({ POST: ["turns:run"] }),
   "/studio-api/sessions/[id]/calls/[callId]": only({ GET: SESSIONS }),
+  "/metrics": only({ GET: ["traces:read"] }),
   "/demo-backend/catalog": only({ GET: "public" }),
   "/demo-backend/orders/[id]": only({ GET: "public" }),
   "/demo-backend/subscribe": only({ POST: "public" }),

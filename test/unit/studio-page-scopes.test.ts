@@ -54,6 +54,7 @@ describe("Studio page scopes", () => {
       "/agents",
       "/approvals",
       "/sessions",
+      "/calls",
       "/doctor",
     ]);
     expect(homeOf(key(["traces:read"]))).toBe("/");

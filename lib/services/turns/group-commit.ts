@@ -26,7 +26,7 @@
  */
 import type { Db } from "@/db/database";
 import { failsOnlyItsStatement } from "@/db/database-errors";
-import { observeFlush } from "./group-commit-observer";
+import { observeFlush } from "@/lib/observability/insika-metrics";
 
 type Write = (tx: Db) => Promise<unknown>;
 
@@ -82,7 +82,7 @@ class WriteQueue {
       for (const job of jobs) job.reject(error);
       return;
     } finally {
-      observeFlush(jobs.length, performance.now() - started);
+      observeFlush((performance.now() - started) / 1000);
     }
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;

@@ -27,6 +27,7 @@ import { LeaseLostError, TurnRecorder, type EventListener } from "./turn-recorde
 import { setupTurn } from "./setup-turn";
 import { groupCommit } from "./group-commit";
 import { asRateLimited } from "@/lib/services/keys/rate-limit";
+import { observeTurn } from "@/lib/observability/observe-turn";
 
 export interface StartedTurn {
   turnId: string;
@@ -133,9 +134,10 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}),
     });
     if (params.listener) recorder.listen(params.listener);
+    const observed = observeTurn({ turnId, sessionId: session.id, agent, model: setup.model, sink: recorder });
     const done = runTurn({
       turnId,
-      model: setup.model,
+      model: observed.model,
       ...(setup.instructions ? { instructions: setup.instructions } : {}),
       history: setup.history,
       userMessage: params.message,
@@ -143,7 +145,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       executor: setup.executor,
       ctx: setup.ctx,
       limits: setup.limits,
-      sink: recorder,
+      sink: observed.sink,
       checkpoints: recorder,
       ...(setup.gate ? { gate: setup.gate } : {}),
       ...(params.signal ? { signal: params.signal } : {}),

@@ -9,8 +9,10 @@ import { VersionHistory } from "@/components/tools/version-history";
 import { Badge, KIND_TONE } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
-import type { Principal } from "@/lib/access/principal";
 import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
+import { ToolCallHistory } from "@/components/overview/tool-call-history";
+import { hasAnyScope, type Principal } from "@/lib/access/principal";
+import { getToolCallHistory } from "@/lib/services/observability/overview";
 import { getCatalog, reservedToolNames } from "@/lib/services/tools/catalog";
 import { toolExposureByAgent, tryItContext } from "@/lib/services/tools/tool-page";
 import { getToolDetail, listToolHistory } from "@/lib/services/tools/tools";
@@ -21,14 +23,17 @@ import { CodeToolView } from "./code-tool-view";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ name: string }>; searchParams: Promise<{ tab?: string; saved?: string }> };
+type Props = {
+  params: Promise<{ name: string }>;
+  searchParams: Promise<{ tab?: string; saved?: string; window?: string }>;
+};
 
 export default async function ToolPage({ params, searchParams }: Props) {
   const principal = await requirePage("/tools");
   const toolsReadOnly = readOnlyReason(principal, ["tools:write"], "changing tools");
   const agentsReadOnly = readOnlyReason(principal, ["agents:write"], "changing which agents are offered a tool");
   const { name } = await params;
-  const { tab, saved } = await searchParams;
+  const { tab, saved, window } = await searchParams;
   const db = studioDb();
   const entry = (await getCatalog(db)).entries.get(name);
   let detail: Record<string, unknown>;
@@ -87,6 +92,12 @@ export default async function ToolPage({ params, searchParams }: Props) {
         title="Providers of agents offered this tool would reject its parameters"
         rows={dialectProblems.map((p) => ({ who: p.agent, dialect: p.dialect, message: p.message }))}
       />
+      {hasAnyScope(principal, ["traces:read"]) ? (
+        <ToolCallHistory
+          tool={name}
+          history={await getToolCallHistory(db, name, { window, tenant: principal.tenant ?? undefined })}
+        />
+      ) : null}
       <ToolTabs name={name} current={current} tabs={tabs} />
       {current === "definition" ? (
         isCode ? (

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { insikaMetrics } from "./insika-metrics";
+import { TurnMetrics } from "./turn-metrics";
+
+async function value(name: string, labels: Record<string, string>): Promise<number> {
+  const metric = await insikaMetrics().registry.getSingleMetric(name)!.get();
+  const hit = metric.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+  return hit?.value ?? 0;
+}
+
+describe("TurnMetrics", () => {
+  it("counts calls by tool, kind and outcome, blocks by rule, and the run's end", async () => {
+    const m = new TurnMetrics(insikaMetrics(), "support", () => 0);
+    const base = { tool: "lookup", duration_ms: 5, queued_ms: 0 };
+    m.event({ type: "tool_result", call_id: "a", ok: true, ...base, record: { kind: "mcp" } });
+    m.event({
+      type: "tool_result",
+      call_id: "b",
+      ok: false,
+      ...base,
+      record: { kind: "data", egress: { verdict: "blocked", rule: "metadata-host" } },
+    });
+    m.event({ type: "approval_resolved", approval_id: "x", call_id: "c", decision: "rejected" });
+    m.event({ type: "tool_result", call_id: "c", ok: false, ...base });
+    // A replayed result was counted by the run that made the call.
+    m.event({ type: "tool_result", call_id: "a", ok: true, ...base, replayed: true });
+    m.event({ type: "turn_completed", content: "done" });
+    expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "mcp", outcome: "ok" })).toBe(1);
+    expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "data", outcome: "blocked" })).toBe(1);
+    expect(await value("insika_tool_calls_total", { tool: "lookup", kind: "unknown", outcome: "rejected" })).toBe(1);
+    expect(await value("insika_turns_total", { agent: "support", outcome: "completed" })).toBe(1);
+    expect(await value("insika_egress_blocks_total", { rule: "metadata-host" })).toBe(1);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { redactText } from "@/lib/secrets/redact";
+import { TurnSpans } from "./turn-spans";
+import { TurnIdGenerator, traceIdOfTurn } from "./turn-trace-ids";
+
+const SECRET = "sk-live-abcdef123456";
+
+function setup(captureContent: boolean) {
+  const exporter = new InMemorySpanExporter();
+  const ids = new TurnIdGenerator();
+  const provider = new NodeTracerProvider({ idGenerator: ids, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  let clock = 1_000;
+  const spans = new TurnSpans({
+    tracer: provider.getTracer("test"),
+    ids,
+    turnId: "turn_1",
+    sessionId: "ses_1",
+    agent: { id: "support", name: "Support", provider: "openai", model: "gpt-x" },
+    captureContent,
+    redact: (text) => redactText(text, [SECRET]),
+    now: () => (clock += 10),
+  });
+  return { exporter, spans };
+}
+
+function playTurn(spans: TurnSpans) {
+  spans.event({ type: "turn_started", turn_id: "turn_1" });
+  spans.modelStep({ startedAt: 1_000, endedAt: 1_005, usage: { inputTokens: 12, outputTokens: 3 }, toolCalls: 2 });
+  spans.event({ type: "tool_call", call_id: "c1", tool: "lookup", arguments: { q: "x" } });
+  spans.event({
+    type: "tool_result",
+    call_id: "c1",
+    tool: "lookup",
+    ok: true,
+    result: "{}",
+    duration_ms: 4,
+    queued_ms: 0,
+    record: {
+      kind: "data",
+      status: 200,
+      arguments: { q: "x" },
+      result: `{"token":"${SECRET}"}`,
+      egress: { verdict: "allowed", rule: "public", hint: null },
+    },
+  });
+  spans.event({
+    type: "tool_result",
+    call_id: "c2",
+    tool: "fetch_page",
+    ok: false,
+    error: "destination blocked: 10.0.0.1 is a private address",
+    duration_ms: 1,
+    queued_ms: 2,
+    record: { kind: "data", status: null, egress: { verdict: "blocked", rule: "private-address", hint: "x" } },
+  });
+  spans.modelStep({ startedAt: 1_050, endedAt: 1_060, usage: { inputTokens: 20, outputTokens: 5 }, toolCalls: 0 });
+  spans.event({ type: "turn_completed", content: "done", usage: { inputTokens: 32, outputTokens: 8 } });
+}
+
+describe("TurnSpans", () => {
+  it("builds invoke_agent with chat and execute_tool children in the turn's trace", () => {
+    const { exporter, spans } = setup(false);
+    playTurn(spans);
+    const out = exporter.getFinishedSpans();
+    expect(out.map((s) => s.name).sort()).toEqual([
+      "chat gpt-x",
+      "chat gpt-x",
+      "execute_tool fetch_page",
+      "execute_tool lookup",
+      "invoke_agent Support",
+    ]);
+    const root = out.find((s) => s.name.startsWith("invoke_agent"))!;
+    expect(root.spanContext().traceId).toBe(traceIdOfTurn("turn_1"));
+    expect(root.parentSpanContext).toBeUndefined();
+    expect(root.attributes).toMatchObject({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.id": "support",
+      "gen_ai.conversation.id": "ses_1",
+      "gen_ai.usage.input_tokens": 32,
+      "insika.turn.status": "completed",
+    });
+    for (const child of out.filter((s) => s !== root)) {
+      expect(child.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
+      expect(child.spanContext().traceId).toBe(root.spanContext().traceId);
+    }
+    const chat = out.filter((s) => s.name.startsWith("chat"));
+    expect(chat[0]!.attributes).toMatchObject({
+      "gen_ai.usage.input_tokens": 12,
+      "gen_ai.usage.output_tokens": 3,
+      "gen_ai.response.finish_reasons": ["tool_calls"],
+    });
+    expect(chat[1]!.attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
+    const lookup = out.find((s) => s.name === "execute_tool lookup")!;
+    expect(lookup.attributes).toMatchObject({
+      "gen_ai.tool.name": "lookup",
+      "gen_ai.tool.call.id": "c1",
+      "insika.tool.kind": "data",
+      "http.response.status_code": 200,
+      "insika.egress.verdict": "allowed",
+      "insika.tool.outcome": "ok",
+    });
+    expect(lookup.attributes["gen_ai.tool.call.result"]).toBeUndefined();
+    const blocked = out.find((s) => s.name === "execute_tool fetch_page")!;
+    expect(blocked.attributes).toMatchObject({
+      "insika.egress.rule": "private-address",
+      "insika.tool.outcome": "blocked",
+    });
+    expect(blocked.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("adds bodies only when asked, with secrets masked", () => {
+    const { exporter, spans } = setup(true);
+    playTurn(spans);
+    const lookup = exporter.getFinishedSpans().find((s) => s.name === "execute_tool lookup")!;
+    expect(lookup.attributes["gen_ai.tool.call.arguments"]).toBe('{"q":"x"}');
+    expect(lookup.attributes["gen_ai.tool.call.result"]).toBe('{"token":"[secret]"}');
+    expect(JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(SECRET);
+  });
+
+  it("marks a failed turn and ignores events after the end", () => {
+    const { exporter, spans } = setup(false);
+    spans.event({ type: "turn_started", turn_id: "turn_1" });
+    spans.event({ type: "turn_failed", error: `boom ${SECRET}`, code: "model_error", fault: "model" });
+    spans.event({ type: "warning", message: "late" });
+    spans.modelStep({ startedAt: 1, endedAt: 2, toolCalls: 0 });
+    const [root] = exporter.getFinishedSpans();
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    expect(root!.status).toEqual({ code: SpanStatusCode.ERROR, message: "boom [secret]" });
+    expect(root!.attributes["insika.turn.failure_code"]).toBe("model_error");
+  });
+});
