@@ -85,7 +85,13 @@ describe("a key pinned to a tenant", () => {
     expect(calls).toHaveLength(500);
     const approval = { identity: "i", tool: "refund_order", arguments: {}, createdAt: NOW, expiresAt: NOW + 60_000 };
     await insertApproval(db, { ...approval, id: "apr_0", turnId: "seed_t0", sessionId: "seed_s0", callId: "call_0" });
-    await insertApproval(db, { ...approval, id: "apr_1", turnId: "seed_t10", sessionId: "seed_s1", callId: "call_100" });
+    await insertApproval(db, {
+      ...approval,
+      id: "apr_1",
+      turnId: "seed_t10",
+      sessionId: "seed_s1",
+      callId: "call_100",
+    });
     const mine = await getOverview(db, { window: "1h", now: NOW, tenant: "acme" });
     expect(mine.pendingApprovals).toBe(1);
     expect(mine.approvals.map((a) => a.id)).toEqual(["apr_1"]);
