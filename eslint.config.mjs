@@ -22,6 +22,7 @@ export default tseslint.config(
       "node_modules/**",
       "data/**",
       "db/migrations/**",
+      "db/migrations-pg/**",
       "public/**",
       "test-results/**",
       "playwright-report/**",
