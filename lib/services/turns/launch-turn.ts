@@ -179,7 +179,7 @@ export function launchTurn(db: Db, params: LaunchParams): StartedTurn {
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
-function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
+export function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
   return async (agentId, message, signal) => {
     const agent = getAgentOrThrow(db, agentId);
     const session = insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });

@@ -1,0 +1,75 @@
+/**
+ * /v1/agents/:id/mcp — an agent as an MCP server (Streamable HTTP, the official SDK's
+ * web-standard transport). The route has checked the key (401) and its turns:run scope
+ * (403); here: Host/Origin (DNS-rebinding protection, 403), the agent (404, or 409 when
+ * deleted) and the key's agent list (403), then the session: `initialize` opens one (an
+ * Insika session of the agent); a request naming a session is served by its live transport
+ * here, or by a revived one when the session is valid in the database but not held here;
+ * an unknown session is 404, as the MCP spec has it.
+ */
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
+import type { Env } from "@/lib/env";
+import { getAgentForTurnOrThrow } from "@/lib/services/agents/agents";
+import { PRINCIPAL_KEY } from "@/lib/services/mcp-server/create-agent-mcp-server";
+import { createMcpSession, findMcpSession } from "@/lib/services/mcp-server/mcp-sessions";
+import { assertMayUseAgent } from "@/lib/services/sessions/session-access";
+import { BODY_LIMITS } from "../body-limits";
+import { readJsonBody } from "../read-json-body";
+import { closeSession, getLiveSession, openSession, reviveSession, sessionlessTransport } from "./live-mcp-sessions";
+import { checkMcpRequestHost, parseAllowedHosts } from "./mcp-host-check";
+
+export interface AgentMcpContext {
+  db: Db;
+  env: Env;
+  principal: Principal;
+  agentId: string;
+}
+
+/** Answers one request to an agent's MCP endpoint. */
+export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext): Promise<Response> {
+  const { db, principal, agentId } = ctx;
+  const host = checkMcpRequestHost(req.headers, parseAllowedHosts(ctx.env.INSIKA_MCP_ALLOWED_HOSTS));
+  if (!host.ok) return rpcError(403, -32000, host.reason);
+  getAgentForTurnOrThrow(db, agentId);
+  assertMayUseAgent(principal, agentId);
+  const authInfo: AuthInfo = {
+    token: "",
+    clientId: principal.keyId,
+    scopes: [...principal.scopes],
+    extra: { [PRINCIPAL_KEY]: principal },
+  };
+
+  const sessionId = req.headers.get("mcp-session-id");
+  if (sessionId !== null) {
+    const session = await findMcpSession(db, principal, agentId, sessionId);
+    if (!session) return rpcError(404, -32001, "Session not found");
+    const live =
+      getLiveSession(sessionId) ??
+      (await reviveSession(db, agentId, sessionId, req.headers.get("mcp-protocol-version")));
+    live.lastUsed = Date.now();
+    const response = await live.transport.handleRequest(req, { authInfo });
+    if (req.method === "DELETE" && response.ok) closeSession(sessionId);
+    return response;
+  }
+
+  if (req.method !== "POST") return sessionlessTransport().handleRequest(req);
+  const body = await readJsonBody(req, BODY_LIMITS.default);
+  const messages = Array.isArray(body) ? body : [body];
+  if (!messages.some((m) => isInitializeRequest(m))) {
+    return sessionlessTransport().handleRequest(req, { parsedBody: body, authInfo });
+  }
+  const live = await openSession(db, agentId, await createMcpSession(db, principal, agentId));
+  const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
+  if (!response.ok) closeSession(live.id);
+  return response;
+}
+
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}

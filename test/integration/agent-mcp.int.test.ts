@@ -1,0 +1,360 @@
+/**
+ * An agent as an MCP server (/v1/agents/:id/mcp), driven by the official SDK client
+ * (Client + StreamableHTTPClientTransport) against the real server: initialize reports the
+ * agent, tools/list is the agent's offer, tools/call runs through the turn executor (ctx from
+ * the session and key, validation, egress, halt_when) and lands in the session's trace;
+ * approvals wait (with progress) or ask through elicitation; list_changed after a write;
+ * wrong keys, DNS rebinding and unknown sessions are refused.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
+import { startServer, type TestServer } from "../support/server";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+type TextContent = { type: string; text: string }[];
+const texts = (result: { content?: unknown }) => ((result.content ?? []) as TextContent).map((c) => c.text);
+
+describe("an agent's MCP endpoint", () => {
+  let server: TestServer;
+  let backend: LoopbackBackend;
+  let key: string;
+  const clients: Client[] = [];
+  const endpoint = (agent = "gateway") => new URL(`${server.url}/v1/agents/${agent}/mcp`);
+
+  async function connect(options: { token?: string; agent?: string; elicitation?: boolean } = {}) {
+    const client = new Client(
+      { name: "insika-test", version: "1.0.0" },
+      { capabilities: options.elicitation ? { elicitation: { form: {} } } : {} },
+    );
+    const transport = new StreamableHTTPClientTransport(endpoint(options.agent), {
+      requestInit: { headers: { authorization: `Bearer ${options.token ?? key}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, transport };
+  }
+  const pendingApproval = async (sessionId: string) => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const list = (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as {
+        id: string;
+        session_id: string;
+      }[];
+      const found = list.find((a) => a.session_id === sessionId);
+      if (found) return found;
+      await sleep(50);
+    }
+    throw new Error("no pending approval");
+  };
+
+  beforeAll(async () => {
+    backend = await startLoopbackBackend();
+    server = await startServer({
+      env: { INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },
+    });
+    backend.route("GET", "/add", (req) => {
+      const q = new URL(req.url, backend.url).searchParams;
+      return { body: { sum: Number(q.get("a")) + Number(q.get("b")), chat: q.get("chat"), tenant: q.get("tenant") } };
+    });
+    backend.route("POST", "/subscribe", () => ({ body: { status: "SUBSCRIBED", message: "You are subscribed." } }));
+    backend.route("POST", "/charge", (req) => ({ body: { charged: JSON.parse(req.body).key } }));
+    const tools: Record<string, unknown>[] = [
+      {
+        name: "add",
+        description: "add two integers",
+        parameters: "a | integer | required | first, b | integer | required | second",
+        request: {
+          method: "GET",
+          url: `${backend.url}/add`,
+          query: { a: "{{a}}", b: "{{b}}", chat: "{{ctx.chat_id}}", tenant: "{{ctx.tenant}}" },
+        },
+      },
+      {
+        name: "subscribe",
+        description: "subscribe",
+        parameters: "path | string | required | which path",
+        request: { method: "POST", url: `${backend.url}/subscribe`, body: { path: "{{path}}" } },
+        halt_when: { json_path: "tool_result.status", equals: ["SUBSCRIBED"], say: { json_path: "tool_result.message" } },
+      },
+      { name: "blocked", description: "a backend the posture does not allow", request: { method: "GET", url: "http://127.0.0.2:9/x" } },
+      {
+        name: "charge",
+        description: "charge a card",
+        parameters: "key | string | required | idempotency key",
+        request: { method: "POST", url: `${backend.url}/charge`, body: { key: "{{key}}" } },
+      },
+      { name: "hidden", description: "denied by the policy", request: { method: "GET", url: `${backend.url}/add` } },
+    ];
+    for (const tool of tools) expect((await server.api("PUT", `/v1/tools/${tool.name}`, tool)).status).toBe(201);
+    const agent = await server.api("PUT", "/v1/agents/gateway", {
+      name: "Gateway",
+      model: { provider: "demo", model: "demo" },
+      tools_deny: ["hidden"],
+      approvals: ["charge"],
+    });
+    expect(agent.status).toBeLessThan(300);
+    expect((await server.api("PUT", "/v1/agents/other", { model: { provider: "demo", model: "demo" } })).status).toBeLessThan(300);
+    const created = await server.api("POST", "/v1/keys", {
+      name: "mcp client",
+      scopes: ["turns:run"],
+      agents: ["gateway"],
+      tenant: "acme",
+    });
+    expect(created.status).toBe(201);
+    key = created.body.key;
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await server?.stop();
+    await backend?.close();
+  });
+
+  it("initializes on 2025-11-25, reporting the agent, and answers ping", async () => {
+    const { client, transport } = await connect();
+    expect(client.getServerVersion()).toMatchObject({ name: "insika-agent-gateway", title: "Gateway" });
+    expect(client.getInstructions()).toContain("gateway");
+    expect(transport.sessionId).toMatch(/^mcp_/);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    expect(await client.ping()).toEqual({});
+  });
+
+  it("negotiates 2025-06-18 down when the client asks for it", async () => {
+    const res = await fetch(endpoint(), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('"protocolVersion":"2025-06-18"');
+  });
+
+  it("lists exactly the agent's offer (the policy's deny holds)", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(expect.arrayContaining(["add", "blocked", "charge", "subscribe"]));
+    expect(names).not.toContain("hidden");
+    const offered = (await server.api("GET", "/v1/agents/gateway/tools")).body;
+    const offeredNames = ((offered.tools ?? offered) as { name: string; status?: string }[])
+      .filter((t) => t.status === undefined || t.status === "offered")
+      .map((t) => t.name)
+      .sort();
+    expect(names).toEqual(offeredNames);
+    expect(tools.find((t) => t.name === "add")?.inputSchema).toMatchObject({
+      type: "object",
+      required: ["a", "b"],
+    });
+  });
+
+  it("calls a tool with ctx from the MCP session and the key, and records it in the session's trace", async () => {
+    const { client, transport } = await connect();
+    const result = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+    expect(result.isError).toBeFalsy();
+    const sessionId = transport.sessionId!;
+    expect(result.structuredContent).toEqual({ sum: 5, chat: sessionId, tenant: "acme" });
+    const trace = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body;
+    expect(trace.agent_id).toBe("gateway");
+    const turn = trace.turns.at(-1);
+    expect(turn).toMatchObject({ status: "completed", user_message: "MCP tools/call add" });
+    expect(turn.events.map((e: { type: string }) => e.type)).toEqual([
+      "turn_started",
+      "tool_call",
+      "tool_result",
+      "turn_completed",
+    ]);
+    expect(turn.calls[0]).toMatchObject({ tool: "add", ok: true, arguments: { a: 2, b: 3 }, status: 200 });
+    // The key sees its own session (turns:run, its agent and tenant).
+    const asKey = await fetch(`${server.url}/v1/sessions/${sessionId}/trace`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(asKey.status).toBe(200);
+  });
+
+  it("answers bad arguments with the turn's path-named error as an isError result", async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: "add", arguments: { a: "two", b: 3 } });
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toMatch(/^a: expected an integer/);
+    const missing = await client.callTool({ name: "add", arguments: { a: 1 } });
+    expect(texts(missing)[0]).toContain("missing required parameter(s): b");
+  });
+
+  it("answers an unknown or denied tool as an isError result naming it", async () => {
+    const { client } = await connect();
+    for (const name of ["hidden", "nope", "__proto__"]) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError, name).toBe(true);
+      expect(texts(result)[0]).toContain(`unknown tool: ${name}`);
+    }
+  });
+
+  it("refuses a destination the egress guard blocks, as an isError result", async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: "blocked", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain("destination blocked");
+  });
+
+  it("reflects halt_when in the result and ends the call's turn halted", async () => {
+    const { client, transport } = await connect();
+    const result = await client.callTool({ name: "subscribe", arguments: { path: "/news" } });
+    expect(result.isError).toBeFalsy();
+    expect(result._meta?.["io.insika/halt"]).toMatchObject({ say: "You are subscribed." });
+    expect(texts(result)[1]).toContain("halted:");
+    const trace = (await server.api("GET", `/v1/sessions/${transport.sessionId}/trace`)).body;
+    expect(trace.turns.at(-1)).toMatchObject({ status: "halted", content: "You are subscribed." });
+  });
+
+  it("waits for an approval with progress, and runs the call once approved", async () => {
+    const { client, transport } = await connect();
+    const progress: number[] = [];
+    const call = client.callTool({ name: "charge", arguments: { key: "mcp-ap" } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+      resetTimeoutOnProgress: true,
+    });
+    const approval = await pendingApproval(transport.sessionId!);
+    await sleep(1_300); // long enough for a progress notification
+    expect(backend.requests.filter((r) => r.url === "/charge")).toHaveLength(0);
+    expect((await server.api("POST", `/v1/approvals/${approval.id}`, { decision: "approved" })).status).toBe(200);
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ charged: "mcp-ap" });
+    expect(progress.length).toBeGreaterThan(0);
+    const turn = (await server.api("GET", `/v1/sessions/${transport.sessionId}/trace`)).body.turns.at(-1);
+    expect(turn.events.map((e: { type: string }) => e.type)).toEqual([
+      "turn_started",
+      "tool_call",
+      "approval_requested",
+      "approval_resolved",
+      "tool_result",
+      "turn_completed",
+    ]);
+  });
+
+  it("answers a rejection as an isError result naming the operator's note, without calling", async () => {
+    const { client, transport } = await connect();
+    const call = client.callTool({ name: "charge", arguments: { key: "mcp-rj" } });
+    const approval = await pendingApproval(transport.sessionId!);
+    const decided = await server.api("POST", `/v1/approvals/${approval.id}`, {
+      decision: "rejected",
+      note: "too expensive",
+    });
+    expect(decided.status).toBe(200);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toBe("rejected by operator: too expensive");
+    expect(backend.requests.filter((r) => r.body.includes("mcp-rj"))).toHaveLength(0);
+  });
+
+  it("asks through elicitation when the client declares it", async () => {
+    const { client } = await connect({ elicitation: true });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { approve: false, note: "not today" } };
+    });
+    const result = await client.callTool({ name: "charge", arguments: { key: "mcp-el" } });
+    expect(asked[0]).toContain("charge");
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toBe("rejected by operator: not today");
+  });
+
+  it("sends notifications/tools/list_changed after a catalog write and a policy change", async () => {
+    const { client } = await connect();
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void (changes += 1));
+    await sleep(300); // the standalone SSE stream opens after initialized
+    const put = await server.api("PUT", "/v1/tools/newcomer", {
+      name: "newcomer",
+      description: "a new tool",
+      request: { method: "GET", url: `${backend.url}/add` },
+    });
+    expect(put.status).toBe(201);
+    const deadline = Date.now() + 5_000;
+    while (changes === 0 && Date.now() < deadline) await sleep(100);
+    expect(changes).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("newcomer");
+    const policy = await server.api("PUT", "/v1/agents/gateway", {
+      name: "Gateway",
+      model: { provider: "demo", model: "demo" },
+      tools_deny: ["hidden", "newcomer"],
+      approvals: ["charge"],
+    });
+    expect(policy.status).toBe(200);
+    const later = Date.now() + 5_000;
+    while (changes === 1 && Date.now() < later) await sleep(100);
+    expect(changes).toBe(2);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("newcomer");
+  });
+
+  it("serves a session id this process does not hold (a revived session), and 404s an unknown one", async () => {
+    const { transport } = await connect();
+    const sessionId = transport.sessionId!;
+    const post = (sid: string, body: unknown) =>
+      fetch(endpoint(), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sid,
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify(body),
+      });
+    const unknown = await post("mcp_nope", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(unknown.status).toBe(404);
+    const ses = await post("ses_other", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(ses.status).toBe(404);
+    // After a restart no transport is held: the same session is served again.
+    await server.restart();
+    const listed = await post(sessionId, { jsonrpc: "2.0", id: 7, method: "tools/list" });
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('"name":"add"');
+  });
+
+  it("refuses a wrong key (401), a key without turns:run or for another agent (403)", async () => {
+    await expect(connect({ token: "insk_wrong" })).rejects.toThrow(/401/);
+    const reader = await server.api("POST", "/v1/keys", { name: "reader", scopes: ["traces:read"] });
+    await expect(connect({ token: reader.body.key })).rejects.toThrow(/403/);
+    await expect(connect({ agent: "other" })).rejects.toThrow(/403/);
+    const missing = await fetch(endpoint(), { method: "POST", body: "{}" });
+    expect(missing.status).toBe(401);
+  });
+
+  it("refuses a DNS-rebinding Host or Origin with 403", async () => {
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    const headers = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const evilOrigin = await fetch(endpoint(), { method: "POST", headers: { ...headers, origin: "http://evil.example.com" }, body: init });
+    expect(evilOrigin.status).toBe(403);
+    const { rawRequest } = await import("../support/raw-request");
+    const evilHost = await rawRequest(server.port, {
+      method: "POST",
+      path: "/v1/agents/gateway/mcp",
+      headers: { ...headers, host: "evil.example.com" },
+      body: Buffer.from(init),
+    });
+    expect(evilHost.status).toBe(403);
+  });
+});
