@@ -15,7 +15,8 @@ import { startServer, type TestServer } from "../support/server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type TextContent = { type: string; text: string }[];
-const texts = (result: { content?: unknown }) => ((result.content ?? []) as TextContent).map((c) => c.text);
+const texts = (result: unknown) =>
+  (((result as { content?: unknown }).content ?? []) as TextContent).map((c) => c.text);
 
 describe("an agent's MCP endpoint", () => {
   let server: TestServer;
@@ -65,7 +66,11 @@ describe("an agent's MCP endpoint", () => {
       {
         name: "add",
         description: "add two integers",
-        parameters: "a | integer | required | first, b | integer | required | second",
+        parameters: {
+          type: "object",
+          properties: { a: { type: "integer", description: "first" }, b: { type: "integer", description: "second" } },
+          required: ["a", "b"],
+        },
         request: {
           method: "GET",
           url: `${backend.url}/add`,
@@ -77,9 +82,17 @@ describe("an agent's MCP endpoint", () => {
         description: "subscribe",
         parameters: "path | string | required | which path",
         request: { method: "POST", url: `${backend.url}/subscribe`, body: { path: "{{path}}" } },
-        halt_when: { json_path: "tool_result.status", equals: ["SUBSCRIBED"], say: { json_path: "tool_result.message" } },
+        halt_when: {
+          json_path: "tool_result.status",
+          equals: ["SUBSCRIBED"],
+          say: { json_path: "tool_result.message" },
+        },
       },
-      { name: "blocked", description: "a backend the posture does not allow", request: { method: "GET", url: "http://127.0.0.2:9/x" } },
+      {
+        name: "blocked",
+        description: "a backend the posture does not allow",
+        request: { method: "GET", url: "http://127.0.0.2:9/x" },
+      },
       {
         name: "charge",
         description: "charge a card",
@@ -88,7 +101,10 @@ describe("an agent's MCP endpoint", () => {
       },
       { name: "hidden", description: "denied by the policy", request: { method: "GET", url: `${backend.url}/add` } },
     ];
-    for (const tool of tools) expect((await server.api("PUT", `/v1/tools/${tool.name}`, tool)).status).toBe(201);
+    for (const tool of tools) {
+      const put = await server.api("PUT", `/v1/tools/${tool.name}`, tool);
+      expect(put.status, JSON.stringify(put.body)).toBe(201);
+    }
     const agent = await server.api("PUT", "/v1/agents/gateway", {
       name: "Gateway",
       model: { provider: "demo", model: "demo" },
@@ -96,7 +112,9 @@ describe("an agent's MCP endpoint", () => {
       approvals: ["charge"],
     });
     expect(agent.status).toBeLessThan(300);
-    expect((await server.api("PUT", "/v1/agents/other", { model: { provider: "demo", model: "demo" } })).status).toBeLessThan(300);
+    expect(
+      (await server.api("PUT", "/v1/agents/other", { model: { provider: "demo", model: "demo" } })).status,
+    ).toBeLessThan(300);
     const created = await server.api("POST", "/v1/keys", {
       name: "mcp client",
       scopes: ["turns:run"],
@@ -146,12 +164,11 @@ describe("an agent's MCP endpoint", () => {
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(expect.arrayContaining(["add", "blocked", "charge", "subscribe"]));
     expect(names).not.toContain("hidden");
-    const offered = (await server.api("GET", "/v1/agents/gateway/tools")).body;
-    const offeredNames = ((offered.tools ?? offered) as { name: string; status?: string }[])
-      .filter((t) => t.status === undefined || t.status === "offered")
-      .map((t) => t.name)
-      .sort();
-    expect(names).toEqual(offeredNames);
+    const offered = (await server.api("GET", "/v1/agents/gateway/tools")).body as {
+      offered: string[];
+      system: string[];
+    };
+    expect(names).toEqual([...offered.offered, ...offered.system].sort());
     expect(tools.find((t) => t.name === "add")?.inputSchema).toMatchObject({
       type: "object",
       required: ["a", "b"],
@@ -299,37 +316,52 @@ describe("an agent's MCP endpoint", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("newcomer");
   });
 
-  it("serves a session id this process does not hold (a revived session), and 404s an unknown one", async () => {
-    const { transport } = await connect();
-    const sessionId = transport.sessionId!;
-    const post = (sid: string, body: unknown) =>
-      fetch(endpoint(), {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${key}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": sid,
-          "mcp-protocol-version": "2025-11-25",
-        },
-        body: JSON.stringify(body),
-      });
-    const unknown = await post("mcp_nope", { jsonrpc: "2.0", id: 1, method: "tools/list" });
-    expect(unknown.status).toBe(404);
-    const ses = await post("ses_other", { jsonrpc: "2.0", id: 1, method: "tools/list" });
-    expect(ses.status).toBe(404);
-    // After a restart no transport is held: the same session is served again.
-    await server.restart();
-    const listed = await post(sessionId, { jsonrpc: "2.0", id: 7, method: "tools/list" });
-    expect(listed.status).toBe(200);
-    expect(await listed.text()).toContain('"name":"add"');
-  });
+  it(
+    "serves a session id this process does not hold (a revived session), and 404s an unknown one",
+    { timeout: 90_000 },
+    async () => {
+      const { transport } = await connect();
+      const sessionId = transport.sessionId!;
+      const post = (sid: string, body: unknown) =>
+        fetch(endpoint(), {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": sid,
+            "mcp-protocol-version": "2025-11-25",
+          },
+          body: JSON.stringify(body),
+        });
+      const unknown = await post("mcp_nope", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expect(unknown.status).toBe(404);
+      const ses = await post("ses_other", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expect(ses.status).toBe(404);
+      // After a restart no transport is held: the same session is served again.
+      const started = Date.now();
+      await server.restart();
+      expect(Date.now() - started).toBeLessThan(20_000); // open SSE streams do not hold the shutdown
+      const listed = await post(sessionId, { jsonrpc: "2.0", id: 7, method: "tools/list" });
+      expect(listed.status).toBe(200);
+      expect(await listed.text()).toContain('"name":"add"');
+    },
+  );
 
   it("refuses a wrong key (401), a key without turns:run or for another agent (403)", async () => {
-    await expect(connect({ token: "insk_wrong" })).rejects.toThrow(/401/);
+    await expect(connect({ token: "insk_wrong" })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining("unknown API key"),
+    });
     const reader = await server.api("POST", "/v1/keys", { name: "reader", scopes: ["traces:read"] });
-    await expect(connect({ token: reader.body.key })).rejects.toThrow(/403/);
-    await expect(connect({ agent: "other" })).rejects.toThrow(/403/);
+    await expect(connect({ token: reader.body.key })).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining("needs scope turns:run"),
+    });
+    await expect(connect({ agent: "other" })).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining("may not use agent 'other'"),
+    });
     const missing = await fetch(endpoint(), { method: "POST", body: "{}" });
     expect(missing.status).toBe(401);
   });
@@ -346,7 +378,11 @@ describe("an agent's MCP endpoint", () => {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     };
-    const evilOrigin = await fetch(endpoint(), { method: "POST", headers: { ...headers, origin: "http://evil.example.com" }, body: init });
+    const evilOrigin = await fetch(endpoint(), {
+      method: "POST",
+      headers: { ...headers, origin: "http://evil.example.com" },
+      body: init,
+    });
     expect(evilOrigin.status).toBe(403);
     const { rawRequest } = await import("../support/raw-request");
     const evilHost = await rawRequest(server.port, {

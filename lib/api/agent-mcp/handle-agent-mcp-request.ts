@@ -18,7 +18,14 @@ import { createMcpSession, findMcpSession } from "@/lib/services/mcp-server/mcp-
 import { assertMayUseAgent } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "../body-limits";
 import { readJsonBody } from "../read-json-body";
-import { closeSession, getLiveSession, openSession, reviveSession, sessionlessTransport } from "./live-mcp-sessions";
+import {
+  closeSession,
+  getLiveSession,
+  isShuttingDown,
+  openSession,
+  reviveSession,
+  sessionlessTransport,
+} from "./live-mcp-sessions";
 import { checkMcpRequestHost, parseAllowedHosts } from "./mcp-host-check";
 
 export interface AgentMcpContext {
@@ -31,6 +38,7 @@ export interface AgentMcpContext {
 /** Answers one request to an agent's MCP endpoint. */
 export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext): Promise<Response> {
   const { db, principal, agentId } = ctx;
+  if (isShuttingDown()) return rpcError(503, -32000, "this server is shutting down; reconnect");
   const host = checkMcpRequestHost(req.headers, parseAllowedHosts(ctx.env.INSIKA_MCP_ALLOWED_HOSTS));
   if (!host.ok) return rpcError(403, -32000, host.reason);
   getAgentForTurnOrThrow(db, agentId);

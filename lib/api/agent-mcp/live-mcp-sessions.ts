@@ -37,12 +37,34 @@ export interface LiveSession {
 const KEY = Symbol.for("insika.liveMcpSessions");
 interface Registry {
   sessions: Map<string, LiveSession>;
+  /** Set once the process is shutting down: new requests are refused (503). */
+  closing?: boolean;
   timer?: ReturnType<typeof setInterval>;
 }
 
 function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  return (holder[KEY] ??= { sessions: new Map() });
+  let reg = holder[KEY];
+  if (!reg) {
+    reg = holder[KEY] = { sessions: new Map() };
+    // Open SSE streams would hold a graceful shutdown forever: end them when it starts.
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, closeAllSessions);
+  }
+  return reg;
+}
+
+/**
+ * Ends every session held here and refuses new requests, so that a reconnecting client
+ * cannot hold the shutdown open (its clients reconnect to another process, or after the restart).
+ */
+export function closeAllSessions(): void {
+  registry().closing = true;
+  for (const id of [...registry().sessions.keys()]) closeSession(id);
+}
+
+/** Whether this process is shutting down (its MCP endpoint answers 503). */
+export function isShuttingDown(): boolean {
+  return registry().closing === true;
 }
 
 export function getLiveSession(id: string): LiveSession | undefined {
