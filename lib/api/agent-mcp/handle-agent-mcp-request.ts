@@ -7,7 +7,7 @@
  * here, or by a revived one when the session is valid in the database but not held here;
  * an unknown session is 404, as the MCP spec has it.
  */
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/access/principal";
@@ -22,6 +22,7 @@ import {
   closeSession,
   getLiveSession,
   isShuttingDown,
+  negotiatedVersion,
   openSession,
   reviveSession,
   sessionlessTransport,
@@ -58,7 +59,7 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
       getLiveSession(sessionId) ??
       (await reviveSession(db, agentId, sessionId, req.headers.get("mcp-protocol-version")));
     live.lastUsed = Date.now();
-    const response = await live.transport.handleRequest(req, { authInfo });
+    const response = await live.transport.handleRequest(withSessionVersion(req, live.protocolVersion), { authInfo });
     if (req.method === "DELETE" && response.ok) closeSession(sessionId);
     return response;
   }
@@ -69,10 +70,29 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
   if (!messages.some((m) => isInitializeRequest(m))) {
     return sessionlessTransport().handleRequest(req, { parsedBody: body, authInfo });
   }
-  const live = await openSession(db, agentId, await createMcpSession(db, principal, agentId));
+  const init = messages.find((m) => isInitializeRequest(m)) as { params: { protocolVersion?: unknown } };
+  const id = await createMcpSession(db, principal, agentId);
+  const live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
   const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
   if (!response.ok) closeSession(live.id);
   return response;
+}
+
+/**
+ * The SDK's transport decides from a request's MCP-Protocol-Version header whether a POST's
+ * SSE stream may start with a priming event (an empty event with an id, which only clients
+ * of 2025-11-25 and later can read). A client that negotiated 2025-11-25 but labels a
+ * request with an older supported version still reads them: the session's negotiated
+ * version decides (docs/decisions.md, MCP server). An unsupported header is left alone, so
+ * the SDK refuses it as before.
+ */
+function withSessionVersion(req: Request, negotiated: string): Request {
+  const sent = req.headers.get("mcp-protocol-version");
+  if (req.method !== "POST" || sent === null || sent >= negotiated || !SUPPORTED_PROTOCOL_VERSIONS.includes(sent))
+    return req;
+  const headers = new Headers(req.headers);
+  headers.set("mcp-protocol-version", negotiated);
+  return new Request(req.url, { method: req.method, headers, body: req.body, duplex: "half" } as RequestInit);
 }
 
 function rpcError(status: number, code: number, message: string): Response {

@@ -32,6 +32,15 @@ export interface LiveSession {
   lastUsed: number;
   /** The offer fingerprint the client last saw (tools/list_changed when it moves). */
   offer: string | undefined;
+  /** The protocol version the session negotiated. */
+  protocolVersion: string;
+}
+
+/** The version `initialize` settles on: the client's when supported, else the latest. */
+export function negotiatedVersion(requested: unknown): string {
+  return typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : LATEST_PROTOCOL_VERSION;
 }
 
 const KEY = Symbol.for("insika.liveMcpSessions");
@@ -86,14 +95,23 @@ function transportFor(sessionId: () => string, onClosed: (id: string) => void) {
  * A new session (`initialize`): its transport and server, registered here once the
  * handshake has been answered, then watched for offer changes.
  */
-export async function openSession(db: Db, agentId: string, id: string) {
+export async function openSession(db: Db, agentId: string, id: string, protocolVersion: string) {
   const transport = transportFor(
     () => id,
     (closed) => closeSession(closed),
   );
   const server = await createAgentMcpServer(db, { agentId, sessionId: id });
   await server.connect(transport);
-  const live: LiveSession = { id, agentId, db, transport, server, lastUsed: Date.now(), offer: undefined };
+  const live: LiveSession = {
+    id,
+    agentId,
+    db,
+    transport,
+    server,
+    lastUsed: Date.now(),
+    offer: undefined,
+    protocolVersion,
+  };
   live.offer = await agentMcpToolsFingerprint(db, agentId, id);
   registry().sessions.set(id, live);
   startTimer();
@@ -145,6 +163,7 @@ export async function reviveSession(db: Db, agentId: string, id: string, protoco
     server,
     lastUsed: Date.now(),
     offer: await agentMcpToolsFingerprint(db, agentId, id),
+    protocolVersion: version,
   };
   registry().sessions.set(id, live);
   startTimer();
