@@ -178,6 +178,6 @@ describe("an agent's MCP endpoint against the conformance suite and the MCP Insp
       "tools/list",
     ]);
     expect(wrongKey.code).not.toBe(0);
-    expect(wrongKey.output).toContain("401");
+    expect(wrongKey.output).toContain("unknown API key");
   }, 90_000);
 });
