@@ -98,6 +98,13 @@ async function main() {
   if (!made) fail(`the trace has no call of '${call.tool}': ${JSON.stringify(calls)}`);
   process.stdout.write(`call ${JSON.stringify({ ok: made.ok, result: made.result, error: made.error })}\n`);
   if (!made.ok) fail(`the call failed: ${made.error}`);
+  // The scenario's authorization server issues `cc-token-<time>`: no trace may hold one.
+  if (OAUTH.has(scenario)) {
+    if (JSON.stringify(trace.body).includes("cc-token-")) fail("the trace holds the access token");
+    const auth = Object.entries(made.request?.headers ?? {}).find(([name]) => name.toLowerCase() === "authorization");
+    if (!auth || auth[1] !== "[secret]")
+      fail(`the call's Authorization header is not masked: ${JSON.stringify(made.request)}`);
+  }
   if (!String(made.result).includes(call.expect)) fail(`the result does not say '${call.expect}': ${made.result}`);
 }
 

@@ -19,6 +19,17 @@ const RUNNER = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/d
 const CLIENT = "test/conformance/insika-client.mjs";
 const SCENARIOS = ["initialize", "tools_call", "sse-retry", "auth/client-credentials-basic"];
 
+/** Files under `dir` (the database and its WAL included) whose bytes contain `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (fs.readFileSync(file).includes(needle)) found.push(file);
+  }
+  return found;
+}
+
 /** The Node 22 runtime the runner needs (a separate package: the root's npm scripts stay on Node 20). */
 function ensureNode22(): void {
   if (fs.existsSync(NODE22)) return;
@@ -92,6 +103,8 @@ describe("the MCP conformance suite's client scenarios, through Insika", () => {
       const { code, output } = await runScenario(scenario, server, scripts, secrets);
       expect(output, output).toContain("OVERALL: PASSED");
       expect(code, output).toBe(0);
+      if (scenario.startsWith("auth/"))
+        expect(filesHolding(server.dataDir, "cc-token-"), "a token on disk").toEqual([]);
     }, 90_000);
   }
 });
