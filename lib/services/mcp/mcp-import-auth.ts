@@ -47,21 +47,26 @@ export function resolveImportAuth(auth: z.infer<typeof authSchema>, secrets: Sec
   return { stored, clientSecret };
 }
 
-const keyOf = (instance: string) => `mcp_auth:${instance}`;
+/** The setting that holds an instance's auth. */
+export const mcpAuthKey = (instance: string) => `mcp_auth:${instance}`;
 
 /** Records an instance's auth (null: none) — inside the import's transaction. */
 export function writeMcpAuth(db: Db, instance: string, auth: StoredMcpAuth | null): void {
-  if (auth === null && getSetting(db, keyOf(instance)) === undefined) return;
-  setSetting(db, keyOf(instance), JSON.stringify(auth));
+  if (auth === null && getSetting(db, mcpAuthKey(instance)) === undefined) return;
+  setSetting(db, mcpAuthKey(instance), JSON.stringify(auth));
 }
 
 /** An instance's stored auth, or null (none, or unreadable). */
 export async function readMcpAuth(db: Db, instance: string): Promise<StoredMcpAuth | null> {
-  const raw = getSetting(db, keyOf(instance));
+  return parseStoredMcpAuth(getSetting(db, mcpAuthKey(instance)));
+}
+
+/** A stored auth setting's value, or null (absent, none, or unreadable). */
+export function parseStoredMcpAuth(raw: string | undefined): StoredMcpAuth | null {
   if (!raw) return null;
   try {
     const value = JSON.parse(raw) as StoredMcpAuth | null;
-    return value && value.type === OAUTH_CLIENT_CREDENTIALS ? value : null;
+    return value && value.type === OAUTH_CLIENT_CREDENTIALS && typeof value.client_id === "string" ? value : null;
   } catch {
     return null;
   }

@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { AgentMcpEndpoint } from "@/components/agents/agent-mcp-endpoint";
 import { AgentForm } from "@/components/agents/agent-form";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { ToolMatrix } from "@/components/agents/tool-matrix";
@@ -7,6 +9,7 @@ import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import { hasAnyScope } from "@/lib/access/principal";
+import { isHttpsRequest } from "@/lib/api/request-origin";
 import { getAgentEditor } from "@/lib/services/agents/agent-page";
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
@@ -24,6 +27,9 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const db = studioDb();
   const row = getAgentEditor(db, id);
   if (!row) notFound();
+  const h = await headers();
+  const host = (h.get("x-forwarded-host") ?? h.get("host") ?? "localhost").split(",")[0]!.trim();
+  const mcpUrl = `${isHttpsRequest(h) ? "https" : "http"}://${host}/v1/agents/${encodeURIComponent(id)}/mcp`;
   const tabLink = (t: string, label: string) => (
     <Link
       href={`/agents/${id}?tab=${t}`}
@@ -53,6 +59,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
           </>
         }
       />
+      <AgentMcpEndpoint agentId={id} url={mcpUrl} />
       <nav aria-label="Agent sections" className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabLink("settings", "Settings")}
         {tabLink("tools", "Tools")}
