@@ -54,7 +54,8 @@ describe("an agent's MCP endpoint", () => {
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     server = await startServer({
-      env: { INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}` },
+      // A short lease, so the resume pass picks up a call its killed process left running within a second.
+      env: { INSIKA_EGRESS_ALLOW_HTTP: "1", INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`, INSIKA_TURN_LEASE: "1" },
     });
     backend.route("GET", "/add", (req) => {
       const q = new URL(req.url, backend.url).searchParams;
@@ -345,6 +346,47 @@ describe("an agent's MCP endpoint", () => {
       const listed = await post(sessionId, { jsonrpc: "2.0", id: 7, method: "tools/list" });
       expect(listed.status).toBe(200);
       expect(await listed.text()).toContain('"name":"add"');
+    },
+  );
+
+  it("offers deferred tools through tool_search, and calls one found there by name", async () => {
+    const put = await server.api("PUT", "/v1/agents/deferring", {
+      name: "Deferring",
+      model: { provider: "demo", model: "demo" },
+      tools_allow: ["add", "subscribe"],
+      tools_deferred: ["add"],
+    });
+    expect(put.status).toBeLessThan(300);
+    const admin = await connect({ token: server.token, agent: "deferring" });
+    const names = (await admin.client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(["subscribe", "tool_search"]);
+    const found = await admin.client.callTool({ name: "tool_search", arguments: { query: "add two integers" } });
+    expect(JSON.stringify(found.structuredContent ?? found.content)).toContain('"add"');
+    const added = await admin.client.callTool({ name: "add", arguments: { a: 1, b: 1 } });
+    expect(added.structuredContent).toMatchObject({ sum: 2 });
+  });
+
+  it(
+    "ends a call its process died in as failed (resume_failed) instead of handing it to a model",
+    { timeout: 60_000 },
+    async () => {
+      const { client, transport } = await connect();
+      const sessionId = transport.sessionId!;
+      void client.callTool({ name: "charge", arguments: { key: "mcp-killed" } }).catch(() => undefined);
+      const approval = await pendingApproval(sessionId);
+      await server.stop("SIGKILL");
+      await server.restart();
+      const deadline = Date.now() + 20_000;
+      let turn: { status: string; error: string | null; events: { type: string; code?: string }[] } | undefined;
+      while (Date.now() < deadline) {
+        turn = (await server.api("GET", `/v1/sessions/${sessionId}/trace`)).body.turns.at(-1);
+        if (turn && turn.status !== "running") break;
+        await sleep(200);
+      }
+      expect(turn).toMatchObject({ status: "failed", error: expect.stringContaining("MCP calls are not resumed") });
+      expect(turn!.events.at(-1)).toMatchObject({ type: "turn_failed", code: "resume_failed" });
+      expect(backend.requests.filter((r) => r.body.includes("mcp-killed"))).toHaveLength(0);
+      expect((await server.api("GET", `/v1/approvals/${approval.id}`)).status).toBe(200);
     },
   );
 
