@@ -8,7 +8,11 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, type TestServer } from "../support/server";
@@ -315,6 +319,28 @@ describe("an agent's MCP endpoint", () => {
     while (changes === 1 && Date.now() < later) await sleep(100);
     expect(changes).toBe(2);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("newcomer");
+  });
+
+  it("sends notifications/prompts/list_changed when one of the agent's skills changes", async () => {
+    expect(
+      (await server.api("PUT", "/v1/skills/refunds", { description: "how refunds go", body: "v1" })).status,
+    ).toBeLessThan(300);
+    const skilled = await server.api("PUT", "/v1/agents/skilled", {
+      model: { provider: "demo", model: "demo" },
+      skills: ["refunds"],
+    });
+    expect(skilled.status).toBeLessThan(300);
+    const { client } = await connect({ token: server.token, agent: "skilled" });
+    expect((await client.listPrompts()).prompts).toEqual([{ name: "refunds", description: "how refunds go" }]);
+    expect((await client.getPrompt({ name: "refunds" })).messages[0]?.content).toEqual({ type: "text", text: "v1" });
+    await expect(client.getPrompt({ name: "other" })).rejects.toThrow(/unknown prompt: other/);
+    let changes = 0;
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void (changes += 1));
+    await sleep(300);
+    await server.api("PUT", "/v1/skills/refunds", { description: "how refunds go", body: "v2" });
+    const deadline = Date.now() + 5_000;
+    while (changes === 0 && Date.now() < deadline) await sleep(100);
+    expect(changes).toBe(1);
   });
 
   it(

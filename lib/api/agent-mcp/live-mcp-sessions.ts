@@ -11,7 +11,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { describeError, log } from "@/lib/log";
-import { agentMcpToolsFingerprint } from "@/lib/services/mcp-server/agent-mcp-offer";
+import { agentMcpPromptsFingerprint, agentMcpToolsFingerprint } from "@/lib/services/mcp-server/agent-mcp-offer";
 import { createAgentMcpServer } from "@/lib/services/mcp-server/create-agent-mcp-server";
 import { BODY_LIMITS } from "../body-limits";
 import { McpEventStore } from "./mcp-event-store";
@@ -32,6 +32,8 @@ export interface LiveSession {
   lastUsed: number;
   /** The offer fingerprint the client last saw (tools/list_changed when it moves). */
   offer: string | undefined;
+  /** Likewise for the prompts (the agent's skills; prompts/list_changed). */
+  prompts?: string | undefined;
   /** The protocol version the session negotiated. */
   protocolVersion: string;
 }
@@ -113,6 +115,7 @@ export async function openSession(db: Db, agentId: string, id: string, protocolV
     protocolVersion,
   };
   live.offer = await agentMcpToolsFingerprint(db, agentId, id);
+  live.prompts = await agentMcpPromptsFingerprint(db, agentId);
   registry().sessions.set(id, live);
   startTimer();
   return live;
@@ -163,6 +166,7 @@ export async function reviveSession(db: Db, agentId: string, id: string, protoco
     server,
     lastUsed: Date.now(),
     offer: await agentMcpToolsFingerprint(db, agentId, id),
+    prompts: await agentMcpPromptsFingerprint(db, agentId),
     protocolVersion: version,
   };
   registry().sessions.set(id, live);
@@ -205,6 +209,12 @@ export async function checkSessions(now = Date.now()): Promise<void> {
       if (offer !== live.offer) {
         live.offer = offer;
         await live.server.sendToolListChanged().catch(() => undefined);
+      }
+      const prompts = await agentMcpPromptsFingerprint(live.db, live.agentId);
+      if (live.prompts === undefined) live.prompts = prompts;
+      else if (prompts !== live.prompts) {
+        live.prompts = prompts;
+        await live.server.sendPromptListChanged().catch(() => undefined);
       }
     }
   } catch (error) {

@@ -8,6 +8,7 @@ import crypto from "node:crypto";
 import type { Db } from "@/db/client";
 import { getAgentRecord } from "@/db/queries/agents";
 import { getSession } from "@/db/queries/sessions";
+import { listSkills } from "@/db/queries/skills";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
@@ -82,4 +83,12 @@ export async function agentMcpToolsFingerprint(
   if (!agent || agent.archivedAt !== null || !session) return undefined;
   const { tools } = await agentMcpOffer(db, agent, session);
   return crypto.createHash("sha256").update(JSON.stringify(tools)).digest("base64url");
+}
+
+/** A fingerprint of what prompts/list answers (the agent's skills), undefined when the agent is gone. */
+export async function agentMcpPromptsFingerprint(db: Db, agentId: string): Promise<string | undefined> {
+  const agent = getAgentRecord(db, agentId);
+  if (!agent || agent.archivedAt !== null) return undefined;
+  const prompts = listSkills(db, agent.skills).map((skill) => [skill.name, skill.description, skill.body]);
+  return crypto.createHash("sha256").update(JSON.stringify(prompts)).digest("base64url");
 }
