@@ -434,6 +434,78 @@ describe("an agent's MCP endpoint", () => {
     expect(missing.status).toBe(401);
   });
 
+  it("answers hostile and malformed requests with clear errors, never a 500", async () => {
+    const headers = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const post = (body: string, extra: Record<string, string> = {}) =>
+      fetch(endpoint(), { method: "POST", headers: { ...headers, ...extra }, body });
+    const notJson = await post("{not json");
+    expect(notJson.status).toBe(400);
+    expect(await notJson.text()).toContain("bad_json");
+    const noInit = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    expect(noInit.status).toBe(400);
+    expect(await noInit.text()).toMatch(/not initialized|Mcp-Session-Id/i);
+    const batchInit = await post(
+      JSON.stringify([
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+        },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ]),
+    );
+    expect(batchInit.status).toBeGreaterThanOrEqual(400);
+    expect(batchInit.status).toBeLessThan(500);
+    const huge = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { x: "a".repeat(2 * 1024 * 1024) } }),
+    );
+    expect(huge.status).toBe(413);
+    const get = await fetch(endpoint(), { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" } });
+    expect(get.status).toBe(400);
+    const del = await fetch(endpoint(), {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}`, "mcp-session-id": "mcp_gone" },
+    });
+    expect(del.status).toBe(404);
+    const put = await fetch(endpoint(), { method: "PUT", headers: { authorization: `Bearer ${key}` } });
+    expect(put.status).toBe(405);
+    const unknownAgent = await fetch(endpoint("nobody"), { method: "POST", headers, body: "{}" });
+    expect(unknownAgent.status).toBe(404);
+  });
+
+  it("does not let another tenant's key use a session (404, its existence not revealed)", async () => {
+    const { transport } = await connect();
+    const other = await server.api("POST", "/v1/keys", {
+      name: "other tenant",
+      scopes: ["turns:run"],
+      agents: ["gateway"],
+      tenant: "globex",
+    });
+    const res = await fetch(endpoint(), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${other.body.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": transport.sessionId!,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "add", arguments: { a: 1, b: 2 } },
+      }),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("Session not found");
+  });
+
   it("refuses a DNS-rebinding Host or Origin with 403", async () => {
     const init = JSON.stringify({
       jsonrpc: "2.0",
