@@ -55,11 +55,16 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
   if (sessionId !== null) {
     const session = await findMcpSession(db, principal, agentId, sessionId);
     if (!session) return rpcError(404, -32001, "Session not found");
+    // A POST body is read here (size cap, nesting depth) as for every /v1 route, then handed on parsed.
+    const parsedBody = req.method === "POST" ? await readJsonBody(req, BODY_LIMITS.default) : undefined;
     const live =
       getLiveSession(sessionId) ??
       (await reviveSession(db, agentId, sessionId, req.headers.get("mcp-protocol-version")));
     live.lastUsed = Date.now();
-    const response = await live.transport.handleRequest(withSessionVersion(req, live.protocolVersion), { authInfo });
+    const response = await live.transport.handleRequest(withSessionVersion(req, live.protocolVersion), {
+      authInfo,
+      ...(parsedBody !== undefined ? { parsedBody } : {}),
+    });
     if (req.method === "DELETE" && response.ok) closeSession(sessionId);
     return response;
   }
@@ -92,7 +97,8 @@ function withSessionVersion(req: Request, negotiated: string): Request {
     return req;
   const headers = new Headers(req.headers);
   headers.set("mcp-protocol-version", negotiated);
-  return new Request(req.url, { method: req.method, headers, body: req.body, duplex: "half" } as RequestInit);
+  // The body was read already and is handed on parsed.
+  return new Request(req.url, { method: req.method, headers });
 }
 
 function rpcError(status: number, code: number, message: string): Response {

@@ -48,6 +48,7 @@ export function negotiatedVersion(requested: unknown): string {
 const KEY = Symbol.for("insika.liveMcpSessions");
 interface Registry {
   sessions: Map<string, LiveSession>;
+  reviving: Map<string, Promise<LiveSession>>;
   /** Set once the process is shutting down: new requests are refused (503). */
   closing?: boolean;
   timer?: ReturnType<typeof setInterval>;
@@ -57,7 +58,7 @@ function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
   let reg = holder[KEY];
   if (!reg) {
-    reg = holder[KEY] = { sessions: new Map() };
+    reg = holder[KEY] = { sessions: new Map(), reviving: new Map() };
     // Open SSE streams would hold a graceful shutdown forever: end them when it starts.
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, closeAllSessions);
   }
@@ -134,7 +135,23 @@ export function sessionlessTransport(): WebStandardStreamableHTTPServerTransport
  * closed it while idle): a fresh transport and server, initialized with a handshake of our
  * own so the SDK accepts the client's requests under the session id it already has.
  */
-export async function reviveSession(db: Db, agentId: string, id: string, protocolVersion: string | null) {
+export function reviveSession(
+  db: Db,
+  agentId: string,
+  id: string,
+  protocolVersion: string | null,
+): Promise<LiveSession> {
+  // Two requests of one session arriving together revive it once.
+  const reviving = registry().reviving;
+  let pending = reviving.get(id);
+  if (!pending) {
+    pending = revive(db, agentId, id, protocolVersion).finally(() => reviving.delete(id));
+    reviving.set(id, pending);
+  }
+  return pending;
+}
+
+async function revive(db: Db, agentId: string, id: string, protocolVersion: string | null): Promise<LiveSession> {
   const transport = transportFor(
     () => id,
     (closed) => closeSession(closed),

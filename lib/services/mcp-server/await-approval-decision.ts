@@ -30,8 +30,12 @@ export interface AwaitApprovalParams {
   signal: AbortSignal;
   /** Called about once a second while waiting: seconds waited, seconds the wait may last. */
   onProgress?: (waitedS: number, totalS: number) => void;
-  /** Asks the client's user (elicitation); absent when the client did not declare it. */
-  ask?: () => Promise<ApprovalAnswer | null>;
+  /**
+   * Asks the client's user (elicitation); absent when the client did not declare it. Its
+   * signal aborts when the wait ends otherwise (decided elsewhere, expired, cancelled), so the
+   * question does not outlive the call.
+   */
+  ask?: (signal: AbortSignal) => Promise<ApprovalAnswer | null>;
 }
 
 export type ApprovalEnd =
@@ -44,7 +48,16 @@ export async function awaitApprovalDecision(db: Db, params: AwaitApprovalParams)
   if (!first) return { decision: "cancelled", reason: `approval ${params.approvalId} is gone` };
   const started = Date.now();
   const totalS = Math.max(0, Math.round((first.expiresAt - started) / 1000));
-  if (params.ask) void answerThroughClient(db, params);
+  const asking = new AbortController();
+  if (params.ask) void answerThroughClient(db, params, AbortSignal.any([asking.signal, params.signal]));
+  try {
+    return await poll(db, params, started, totalS);
+  } finally {
+    asking.abort(new Error("the approval wait ended"));
+  }
+}
+
+async function poll(db: Db, params: AwaitApprovalParams, started: number, totalS: number): Promise<ApprovalEnd> {
   let lastProgress = started;
   for (;;) {
     const row = getApproval(db, params.approvalId);
@@ -71,9 +84,10 @@ export async function awaitApprovalDecision(db: Db, params: AwaitApprovalParams)
 }
 
 /** The client's user answers; their answer is the decision unless someone decided first. */
-async function answerThroughClient(db: Db, params: AwaitApprovalParams): Promise<void> {
+async function answerThroughClient(db: Db, params: AwaitApprovalParams, signal: AbortSignal): Promise<void> {
   try {
-    const answer = await params.ask!();
+    const answer = await params.ask!(signal);
+    if (signal.aborted) return; // the wait is over: a late answer decides nothing
     if (!answer) return; // no answer: the wait goes on (the operator may still decide)
     decideApproval(db, params.principal, params.approvalId, {
       decision: answer.decision,

@@ -86,7 +86,7 @@ export async function createAgentMcpServer(db: Db, params: AgentMcpServerParams)
                   .catch(() => undefined),
             }
           : {}),
-        ...(elicits ? { askApproval: (q) => askThroughElicitation(server, q, extra.signal) } : {}),
+        ...(elicits ? { askApproval: (q, signal) => askThroughElicitation(server, q, signal) } : {}),
       });
       return mcpCallResult(result);
     } catch (error) {

@@ -36,7 +36,10 @@ export interface McpToolCallParams {
   signal: AbortSignal;
   onProgress?: (message: string, waitedS: number, totalS: number) => void;
   /** Asks the client's user to approve (elicitation); absent when the client did not declare it. */
-  askApproval?: (question: { tool: string; arguments: unknown; approvalId: string }) => Promise<ApprovalAnswer | null>;
+  askApproval?: (
+    question: { tool: string; arguments: unknown; approvalId: string },
+    signal: AbortSignal,
+  ) => Promise<ApprovalAnswer | null>;
 }
 
 export interface McpToolCallResult {
@@ -93,7 +96,8 @@ async function recordCall(
 ): Promise<McpToolCallResult> {
   const { tool, session, agent } = params;
   const { turnId, offer } = run;
-  const callId = `mcp_${String(params.requestId)}`;
+  // The client picks request ids: a long one is cut (the call is the only one of its turn).
+  const callId = `mcp_${String(params.requestId).slice(0, 64)}`;
   const identity = `mcp:${callId}`;
   const args = params.arguments ?? {};
   const recorder = new TurnRecorder(db, turnId, session.id, {
@@ -204,7 +208,9 @@ async function approve(
     ...(params.onProgress
       ? { onProgress: (waited, total) => params.onProgress!(`waiting for approval ${approvalId}`, waited, total) }
       : {}),
-    ...(ask ? { ask: () => ask({ tool: params.tool, arguments: call.args, approvalId }) } : {}),
+    ...(ask
+      ? { ask: (signal: AbortSignal) => ask({ tool: params.tool, arguments: call.args, approvalId }, signal) }
+      : {}),
   });
   if (end.decision === "cancelled") return errorOutcome(`not run: ${end.reason} (approval ${approvalId} pending)`);
   await call.recorder.emit({
