@@ -23,6 +23,7 @@ import { groupCommit } from "@/lib/services/turns/group-commit";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
 import { newLease } from "@/lib/services/turns/turn-leases";
 import { agentMcpOffer } from "./agent-mcp-offer";
+import { MCP_CALL_MESSAGE_PREFIX } from "./mcp-session-id";
 import { awaitApprovalDecision, type ApprovalAnswer } from "./await-approval-decision";
 
 export interface McpToolCallParams {
@@ -53,7 +54,7 @@ export interface McpToolCallResult {
 }
 
 /** The user message of an MCP call's turn. */
-export const mcpCallMessage = (tool: string) => `MCP tools/call ${tool}`;
+export const mcpCallMessage = (tool: string) => `${MCP_CALL_MESSAGE_PREFIX}${tool}`;
 
 /** Runs and records one call; throws only for a refusal before anything ran (unknown tool, 429). */
 export async function runMcpToolCall(db: Db, params: McpToolCallParams): Promise<McpToolCallResult> {

@@ -28,7 +28,7 @@ import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
 import { loadResumeState } from "./load-resume-state";
 import { newLease } from "./turn-leases";
-import { isMcpSessionId } from "@/lib/services/mcp-server/mcp-session-id";
+import { isMcpCallTurn } from "@/lib/services/mcp-server/mcp-session-id";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 // launch-turn.ts imports resumeIfDecided back: a cycle of function declarations only, used
 // at call time, never while either module is being evaluated.
@@ -72,8 +72,7 @@ export function resumeTurn(db: Db, turnId: string, options: { listener?: EventLi
       failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed"),
     );
   // An MCP call's turn is one tool call its client waited for; no model may take it over.
-  if (isMcpSessionId(turn.sessionId))
-    return endUnresumable(db, turn, failureInfo("resume_failed", MCP_CALL_NOT_RESUMED));
+  if (isMcpCallTurn(turn)) return endUnresumable(db, turn, failureInfo("resume_failed", MCP_CALL_NOT_RESUMED));
   const { resume, depth } = loadResumeState(db, turn);
   return launchTurn(db, {
     turnId,
