@@ -361,6 +361,11 @@ describe("an agent's MCP endpoint", () => {
           },
           body: JSON.stringify(body),
         });
+      const ended = await connect();
+      const endedId = ended.transport.sessionId!;
+      await ended.transport.terminateSession();
+      expect((await post(endedId, { jsonrpc: "2.0", id: 1, method: "tools/list" })).status).toBe(404);
+      expect((await server.api("GET", `/v1/sessions/${endedId}`)).status).toBe(200); // its history stays
       const unknown = await post("mcp_nope", { jsonrpc: "2.0", id: 1, method: "tools/list" });
       expect(unknown.status).toBe(404);
       const ses = await post("ses_other", { jsonrpc: "2.0", id: 1, method: "tools/list" });

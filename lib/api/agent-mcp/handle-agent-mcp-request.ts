@@ -14,7 +14,7 @@ import type { Principal } from "@/lib/access/principal";
 import type { Env } from "@/lib/env";
 import { getAgentForTurnOrThrow } from "@/lib/services/agents/agents";
 import { PRINCIPAL_KEY } from "@/lib/services/mcp-server/create-agent-mcp-server";
-import { createMcpSession, findMcpSession } from "@/lib/services/mcp-server/mcp-sessions";
+import { createMcpSession, endMcpSession, findMcpSession } from "@/lib/services/mcp-server/mcp-sessions";
 import { assertMayUseAgent } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "../body-limits";
 import { readJsonBody } from "../read-json-body";
@@ -65,7 +65,10 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
       authInfo,
       ...(parsedBody !== undefined ? { parsedBody } : {}),
     });
-    if (req.method === "DELETE" && response.ok) closeSession(sessionId);
+    if (req.method === "DELETE" && response.ok) {
+      await endMcpSession(db, sessionId);
+      closeSession(sessionId);
+    }
     return response;
   }
 

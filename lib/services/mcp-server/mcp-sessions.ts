@@ -6,6 +6,7 @@
  */
 import type { Db } from "@/db/client";
 import { getSession, insertSession } from "@/db/queries/sessions";
+import { getSetting, setSetting } from "@/db/queries/settings";
 import type { SessionRow } from "@/db/schema";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
 import { assertMayUseAgent, sessionTenantFor } from "@/lib/services/sessions/session-access";
@@ -28,5 +29,17 @@ export async function findMcpSession(
   if (!isMcpSessionId(id)) return undefined;
   const session = getSession(db, id);
   if (!session || session.agentId !== agentId || !maySeeSession(principal, session)) return undefined;
+  if (getSetting(db, endedKey(id)) !== undefined) return undefined;
   return session;
+}
+
+const endedKey = (id: string) => `mcp_session_ended:${id}`;
+
+/**
+ * Ends an MCP session (its client sent DELETE): every process then answers its id 404, as
+ * the MCP spec asks; the Insika session and its trace stay. Recorded in the database, so a
+ * process that did not serve the DELETE does not revive it.
+ */
+export async function endMcpSession(db: Db, id: string): Promise<void> {
+  setSetting(db, endedKey(id), String(Date.now()));
 }
