@@ -213,12 +213,24 @@ export async function checkSessions(now = Date.now()): Promise<void> {
   if (checking) return;
   checking = true;
   try {
+    // What an agent offers does not depend on the session: one fingerprint per agent per check.
+    const offers = new Map<string, Promise<string | undefined>>();
+    const promptSets = new Map<string, Promise<string | undefined>>();
+    const once = (
+      map: Map<string, Promise<string | undefined>>,
+      key: string,
+      make: () => Promise<string | undefined>,
+    ) => {
+      let value = map.get(key);
+      if (!value) map.set(key, (value = make()));
+      return value;
+    };
     for (const live of [...registry().sessions.values()]) {
       if (now - live.lastUsed > IDLE_CLOSE_MS) {
         closeSession(live.id);
         continue;
       }
-      const offer = await agentMcpToolsFingerprint(live.db, live.agentId, live.id);
+      const offer = await once(offers, live.agentId, () => agentMcpToolsFingerprint(live.db, live.agentId, live.id));
       if (offer === undefined) {
         closeSession(live.id); // the agent was deleted, or the session
         continue;
@@ -227,7 +239,7 @@ export async function checkSessions(now = Date.now()): Promise<void> {
         live.offer = offer;
         await live.server.sendToolListChanged().catch(() => undefined);
       }
-      const prompts = await agentMcpPromptsFingerprint(live.db, live.agentId);
+      const prompts = await once(promptSets, live.agentId, () => agentMcpPromptsFingerprint(live.db, live.agentId));
       if (live.prompts === undefined) live.prompts = prompts;
       else if (prompts !== live.prompts) {
         live.prompts = prompts;
