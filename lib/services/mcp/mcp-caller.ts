@@ -8,6 +8,7 @@
  */
 import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
 import type { McpCaller } from "@/lib/http-tools";
 import { createMcpCaller, McpSessions } from "@/lib/mcp";
 import { bearerSend } from "@/lib/mcp/bearer-send";
@@ -30,11 +31,21 @@ export function getMcpCaller(): McpCaller {
   return holder[KEY].caller;
 }
 
+/** The instance's stored OAuth auth; none when the database cannot be read (the server's 401 then says so). */
+async function authOf(instance: string) {
+  try {
+    return await readMcpAuth(getDb(getEnv().dataDir), instance);
+  } catch (error) {
+    log.error("reading an MCP instance's auth failed", { instance, ...describeError(error) });
+    return null;
+  }
+}
+
 /** Adds the instance's OAuth bearer token to every message of its tools' calls. */
 function withOAuth(base: McpCaller): McpCaller {
   return async (tool, args, ctx, send, info) => {
     const instance = tool.group?.startsWith("mcp:") ? tool.group.slice(4) : undefined;
-    const auth = instance ? await readMcpAuth(getDb(getEnv().dataDir), instance) : null;
+    const auth = instance ? await authOf(instance) : null;
     if (!auth) return base(tool, args, ctx, send, info);
     const clientSecret = processSecrets.read(auth.client_secret_name);
     if (clientSecret === undefined) {
