@@ -31,8 +31,10 @@ const USAGE = `usage: insika <command>
   keys list          every key (never a value)
   keys revoke ID     revoke a key (it stops working on the next request)
   mcp import NAME URL [--header 'K: V']...
+                     [--oauth-client-id ID --oauth-client-secret '{{secret.NAME}}' [--oauth-scope S]]
                      adopt an HTTP MCP server's tools as data tools of group mcp:NAME
-                     (header values may use {{secret.*}})
+                     (header values may use {{secret.*}}; a protected server takes
+                     OAuth client credentials)
   openapi import NAME URL|FILE [--server URL] [--operation ID]... [--auth SCHEME=SECRET]...
                      adopt an OpenAPI 3.0/3.1 or Swagger 2.0 document's operations (JSON or YAML)
                      as data tools of group openapi:NAME; lists the secrets to provision`;
@@ -86,7 +88,8 @@ async function main(argv: string[]): Promise<number> {
     case "mcp": {
       const [sub, name, url, ...rest] = args;
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
-      const body = { name, url, headers: parseHeaderFlags(rest) };
+      const { headers, auth } = parseImportFlags(rest);
+      const body = { name, url, headers, ...(auth ? { auth } : {}) };
       const result = await importMcpServer(getDb(env), OPERATOR, body, {
         posture: getPosture(),
         secrets: processSecrets,
@@ -162,18 +165,34 @@ async function runKeys(db: Db, args: string[]): Promise<number> {
 }
 
 /** `--header 'K: V'` (or `--header=K: V`), repeatable. */
-function parseHeaderFlags(args: string[]): Record<string, string> {
+const OAUTH_FLAGS = {
+  "--oauth-client-id": "client_id",
+  "--oauth-client-secret": "client_secret",
+  "--oauth-scope": "scope",
+} as const;
+
+function parseImportFlags(args: string[]): { headers: Record<string, string>; auth?: Record<string, string> } {
   const headers: Record<string, string> = {};
+  const oauth: Record<string, string> = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
-    const raw =
-      arg === "--header" ? args[(i += 1)] : arg.startsWith("--header=") ? arg.slice("--header=".length) : undefined;
-    if (raw === undefined) throw new Error(`unexpected argument '${arg}' (expected --header 'K: V')`);
+    const flag = arg.split("=")[0] as string;
+    const inline = arg.includes("=") ? arg.slice(flag.length + 1) : undefined;
+    const value = () => inline ?? args[(i += 1)];
+    if (flag in OAUTH_FLAGS) {
+      const v = value();
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      oauth[OAUTH_FLAGS[flag as keyof typeof OAUTH_FLAGS]] = v;
+      continue;
+    }
+    const raw = flag === "--header" ? value() : undefined;
+    if (raw === undefined) throw new Error(`unexpected argument '${arg}' (expected --header 'K: V' or --oauth-*)`);
     const colon = raw.indexOf(":");
     if (colon <= 0) throw new Error(`--header '${raw}' must look like 'Name: value'`);
     headers[raw.slice(0, colon).trim()] = raw.slice(colon + 1).trim();
   }
-  return headers;
+  if (Object.keys(oauth).length === 0) return { headers };
+  return { headers, auth: { type: "oauth_client_credentials", ...oauth } };
 }
 
 void main(process.argv.slice(2))

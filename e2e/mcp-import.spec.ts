@@ -52,6 +52,7 @@ test("import the example MCP server, see what was created, then re-import: uncha
   await expect(listed).toContainText(`${created} tool(s)`);
   await expect(listed).toContainText(process.env.E2E_MCP_URL!);
   await expect(listed).toContainText("Authorization ({{secret.mcp_token}})");
+  await expect(listed.getByTestId("mcp-auth-kind")).toHaveText("auth: headers");
   await screen(page, "mcp-created");
 
   await listed.getByRole("button", { name: "Re-import everything" }).click();

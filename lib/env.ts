@@ -48,6 +48,13 @@ const envSchema = z.object({
       }
     }),
   INSIKA_APPROVAL_TTL: z.coerce.number().positive().default(3600),
+  /** Seconds an MCP tools/call waits for its approval (its approval expires then, as a rejection). */
+  INSIKA_MCP_APPROVAL_WAIT: z.coerce.number().positive().max(86_400).default(300),
+  /**
+   * Hosts (CSV of names or host:port) an agent's MCP endpoint answers besides loopback
+   * (DNS-rebinding protection checks Host and Origin against them).
+   */
+  INSIKA_MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Resume turns a dead process left running when the server starts (default on; 0/false/no/off = only on request). */
   INSIKA_RESUME_ON_START: z
     .string()

@@ -6,6 +6,18 @@ import type { McpInstanceRow } from "@/lib/services/mcp/mcp-page";
 
 const SECRET_REF = /^[^{]*\{\{secret\.[A-Za-z_][A-Za-z0-9_]*\}\}/;
 
+const AUTH_LABEL: Record<McpInstanceRow["auth"]["kind"], string> = {
+  oauth_client_credentials: "OAuth client credentials",
+  headers: "headers",
+  none: "none",
+};
+
+function authTitle(auth: McpInstanceRow["auth"]): string {
+  if (auth.kind === "oauth_client_credentials")
+    return `client_id ${auth.client_id}, secret ${auth.client_secret}${auth.scope ? `, scope ${auth.scope}` : ""}; tokens are kept in memory only`;
+  return auth.kind === "headers" ? "static headers sent with every call" : "no credentials";
+}
+
 /** The imported MCP instances, each with its tools and a re-import with the same URL and headers. */
 export function InstanceList({
   instances,
@@ -28,6 +40,11 @@ export function InstanceList({
             <span className="font-medium">{i.name}</span>
             <Badge tone="teal">{i.group}</Badge>
             <Badge tone="green">{i.tools} tool(s)</Badge>
+            <span data-testid="mcp-auth-kind">
+              <Badge tone="violet" title={authTitle(i.auth)}>
+                auth: {AUTH_LABEL[i.auth.kind]}
+              </Badge>
+            </span>
             {i.dropped > 0 ? (
               <Badge tone="red" title="stored but no longer valid">
                 {i.dropped} dropped

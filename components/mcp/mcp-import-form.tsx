@@ -2,6 +2,7 @@
 import { Button } from "@/components/ui/button";
 import { Field, inputClass, monoInputClass } from "@/components/ui/field";
 import { HeaderRows } from "./header-rows";
+import { OAuthFields } from "./oauth-fields";
 import type { McpImportForm } from "./use-mcp-import";
 
 interface Props {
@@ -67,6 +68,7 @@ export function McpImportFormView({ form, onChange, onSubmit, pending, errors }:
         />
       </Field>
       <HeaderRows rows={form.headers} disabled={pending} onChange={(headers) => onChange({ ...form, headers })} />
+      <OAuthFields value={form.oauth} disabled={pending} onChange={(oauth) => onChange({ ...form, oauth })} />
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={pending || !form.name.trim() || !form.url.trim()}>
           {pending ? "Importing…" : "Import tools"}

@@ -29,6 +29,12 @@ export interface McpMessage {
   headers?: Record<string, string>;
   /** Sees each decoded body chunk; true ends the read there (a stream that stays open after the answer). */
   stopReading?: (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean;
+  /**
+   * Headers the MCP layer authenticates with (an OAuth access token): sent unless the
+   * definition sets the same header, masked in the record and dropped on a cross-origin
+   * redirect, like a secret header.
+   */
+  credentials?: Record<string, string>;
 }
 
 /** The response to one message; `error` is model-readable (`destination blocked: ...` for a refusal). */
@@ -106,6 +112,12 @@ export async function executeMcpTool(
       }
       defineOwn(headers, name, value);
     }
+    const credentialNames: string[] = [];
+    for (const [name, value] of Object.entries(message.credentials ?? {})) {
+      if (Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) continue;
+      defineOwn(headers, name, value);
+      credentialNames.push(name);
+    }
     const method = message.method ?? "POST";
     const request: BuiltRequest = {
       method,
@@ -113,7 +125,7 @@ export async function executeMcpTool(
       headers,
       body: method === "GET" ? undefined : message.body,
     };
-    const exchange = await sendBuiltRequest(request, options.secretHeaders, options.sendCtx, {
+    const exchange = await sendBuiltRequest(request, [...options.secretHeaders, ...credentialNames], options.sendCtx, {
       stopReading: message.stopReading,
     });
     // The trace shows the JSON-RPC message (redacted with the whole record).

@@ -17,7 +17,18 @@ const NODE22_DIR = path.join(ROOT, "tools/node22");
 const NODE22 = path.join(NODE22_DIR, "node_modules/.bin/node");
 const RUNNER = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const CLIENT = "test/conformance/insika-client.mjs";
-const SCENARIOS = ["initialize", "tools_call", "sse-retry"];
+const SCENARIOS = ["initialize", "tools_call", "sse-retry", "auth/client-credentials-basic"];
+
+/** Files under `dir` (the database and its WAL included) whose bytes contain `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (fs.readFileSync(file).includes(needle)) found.push(file);
+  }
+  return found;
+}
 
 /** The Node 22 runtime the runner needs (a separate package: the root's npm scripts stay on Node 20). */
 function ensureNode22(): void {
@@ -34,13 +45,24 @@ function ensureNode22(): void {
   }
 }
 
-function runScenario(scenario: string, server: TestServer, scripts: string): Promise<{ code: number; output: string }> {
+function runScenario(
+  scenario: string,
+  server: TestServer,
+  scripts: string,
+  secrets: string,
+): Promise<{ code: number; output: string }> {
   const child = spawn(
     NODE22,
     [RUNNER, "client", "--command", `${process.execPath} ${CLIENT}`, "--scenario", scenario, "--timeout", "45000"],
     {
       cwd: ROOT,
-      env: { ...process.env, INSIKA_URL: server.url, INSIKA_TOKEN: server.token, INSIKA_SCRIPTED_DIR: scripts },
+      env: {
+        ...process.env,
+        INSIKA_URL: server.url,
+        INSIKA_TOKEN: server.token,
+        INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_SECRETS_DIR: secrets,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -53,13 +75,17 @@ function runScenario(scenario: string, server: TestServer, scripts: string): Pro
 describe("the MCP conformance suite's client scenarios, through Insika", () => {
   let server: TestServer;
   let scripts: string;
+  let secrets: string;
 
   beforeAll(async () => {
     ensureNode22();
     scripts = tempDir("insika-conformance-scripts-");
+    // The OAuth scenarios' client secrets are provisioned here by the client script (read at call time).
+    secrets = tempDir("insika-conformance-secrets-");
     server = await startServer({
       env: {
         INSIKA_SCRIPTED_DIR: scripts,
+        INSIKA_SECRETS_DIR: secrets,
         // The scenario servers listen on http://localhost:<random port>.
         INSIKA_EGRESS_ALLOW_HTTP: "1",
         INSIKA_EGRESS_ALLOW_PRIVATE: "1",
@@ -69,13 +95,16 @@ describe("the MCP conformance suite's client scenarios, through Insika", () => {
   afterAll(async () => {
     await server?.stop();
     if (scripts) fs.rmSync(scripts, { recursive: true, force: true });
+    if (secrets) fs.rmSync(secrets, { recursive: true, force: true });
   });
 
   for (const scenario of SCENARIOS) {
     it(`passes '${scenario}'`, async () => {
-      const { code, output } = await runScenario(scenario, server, scripts);
+      const { code, output } = await runScenario(scenario, server, scripts, secrets);
       expect(output, output).toContain("OVERALL: PASSED");
       expect(code, output).toBe(0);
+      if (scenario.startsWith("auth/"))
+        expect(filesHolding(server.dataDir, "cc-token-"), "a token on disk").toEqual([]);
     }, 90_000);
   }
 });

@@ -50,6 +50,7 @@ export const ROUTE_SCOPES: Record<string, Partial<Record<Method, Access>>> = {
   "/v1/agents": only({ GET: CATALOG }),
   "/v1/agents/[id]": only({ GET: CATALOG, PUT: ["agents:write"], DELETE: ["agents:write"] }),
   "/v1/agents/[id]/tools": only({ GET: CATALOG }),
+  "/v1/agents/[id]/mcp": only({ GET: ["turns:run"], POST: ["turns:run"], DELETE: ["turns:run"] }),
   "/v1/skills": only({ GET: CATALOG }),
   "/v1/skills/[name]": only({ GET: CATALOG, PUT: ["agents:write"], DELETE: ["agents:write"] }),
   "/v1/approvals": only({ GET: APPROVALS }),

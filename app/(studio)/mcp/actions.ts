@@ -7,8 +7,13 @@ import { getPosture } from "@/lib/services/tools/egress-posture";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { asResult, studioDb } from "../action-result";
 
-/** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?}` as POST /v1/mcp/import takes it. */
-export async function importMcpAction(body: { name: string; url: string; headers?: Record<string, string> }) {
+/** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?, auth?}` as POST /v1/mcp/import takes it. */
+export async function importMcpAction(body: {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  auth?: { type: "oauth_client_credentials"; client_id: string; client_secret: string; scope?: string };
+}) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["tools:write"], "importing an MCP server");

@@ -27,6 +27,21 @@ import { redactText } from "@/lib/secrets/redact";
 import type { SecretSource } from "@/lib/secrets/secret-source";
 import { reservedToolNames } from "@/lib/services/tools/catalog";
 import { parseMcpImportBody } from "./parse-mcp-import-body";
+import { writeMcpAuth } from "./mcp-import-auth";
+import { oauthTokensFor } from "./mcp-oauth-tokens";
+import { EgressBlockedError } from "@/lib/egress";
+import { errorMessage } from "@/lib/errors";
+
+/** A token for the import, or the import's error: 422 egress_blocked, 502 upstream_failed (redacted). */
+async function accessToken(get: () => Promise<string>, redact: (text: string) => string): Promise<string> {
+  try {
+    return await get();
+  } catch (error) {
+    if (error instanceof EgressBlockedError)
+      throw new DomainError("egress_blocked", error.message, { rule: error.rule, hint: error.hint });
+    throw new DomainError("upstream_failed", redact(`could not get an OAuth access token: ${errorMessage(error)}`));
+  }
+}
 
 export interface ImportMcpDeps {
   posture: EgressPosture;
@@ -79,6 +94,9 @@ export async function importMcpServer(
   const req = parseMcpImportBody(body, deps.secrets);
   const group = mcpGroup(req.name);
   const redact = (text: string) => redactText(text, req.secretValues);
+  // Access tokens fetched for this import: redacted like the secrets from anything answered.
+  const tokensSeen: string[] = [];
+  const redactAlso = (text: string) => redactText(redact(text), tokensSeen);
 
   const decision = await checkDestination(req.url, deps.posture, deps.resolver);
   if (decision.verdict === "blocked") {
@@ -88,13 +106,37 @@ export async function importMcpServer(
     throw new DomainError("upstream_failed", `could not reach the MCP server: ${decision.reason}`);
   }
 
-  const discovered = await (deps.discover ?? discoverTools)({
-    url: req.url,
-    headers: req.resolvedHeaders,
-    posture: deps.posture,
-    resolver: deps.resolver,
-    timeoutMs: deps.timeoutMs,
-  });
+  const discover = async (headers: Record<string, string>) =>
+    (deps.discover ?? discoverTools)({
+      url: req.url,
+      headers,
+      posture: deps.posture,
+      resolver: deps.resolver,
+      timeoutMs: deps.timeoutMs,
+    });
+  let discovered: DiscoverToolsResult;
+  if (req.auth) {
+    // OAuth client credentials: the token is fetched (through the guard) and held in memory only.
+    const tokens = oauthTokensFor(
+      {
+        serverUrl: req.url,
+        clientId: req.auth.stored.client_id,
+        clientSecret: req.auth.clientSecret,
+        ...(req.auth.stored.scope ? { scope: req.auth.stored.scope } : {}),
+      },
+      deps.posture,
+    );
+    const token = await accessToken(() => tokens.get(), redact);
+    tokensSeen.push(token);
+    discovered = await discover({ ...req.resolvedHeaders, Authorization: `Bearer ${token}` });
+    if (!discovered.ok && discovered.kind === "failed" && /\b401\b/.test(discovered.error)) {
+      const fresh = await accessToken(() => tokens.refresh(), redact);
+      tokensSeen.push(fresh);
+      discovered = await discover({ ...req.resolvedHeaders, Authorization: `Bearer ${fresh}` });
+    }
+  } else {
+    discovered = await discover(req.resolvedHeaders);
+  }
   if (!discovered.ok) {
     if (discovered.kind === "blocked") {
       throw new DomainError("egress_blocked", discovered.message, { rule: discovered.rule, hint: discovered.hint });
@@ -102,12 +144,12 @@ export async function importMcpServer(
     if (discovered.kind === "too-large") {
       throw new DomainError(
         "validation_failed",
-        redact(`the MCP server at ${req.url} is too large to import: ${discovered.error}`),
+        redactAlso(`the MCP server at ${req.url} is too large to import: ${discovered.error}`),
       );
     }
     throw new DomainError(
       "upstream_failed",
-      redact(`could not list the tools of the MCP server at ${req.url}: ${discovered.error}`),
+      redactAlso(`could not list the tools of the MCP server at ${req.url}: ${discovered.error}`),
     );
   }
 
@@ -118,7 +160,7 @@ export async function importMcpServer(
     secretHeaders: req.secretHeaders,
     reservedNames: reservedToolNames(),
   });
-  const errors = converted.errors.map((e) => ({ ...e, error: redact(e.error) }));
+  const errors = converted.errors.map((e) => ({ ...e, error: redactAlso(e.error) }));
   const writes: ToolWrite[] = [];
   for (const { mcpName, definition } of converted.tools) {
     const existing = await getTool(db, definition.name);
@@ -138,7 +180,7 @@ export async function importMcpServer(
   if (storedBytes > MCP_IMPORT_LIMITS.maxStoredBytes) {
     throw new DomainError(
       "validation_failed",
-      `the MCP server at ${redact(req.url)} is too large to import: its ${writes.length} tools take ${storedBytes} bytes, over the limit of ${formatBytes(MCP_IMPORT_LIMITS.maxStoredBytes)} per import`,
+      `the MCP server at ${redactAlso(req.url)} is too large to import: its ${writes.length} tools take ${storedBytes} bytes, over the limit of ${formatBytes(MCP_IMPORT_LIMITS.maxStoredBytes)} per import`,
       { limit: MCP_IMPORT_LIMITS.maxStoredBytes, bytes: storedBytes },
     );
   }
@@ -152,15 +194,17 @@ export async function importMcpServer(
 
   const outcome = await db.transaction(async (tx) => {
     const done = await writeTools(tx, { writes, remove, source: deps.source ?? "mcp", actor: versionActor(actor) });
+    await writeMcpAuth(tx, req.name, req.auth?.stored ?? null);
     await recordAudit(tx, actor, {
       action: "mcp.import",
       target: `mcp:${req.name}`,
       summary: {
-        url: redact(req.url),
+        url: redactAlso(req.url),
         created: done.created,
         updated: done.updated,
         removed: done.removed,
         errors: errors.length,
+        auth: req.auth ? req.auth.stored.type : "headers",
       },
     });
     return done;

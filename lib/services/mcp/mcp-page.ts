@@ -4,7 +4,9 @@
  * tools call, so the page can offer a re-import with the same settings.
  */
 import type { Db } from "@/db/database";
+import { getSetting } from "@/db/queries/settings";
 import { listTools } from "@/db/queries/tools";
+import { mcpAuthKey, parseStoredMcpAuth } from "./mcp-import-auth";
 import { getCatalog } from "@/lib/services/tools/catalog";
 
 export interface McpInstanceRow {
@@ -17,6 +19,13 @@ export interface McpInstanceRow {
   dropped: number;
   toolNames: string[];
   updated_at: string;
+  /**
+   * How its tools authenticate: OAuth client credentials (with the client id and the secret's
+   * name, never a value), headers (static, maybe `{{secret.*}}`), or none.
+   */
+  auth:
+    | { kind: "oauth_client_credentials"; client_id: string; client_secret: string; scope: string | null }
+    | { kind: "headers" | "none" };
 }
 
 const PREFIX = "mcp:";
@@ -39,6 +48,7 @@ export async function listMcpInstances(db: Db): Promise<McpInstanceRow[]> {
         dropped: 0,
         toolNames: [],
         updated_at: new Date(row.updatedAt).toISOString(),
+        auth: { kind: "none" },
       };
       byGroup.set(row.group, instance);
     }
@@ -48,6 +58,17 @@ export async function listMcpInstances(db: Db): Promise<McpInstanceRow[]> {
     instance.toolNames.push(row.name);
     const updated = new Date(row.updatedAt).toISOString();
     if (updated > instance.updated_at) instance.updated_at = updated;
+  }
+  for (const instance of byGroup.values()) {
+    const oauth = parseStoredMcpAuth(await getSetting(db, mcpAuthKey(instance.name)));
+    instance.auth = oauth
+      ? {
+          kind: "oauth_client_credentials",
+          client_id: oauth.client_id,
+          client_secret: `{{secret.${oauth.client_secret_name}}}`,
+          scope: oauth.scope ?? null,
+        }
+      : { kind: Object.keys(instance.headers).length > 0 ? "headers" : "none" };
   }
   return [...byGroup.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { DomainError, validationFailed } from "@/lib/errors";
 import type { SecretSource } from "@/lib/secrets/secret-source";
+import { authSchema, resolveImportAuth, type McpImportAuth } from "./mcp-import-auth";
 import { hasLiteralCredential, isCredentialHeaderName, literalCredentialMessage, splitTemplate } from "@/lib/tools";
 
 /** The spec's refusal for stdio servers, word for word. */
@@ -35,6 +36,7 @@ const bodySchema = z.strictObject({
     .regex(INSTANCE_NAME, "name must use only a-z, 0-9, _ and -"),
   url: z.string().trim().min(1, "url is required"),
   headers: z.record(z.string(), z.string()).optional(),
+  auth: authSchema.optional(),
 });
 
 /** A checked import request. */
@@ -53,6 +55,8 @@ export interface McpImportRequest {
   resolvedHeaders: Record<string, string>;
   /** The secret values used, for redaction of anything shown to the caller. */
   secretValues: string[];
+  /** OAuth client credentials, when the server is protected (mcp-import-auth.ts). */
+  auth?: McpImportAuth;
 }
 
 /**
@@ -73,7 +77,7 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
       .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     throw new DomainError("validation_failed", problems.join("; "));
   }
-  const { name, url, headers = {} } = parsed.data;
+  const { name, url, headers = {}, auth } = parsed.data;
   checkUrl(url);
 
   const problems: string[] = [];
@@ -99,8 +103,15 @@ export function parseMcpImportBody(body: unknown, secrets: SecretSource): McpImp
     define(resolvedHeaders, header, resolved.value);
     secretHeaders.push(header);
   }
+  if (auth && seen.has("authorization"))
+    problems.push("headers: 'Authorization' cannot be given with auth (the access token is sent as it)");
   if (problems.length > 0) throw validationFailed(problems.slice(0, 10).join("; "));
-  return { name, url, headers: stored, secretHeaders, resolvedHeaders, secretValues };
+  const request: McpImportRequest = { name, url, headers: stored, secretHeaders, resolvedHeaders, secretValues };
+  if (auth) {
+    request.auth = resolveImportAuth(auth, secrets);
+    secretValues.push(request.auth.clientSecret);
+  }
+  return request;
 }
 
 function checkUrl(url: string): void {

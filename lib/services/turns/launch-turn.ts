@@ -204,7 +204,7 @@ async function recordingFailed(db: Db, turnId: string, error: unknown): Promise<
 }
 
 /** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
-function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
+export function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
   return async (agentId, message, signal) => {
     const agent = await getAgentOrThrow(db, agentId);
     const session = await insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });

@@ -28,6 +28,7 @@ import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
 import { loadResumeState } from "./load-resume-state";
 import { newLease } from "./turn-leases";
+import { isMcpCallTurn } from "@/lib/services/mcp-server/mcp-session-id";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 // launch-turn.ts imports resumeIfDecided back: a cycle of function declarations only, used
 // at call time, never while either module is being evaluated.
@@ -80,7 +81,14 @@ async function claimAndLaunch(db: Db, turnId: string, options: { listener?: Even
   }
   const announced = turn.status === "running" ? await closeAnnouncedEnd(db, turn) : undefined;
   if (announced) throw announced;
-  if (agent.archivedAt !== null) return endOfDeletedAgent(db, turn);
+  if (agent.archivedAt !== null)
+    return endUnresumable(
+      db,
+      turn,
+      failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed"),
+    );
+  // An MCP call's turn is one tool call its client waited for; no model may take it over.
+  if (isMcpCallTurn(turn)) return endUnresumable(db, turn, failureInfo("resume_failed", MCP_CALL_NOT_RESUMED));
   const { resume, depth } = await loadResumeState(db, turn);
   return launchTurn(db, {
     turnId,
@@ -109,9 +117,16 @@ async function heldElsewhere(db: Db, turnId: string, now: number): Promise<Domai
   );
 }
 
-/** A claimed turn of a deleted (archived) agent: recorded as failed, with its terminal event. */
-async function endOfDeletedAgent(db: Db, turn: TurnRow): Promise<StartedTurn> {
-  const failure = failureInfo("agent_deleted", "the agent of this turn was deleted; the turn was not resumed");
+/** What an MCP call's turn found running by the resume pass ends with (its process died mid-call). */
+export const MCP_CALL_NOT_RESUMED =
+  "an MCP tools/call interrupted by its process ending; MCP calls are not resumed (the client got no answer and may call again)";
+
+/** A claimed turn that must not run again (its agent was deleted; an MCP call): recorded as failed, with its terminal event. */
+async function endUnresumable(
+  db: Db,
+  turn: TurnRow,
+  failure: ReturnType<typeof failureInfo>,
+): Promise<StartedTurn> {
   const event = {
     turnId: turn.id,
     seq: (await lastEventSeq(db, turn.id)) + 1,

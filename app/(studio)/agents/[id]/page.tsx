@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { AgentMcpEndpoint } from "@/components/agents/agent-mcp-endpoint";
 import { AgentForm } from "@/components/agents/agent-form";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { DialectProblemList } from "@/components/agents/dialect-problem-list";
@@ -8,6 +10,7 @@ import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Editable } from "@/components/ui/editable";
 import { hasAnyScope } from "@/lib/access/principal";
+import { isHttpsRequest } from "@/lib/api/request-origin";
 import { getAgentEditor } from "@/lib/services/agents/agent-page";
 import { listDialectProblems } from "@/lib/services/agents/dialect-problems";
 import { studioDb } from "../../action-result";
@@ -27,6 +30,9 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const row = await getAgentEditor(db, id);
   if (!row) notFound();
   const dialectProblems = await listDialectProblems(db, { agent: id });
+  const h = await headers();
+  const host = (h.get("x-forwarded-host") ?? h.get("host") ?? "localhost").split(",")[0]!.trim();
+  const mcpUrl = `${isHttpsRequest(h) ? "https" : "http"}://${host}/v1/agents/${encodeURIComponent(id)}/mcp`;
   const tabLink = (t: string, label: string) => (
     <Link
       href={`/agents/${id}?tab=${t}`}
@@ -60,6 +66,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
         title="This agent's provider would reject some of the tools it is offered"
         rows={dialectProblems.map((p) => ({ who: p.tool, dialect: p.dialect, message: p.message }))}
       />
+      <AgentMcpEndpoint agentId={id} url={mcpUrl} />
       <nav aria-label="Agent sections" className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabLink("settings", "Settings")}
         {tabLink("tools", "Tools")}
