@@ -122,11 +122,7 @@ export const MCP_CALL_NOT_RESUMED =
   "an MCP tools/call interrupted by its process ending; MCP calls are not resumed (the client got no answer and may call again)";
 
 /** A claimed turn that must not run again (its agent was deleted; an MCP call): recorded as failed, with its terminal event. */
-async function endUnresumable(
-  db: Db,
-  turn: TurnRow,
-  failure: ReturnType<typeof failureInfo>,
-): Promise<StartedTurn> {
+async function endUnresumable(db: Db, turn: TurnRow, failure: ReturnType<typeof failureInfo>): Promise<StartedTurn> {
   const event = {
     turnId: turn.id,
     seq: (await lastEventSeq(db, turn.id)) + 1,
