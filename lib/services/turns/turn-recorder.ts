@@ -232,7 +232,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
       callId: summary.call_id,
       tool: summary.tool,
       ok: summary.ok,
-      startedAt: at - summary.duration_ms,
+      startedAt: Math.round(at - summary.duration_ms),
       durationMs: Math.round(summary.duration_ms),
       queuedMs: Math.round(summary.queued_ms),
       record: {
