@@ -137,6 +137,16 @@ describe("OpenAPI import and a call of an imported operation through a turn", ()
     });
     const again = await server.api("PUT", "/v1/tools/free_map", withoutMeta(put.body));
     expect(again.body.dialect_problems.map((p: { agent: string }) => p.agent)).toContain("gem");
+    // A manifest that writes the tool answers the same problems.
+    const manifest = await server.api("POST", "/v1/tools/manifest", { tools: [withoutMeta(put.body)] });
+    expect(manifest.status).toBe(200);
+    expect(manifest.body.dialect_problems).toContainEqual({
+      agent: "gem",
+      tool: "free_map",
+      dialect: "gemini",
+      path: "parameters.properties.filters",
+      message: expected,
+    });
     const catalog = await server.api("GET", "/v1/tools");
     const entry = catalog.body.tools.find((t: { name: string }) => t.name === "free_map");
     expect(entry.dialect_problems[0]).toMatchObject({ agent: "gem", dialect: "gemini", message: expected });

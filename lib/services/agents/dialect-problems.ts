@@ -27,6 +27,13 @@ export interface ToolDialectProblem {
 // Per catalog object (rebuilt whenever the catalog version moves), per agent definition.
 const cache = new WeakMap<Catalog, Map<string, ToolDialectProblem[]>>();
 
+/** The problems of the named tools (just written: a manifest, an MCP or OpenAPI import), for every agent offered one. */
+export async function dialectProblemsOfTools(db: Db, tools: Iterable<string>): Promise<ToolDialectProblem[]> {
+  const names = new Set(tools);
+  if (names.size === 0) return [];
+  return (await listDialectProblems(db)).filter((p) => names.has(p.tool));
+}
+
 /** Every problem of every live agent (or only `filter.agent`'s, or only those of `filter.tool`), agent then tool order. */
 export async function listDialectProblems(
   db: Db,

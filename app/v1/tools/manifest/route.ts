@@ -6,18 +6,22 @@ import { applyManifest } from "@/lib/services/tools/apply-manifest";
 import { getToolDetail, putTool, removeTool } from "@/lib/services/tools/tools";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { READ_CATALOG } from "@/lib/access/scopes";
+import { dialectProblemsOfTools } from "@/lib/services/agents/dialect-problems";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const POST = route(
-  async (req, { db, principal }) =>
-    json(
-      await applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), {
-        env: manifestEnv(),
-        secrets: processSecrets,
-      }),
-    ),
+  async (req, { db, principal }) => {
+    const result = await applyManifest(db, principal, await readJson(req, BODY_LIMITS.manifest), {
+      env: manifestEnv(),
+      secrets: processSecrets,
+    });
+    return json({
+      ...result,
+      dialect_problems: await dialectProblemsOfTools(db, [...result.created, ...result.updated]),
+    });
+  },
   { scopes: ["tools:write"] },
 );
 
@@ -26,7 +30,8 @@ export const GET = route(async (_req, { db }) => json(await getToolDetail(db, "m
 export const PUT = route(
   async (req, { db, principal }) => {
     const { created, tool } = await putTool(db, principal, "manifest", await readJson(req));
-    return json(tool, created ? 201 : 200);
+    const problems = await dialectProblemsOfTools(db, ["manifest"]);
+    return json({ ...tool, dialect_problems: problems.map(({ tool: _t, ...p }) => p) }, created ? 201 : 200);
   },
   { scopes: ["tools:write"] },
 );
