@@ -5,6 +5,7 @@
  * (keep-alive Agent, body parsed and the same field re-serialized). Sequential
  * calls, the two sides alternating call by call; the median of each side.
  */
+import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
 import { insertToolCall } from "@/db/queries/traces";
 import { insertTurn } from "@/db/queries/turns";
@@ -20,11 +21,13 @@ import { tempDir } from "../test/support/server";
 const SIZES = [100, 1_000, 10_000];
 const WARMUP = 300;
 
-export default async function dataCall(): Promise<Row[]> {
-  const backend = await startBackendProcess();
-  benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: tempDir("insika-scripts-") });
-  const db = freshDb();
-  await storeItemTool(db, backend.url);
+/**
+ * The Insika side of a data call on `db` (either dialect): the bench tool stored, a turn to
+ * record calls in, and `insika(i)`: call i validated, sent through the guard, extracted, and
+ * its call record inserted. The postgres bench runs the same side on PostgreSQL.
+ */
+export async function dataCallSide(db: Db, backendUrl: string) {
+  await storeItemTool(db, backendUrl);
   await scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", "bench", [], { tools: ["lookup_item"] });
   await insertSession(db, { id: "ses_bench", agentId: "bench", tenant: null });
   await insertTurn(db, { id: "turn_bench", sessionId: "ses_bench", userMessage: "bench" });
@@ -32,8 +35,6 @@ export default async function dataCall(): Promise<Row[]> {
   if (entry?.status !== "ok" || entry.kind === "code") throw new Error("the bench tool did not validate");
   const deps = { posture: getPosture(), secrets: processSecrets };
   const ctx = { chat_id: "ses_bench", store_id: "store-1" };
-  const direct = undiciClient(backend.url);
-
   const insika = async (i: number) => {
     const callId = `call_${i}`;
     const startedAt = Date.now();
@@ -51,6 +52,15 @@ export default async function dataCall(): Promise<Row[]> {
       record: { ...r },
     });
   };
+  return { insika, definition: entry.definition, deps, ctx };
+}
+
+export default async function dataCall(): Promise<Row[]> {
+  const backend = await startBackendProcess();
+  benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: tempDir("insika-scripts-") });
+  const db = freshDb();
+  const { insika, definition, deps, ctx } = await dataCallSide(db, backend.url);
+  const direct = undiciClient(backend.url);
   const undici = (i: number) => direct.call(String(i));
   // For the breakdown: the guard alone (same request), and the tool call without the trace write.
   const guarded = (i: number) =>
@@ -63,8 +73,7 @@ export default async function dataCall(): Promise<Row[]> {
       },
       { posture: deps.posture },
     );
-  const noTrace = (i: number) =>
-    executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
+  const noTrace = (i: number) => executeDataTool(definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
 
   say(
     `data-call: GET ${backend.url}/items (loopback backend in its own process), sequential, insika/undici alternating per call, ${WARMUP} warm-up calls per size`,
@@ -106,7 +115,7 @@ export default async function dataCall(): Promise<Row[]> {
         ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`,
     );
     // The floor the trace row sets: one durable SQLite commit of the same row, no request at all.
-    const sample = await executeDataTool(entry.definition, { id: "42" }, ctx, { ...deps, callId: "call_floor" });
+    const sample = await executeDataTool(definition, { id: "42" }, ctx, { ...deps, callId: "call_floor" });
     const commits = await interleave(
       {
         commit: async (i: number) =>

@@ -20,15 +20,10 @@ import pg from "pg";
 import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
-import { insertToolCall } from "@/db/queries/traces";
 import { insertTurn } from "@/db/queries/turns";
-import type { EngineEvent } from "@/lib/engine/ports";
-import { executeDataTool } from "@/lib/http-tools";
+import { isTerminalEvent } from "@/lib/engine/ports";
 import { text, toolCall } from "@/lib/providers/scripted";
-import { processSecrets } from "@/lib/secrets/secret-source";
 import { createSession } from "@/lib/services/sessions/create-session";
-import { getCatalog } from "@/lib/services/tools/catalog";
-import { getPosture } from "@/lib/services/tools/egress-posture";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
 import { startServer, tempDir, type TestServer } from "../test/support/server";
@@ -36,13 +31,14 @@ import {
   benchEnv,
   freshDb,
   itemTool,
-  sampleCallRecord,
   scriptedAgent,
   startBackendProcess,
   storeItemTool,
   undiciClient,
 } from "./fixtures";
+import { dataCallSide } from "./data-call";
 import { describe, interleave, pool, row, say, stats, type Row } from "./harness";
+import { turnEvents } from "./trace-write";
 
 const TURNS = 1_600;
 const ROUNDS = 8;
@@ -139,36 +135,11 @@ async function turnRows(cluster: Cluster, backendUrl: string, scripts: string): 
 
 async function dataCallRows(cluster: Cluster, backendUrl: string): Promise<Row[]> {
   const db = await freshPostgres(cluster);
-  await storeItemTool(db, backendUrl);
-  await scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", "bench", [], { tools: ["lookup_item"] });
-  await insertSession(db, { id: "ses_bench", agentId: "bench", tenant: null });
-  await insertTurn(db, { id: "turn_bench", sessionId: "ses_bench", userMessage: "bench" });
-  const entry = (await getCatalog(db)).entries.get("lookup_item");
-  if (entry?.status !== "ok" || entry.kind === "code") throw new Error("the bench tool did not validate");
-  const deps = { posture: getPosture(), secrets: processSecrets };
-  const ctx = { chat_id: "ses_bench", store_id: "store-1" };
+  const { insika } = await dataCallSide(db, backendUrl);
   const direct = undiciClient(backendUrl);
   const times = await interleave(
     {
-      insika: async (i: number) => {
-        const startedAt = Date.now();
-        const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, {
-          ...deps,
-          callId: `call_${i}`,
-        });
-        if (!result.ok) throw new Error(`call failed: ${result.error}`);
-        const r = result.record;
-        await insertToolCall(db, {
-          turnId: "turn_bench",
-          callId: `call_${i}`,
-          tool: r.tool,
-          ok: r.ok,
-          startedAt,
-          durationMs: r.duration_ms,
-          queuedMs: 0,
-          record: { ...r },
-        });
-      },
+      insika,
       undici: (i: number) => direct.call(String(i)),
     },
     { warmup: 200, runs: CALLS },
@@ -189,29 +160,6 @@ async function dataCallRows(cluster: Cluster, backendUrl: string): Promise<Row[]
   ];
 }
 
-function traceEvents(turnId: string): EngineEvent[] {
-  const events: EngineEvent[] = [{ type: "turn_started", turn_id: turnId }];
-  for (let k = 0; k < 5; k += 1) {
-    const record = sampleCallRecord(`call_${k}`);
-    events.push(
-      { type: "text_delta", text: "Let me look that up. " },
-      { type: "tool_call", call_id: `call_${k}`, tool: "lookup_item", arguments: { id: String(k) } },
-      {
-        type: "tool_result",
-        call_id: `call_${k}`,
-        tool: "lookup_item",
-        ok: true,
-        result: record.result,
-        duration_ms: 1.3,
-        queued_ms: 0,
-        record,
-      },
-    );
-  }
-  events.push({ type: "text_delta", text: "Found it." });
-  return events;
-}
-
 /** Events per second through the TurnRecorder, 10 turns at a time, on `db`. */
 async function traceWrite(db: Db, label: string): Promise<number> {
   await scriptedAgent(db, process.env.INSIKA_SCRIPTED_DIR ?? "", `trace_${label}`, [], { tools: [] });
@@ -224,7 +172,8 @@ async function traceWrite(db: Db, label: string): Promise<number> {
         await insertSession(db, { id: `ses_${id}`, agentId: `trace_${label}`, tenant: null });
         await insertTurn(db, { id: `turn_${id}`, sessionId: `ses_${id}`, userMessage: "m" });
         const recorder = await TurnRecorder.open(db, `turn_${id}`, `ses_${id}`, { fresh: true });
-        for (const event of traceEvents(`turn_${id}`)) {
+        for (const event of turnEvents(`turn_${id}`)) {
+          if (isTerminalEvent(event.type)) continue; // held for the turn's end, not written alone
           await recorder.emit(event);
           events += 1;
         }
@@ -241,7 +190,7 @@ async function traceWriteRows(cluster: Cluster): Promise<Row[]> {
   return [
     row({
       name: "trace-write (postgres)",
-      size: `${TRACE_TURNS} turns x 17 events`,
+      size: `${TRACE_TURNS} turns x ${turnEvents("t").filter((e) => !isTerminalEvent(e.type)).length} events`,
       metric: "events/s vs SQLite",
       unit: "events/s",
       value: pgRate,

@@ -24,7 +24,8 @@ const SIZES = [1_000, 10_000, 100_000];
 const BLOCK = 10; // turns: 200 events
 const WARMUP_BLOCKS = 5;
 
-function turnEvents(turnId: string): EngineEvent[] {
+/** A turn's events as the bench writes them (the postgres bench writes the same). */
+export function turnEvents(turnId: string): EngineEvent[] {
   const events: EngineEvent[] = [{ type: "turn_started", turn_id: turnId }];
   for (let k = 0; k < 5; k += 1) {
     const callId = `call_${k}`;
