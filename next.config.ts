@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
     "better-sqlite3",
     "prom-client",
     "@opentelemetry/sdk-trace-node",
-    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/otlp-transformer",
   ],
   turbopack: { root: path.resolve(".") },
   poweredByHeader: false,

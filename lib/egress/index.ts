@@ -53,6 +53,7 @@ export {
   describePosture,
   parsePosture,
   parseProviderPosture,
+  parseConfiguredEndpointPosture,
 } from "./posture";
 export type {
   EgressHop,

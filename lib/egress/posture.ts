@@ -176,6 +176,29 @@ export function parseProviderPosture(value: string | undefined): EgressPosture {
   });
 }
 
+/**
+ * The posture of one endpoint an operator configured (the OpenTelemetry collector): that
+ * host (and port) reachable even when private, loopback or plain http, public https as
+ * always, nothing else. `variable` is named in refusals. Throws {@link EgressConfigError}.
+ */
+export function parseConfiguredEndpointPosture(url: string, variable: string): EgressPosture {
+  let host: string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not an http(s) URL");
+    host = parsed.host;
+  } catch (err) {
+    throw new EgressConfigError(variable, `bad URL ${JSON.stringify(url)}: ${(err as Error).message}`);
+  }
+  return Object.freeze({
+    allowHttp: false,
+    allowPrivate: false,
+    hosts: parseHostList(host, variable),
+    listing: "also" as const,
+    hostsVar: variable,
+  });
+}
+
 function parseHostList(value: string | undefined, variable: string): readonly AllowlistEntry[] {
   const hosts: AllowlistEntry[] = [];
   for (const item of (value ?? "").split(",")) {

@@ -1,19 +1,20 @@
 /**
  * The process's OpenTelemetry trace export: off unless OTEL_EXPORTER_OTLP_ENDPOINT (or the
- * traces-only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set; then one tracer provider with the
- * OTLP/HTTP exporter (which reads the standard OTEL_EXPORTER_OTLP_* variables itself: URL,
- * headers, timeout) behind a bounded batch processor. The provider is deliberately not
+ * traces-only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set; then one tracer provider with an
+ * OTLP/HTTP exporter that sends through the egress guard (guarded-otlp-exporter.ts; it reads
+ * the standard OTEL_EXPORTER_OTLP_* headers and timeout) behind a bounded batch processor. The provider is deliberately not
  * registered globally: Next.js would otherwise send a span for every HTTP request into it,
  * and the export is one trace per turn. It lives on globalThis so every bundle of the server
  * shares it.
  */
 import type { Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import type { Env } from "@/lib/env";
+import { rawEnvSnapshot, type Env } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
 import { APP_VERSION } from "@/lib/version";
 import { BoundedSpanProcessor } from "./bounded-span-processor";
+import { collectorConfig, GuardedOtlpExporter } from "./guarded-otlp-exporter";
 import { insikaMetrics } from "./insika-metrics";
 import { TurnIdGenerator } from "./turn-trace-ids";
 
@@ -25,6 +26,7 @@ export interface OtelExport {
 }
 
 const SLOT = Symbol.for("insika.otelExport");
+let refusedLogged = false;
 const globalSlot = globalThis as typeof globalThis & { [SLOT]?: OtelExport };
 
 /** Whether the environment asks for trace export. */
@@ -37,9 +39,24 @@ export function getOtelExport(env: Env): OtelExport | undefined {
   if (!otelEnabled(env)) return undefined;
   const held = globalSlot[SLOT];
   if (held) return held;
+  const collector = collectorConfig({
+    ...rawEnvSnapshot(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+  });
+  if (!collector) return undefined;
+  let exporter: GuardedOtlpExporter;
+  try {
+    exporter = new GuardedOtlpExporter(collector);
+  } catch (error) {
+    // A collector the egress guard can never reach (a metadata address, a bad URL): no export, said once.
+    if (!refusedLogged) log.error("OpenTelemetry export is off: its endpoint is refused", describeError(error));
+    refusedLogged = true;
+    return undefined;
+  }
   const ids = new TurnIdGenerator();
   const processor = new BoundedSpanProcessor({
-    exporter: new OTLPTraceExporter(),
+    exporter,
     maxQueueSize: env.OTEL_BSP_MAX_QUEUE_SIZE,
     maxExportBatchSize: env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
     scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY,

@@ -1,6 +1,6 @@
 /**
  * Test-only: an OTLP/HTTP trace receiver on loopback. It accepts `POST /v1/traces` in the
- * OTLP JSON encoding (what @opentelemetry/exporter-trace-otlp-http sends), decodes every
+ * OTLP JSON encoding (what the OTLP/HTTP exporters send, and lib/observability/guarded-otlp-exporter.ts), decodes every
  * span it receives and keeps the raw bodies, so a test can look for bytes that must not be there.
  */
 import { json, startLoopbackServer, type LoopbackServer } from "./loopback-server";
