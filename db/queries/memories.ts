@@ -1,6 +1,7 @@
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../database";
 import type { MemoryRow } from "../schema";
+import { storableText } from "./prepared";
 
 /** Stores one memory and keeps only the newest `keep` of that agent and tenant. */
 export function insertMemory(
@@ -15,7 +16,7 @@ export function insertMemory(
         .values({
           agentId: values.agentId,
           tenant: values.tenant,
-          text: values.text,
+          text: storableText(db, values.text),
           createdAt: values.now ?? Date.now(),
         })
         .returning(),

@@ -16,3 +16,15 @@ export const rawParam = (name: string): SQL => sql`${sql.placeholder(name)}`;
 
 export const jsonOrNull = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
+
+/**
+ * Text the model or a tool produced, as this dialect can store it: PostgreSQL cannot hold U+0000
+ * in a text column (SQLite can), so there it becomes U+FFFD, the replacement character. Input a
+ * client sends is refused instead (400): this is for what the product itself records.
+ */
+export function storableText(db: { dialect: string }, text: string): string;
+export function storableText(db: { dialect: string }, text: string | null): string | null;
+export function storableText(db: { dialect: string }, text: string | null): string | null {
+  if (text === null || db.dialect !== "postgres" || !text.includes("\u0000")) return text;
+  return text.replaceAll("\u0000", "\uFFFD");
+}

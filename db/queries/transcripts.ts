@@ -2,7 +2,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../database";
 import type { messages } from "../schema";
-import { jsonOrNull, param, rawParam } from "./prepared";
+import { jsonOrNull, param, rawParam, storableText } from "./prepared";
 
 export type NewMessage = Omit<typeof messages.$inferInsert, "id">;
 
@@ -23,7 +23,13 @@ export async function insertMessages(db: Db, rows: NewMessage[]): Promise<void> 
     }),
   );
   for (const r of rows)
-    await insert.run({ ...r, toolCalls: jsonOrNull(r.toolCalls), callId: r.callId ?? null, tool: r.tool ?? null });
+    await insert.run({
+      ...r,
+      content: storableText(db, r.content),
+      toolCalls: jsonOrNull(r.toolCalls),
+      callId: r.callId ?? null,
+      tool: r.tool ?? null,
+    });
 }
 
 /** The transcript of a session in recorded order. */

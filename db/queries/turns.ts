@@ -3,7 +3,7 @@ import { asc, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
-import { jsonOrNull, param, rawParam } from "./prepared";
+import { jsonOrNull, param, rawParam, storableText } from "./prepared";
 import { insertMessages, type NewMessage } from "./transcripts";
 import { insertEvent } from "./traces";
 
@@ -205,8 +205,8 @@ export async function updateTurnStatus(
   await update.run({
     id: params.id,
     status: params.status,
-    content: params.content ?? null,
-    error: params.error ?? null,
+    content: storableText(db, params.content ?? null),
+    error: storableText(db, params.error ?? null),
     usage: jsonOrNull(params.usage),
     endedAt: done ? (params.now ?? Date.now()) : null,
   });

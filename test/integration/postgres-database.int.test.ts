@@ -11,7 +11,8 @@ import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { migrationState } from "@/db/queries/database-info";
 import { insertSession } from "@/db/queries/sessions";
-import { insertTurn, listTurns } from "@/db/queries/turns";
+import { insertTurn, listTurns, updateTurnStatus } from "@/db/queries/turns";
+import { insertMessages, listMessages } from "@/db/queries/transcripts";
 import { upsertAgent } from "@/db/queries/agents";
 import { agentRow } from "../support/agent-row";
 import { freePort } from "../support/server";
@@ -69,6 +70,27 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     );
     const seqs = (await listTurns(a, "ses_seq")).map((t) => t.seq);
     expect(seqs).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it("stores what a model or tool wrote with a NUL character (which PostgreSQL text cannot hold) as U+FFFD", async () => {
+    const db = open(await createTestDatabase());
+    await upsertAgent(db, agentRow("nul"));
+    await insertSession(db, { id: "ses_nul", agentId: "nul", tenant: null });
+    await insertTurn(db, { id: "turn_nul", sessionId: "ses_nul", userMessage: "hi" });
+    await insertMessages(db, [
+      {
+        sessionId: "ses_nul",
+        turnId: "turn_nul",
+        role: "tool",
+        content: "a\u0000b",
+        callId: "c",
+        tool: "t",
+        createdAt: 1,
+      },
+    ]);
+    await updateTurnStatus(db, { id: "turn_nul", status: "completed", content: "x\u0000y" });
+    expect((await listMessages(db, "ses_nul")).map((m) => m.content)).toEqual(["hi", "a\uFFFDb"]);
+    expect((await listTurns(db, "ses_nul"))[0]?.content).toBe("x\uFFFDy");
   });
 
   it("a nested transaction is a savepoint: its failure is undone alone", async () => {
