@@ -245,6 +245,10 @@ async function fleetRound(cluster: Cluster, backendUrl: string, backendPort: num
 }
 
 async function fleetRows(cluster: Cluster, backendUrl: string, backendPort: number): Promise<Row[]> {
+  if (!fs.existsSync(path.join(".next", "BUILD_ID"))) {
+    say("  fleet: skipped, no build (run `npm run build` first: the fleet row starts built servers)");
+    return [];
+  }
   const rates: number[] = [];
   for (const n of [1, 2, 3]) rates.push(await fleetRound(cluster, backendUrl, backendPort, n));
   say(

@@ -131,6 +131,14 @@ function inJsonList(db: Db, column: SQLiteColumn, name: string): SQL {
 
 /** Whether `instance` still owns the turn (the fence every write of a run checks first). */
 export async function holdsLease(db: Db, params: { turnId: string; instance: string }): Promise<boolean> {
+  if (db.dialect === "postgres" && db.inTransaction) {
+    // FOR SHARE: a takeover (claimTurn's UPDATE) waits until this transaction commits, so the
+    // owner's writes in it land before the new owner's, never after.
+    const [row] = await db.execute<{ instance: string | null }>(
+      sql`select runner_instance as instance from checkpoints where turn_id = ${params.turnId} for share`,
+    );
+    return row?.instance === params.instance;
+  }
   const owner = db.prepared("checkpoints.owner", (o, { checkpoints }) =>
     o
       .select({ instance: checkpoints.runnerInstance })

@@ -73,7 +73,7 @@ describe("the tool write paths against the real server", () => {
     });
 
     const again = await server.api("POST", "/v1/tools/manifest", { tools: [good("m_one")] });
-    expect(again.body).toEqual({ version: 1, created: [], updated: ["m_one"], errors: [] });
+    expect(again.body).toEqual({ version: 1, created: [], updated: ["m_one"], errors: [], dialect_problems: [] });
   });
 
   it("fails the whole manifest only for a structural error, writing nothing", async () => {

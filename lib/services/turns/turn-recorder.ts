@@ -51,6 +51,9 @@ export class LeaseLostError extends DomainError {
   }
 }
 
+/** The turns whose lease a transaction already checked (the fence runs once per turn per flush). */
+const fencedIn = new WeakMap<Db, Set<string>>();
+
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
 
 export interface RecorderOptions {
@@ -118,8 +121,15 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     const lease = this.options.lease;
     const fenced = lease
       ? async (tx: Db) => {
-          if (!(await holdsLease(tx, { turnId: this.turnId, instance: lease.instance })))
-            throw new LeaseLostError(this.turnId);
+          // Once per transaction: every write of this turn in one flush shares the check (on
+          // PostgreSQL it also locks the lease row until the flush commits, so a takeover waits).
+          let checked = fencedIn.get(tx);
+          if (!checked) fencedIn.set(tx, (checked = new Set()));
+          if (!checked.has(this.turnId)) {
+            if (!(await holdsLease(tx, { turnId: this.turnId, instance: lease.instance })))
+              throw new LeaseLostError(this.turnId);
+            checked.add(this.turnId);
+          }
           return write(tx);
         }
       : write;
