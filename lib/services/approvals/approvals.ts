@@ -35,7 +35,7 @@ export function presentApproval(row: ApprovalRow) {
 /** Expires what is due (each expiry resumes its turn, as a rejection); returns how many. */
 export async function expireDueApprovals(db: Db, now = Date.now()): Promise<number> {
   const expired = await expireApprovals(db, now);
-  for (const row of expired) continueTurn(db, row.turnId);
+  for (const row of expired) await continueTurn(db, row.turnId);
   return expired.length;
 }
 
@@ -80,7 +80,7 @@ export async function decideApproval(
       status: now?.status ?? existing.status,
     });
   }
-  continueTurn(db, row.turnId);
+  await continueTurn(db, row.turnId);
   return presentApproval(row);
 }
 
@@ -88,8 +88,10 @@ export async function decideApproval(
  * Resumes the turn behind a decided approval. A turn still running here (it created the
  * approval a moment ago) checks for the decision itself when its run ends.
  */
-function continueTurn(db: Db, turnId: string): void {
-  if (!isTurnActive(turnId)) void resumeInBackground(db, turnId);
+async function continueTurn(db: Db, turnId: string): Promise<void> {
+  // Awaited up to the resume's claim and start (never its run): once a decision is answered,
+  // its turn is running again (or ended), never still "waiting". resumeInBackground logs, never throws.
+  if (!isTurnActive(turnId)) await resumeInBackground(db, turnId);
 }
 
 const SWEEPER = Symbol.for("insika.approvalSweeper");
