@@ -3,11 +3,15 @@
  * step, answer — Insika (startTurn: scripted model, the real services, every event,
  * journal entry, checkpoint and message persisted to SQLite) against the AI SDK's
  * generateText loop (a mock LanguageModelV3, a zod tool calling the same backend
- * with undici). A third side, "bare", makes only the tool's HTTP call, so
- * overhead per turn = (round time - bare round time) / turns in the round.
- * Rounds of the three sides are interleaved (order rotating). Peak RSS is
+ * with undici), and against that loop plus the trace a user would write by hand
+ * (handWrittenTrace: the same rows into SQLite, one transaction per turn). A fourth side,
+ * "bare", makes only the tool's HTTP call, so overhead per turn = (round time - bare round
+ * time) / turns in the round.
+ * Rounds of the four sides are interleaved (order rotating). Peak RSS is
  * measured per side in a fresh process.
  */
+import path from "node:path";
+import Database from "better-sqlite3";
 import { generateText, stepCountIs, tool, type LanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
@@ -23,7 +27,7 @@ const CONCURRENCY = 16;
 const SIZES = [160, 1_600, 16_000];
 const ROUNDS = 10;
 
-type Side = "insika" | "aisdk" | "bare";
+type Side = "insika" | "aisdk" | "traced" | "bare";
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -60,7 +64,55 @@ function mockModel(): LanguageModel {
   });
 }
 
-/** Sets up the three sides against one backend; `round(side, n)` runs n turns of a side at concurrency 16. */
+/**
+ * The second, fair baseline: what a user who wants a trace writes by hand around the AI SDK
+ * loop. The same messages, tool calls and results of each turn inserted into SQLite with
+ * better-sqlite3 prepared statements, one transaction per turn, WAL with synchronous=NORMAL
+ * (Insika's setting for a turn whose calls have no side effects).
+ */
+function handWrittenTrace() {
+  const file = path.join(tempDir("insika-bench-trace-"), "trace.db");
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.exec(`
+    create table messages (id integer primary key, turn_id text not null, role text not null, content text not null, tool_calls text, created_at integer not null);
+    create table tool_calls (id integer primary key, turn_id text not null, call_id text not null, tool text not null, arguments text not null, result text, created_at integer not null);
+    create index messages_turn on messages (turn_id, id);
+    create index tool_calls_turn on tool_calls (turn_id, id);`);
+  const message = sqlite.prepare(
+    "insert into messages (turn_id, role, content, tool_calls, created_at) values (?, ?, ?, ?, ?)",
+  );
+  const call = sqlite.prepare(
+    "insert into tool_calls (turn_id, call_id, tool, arguments, result, created_at) values (?, ?, ?, ?, ?, ?)",
+  );
+  interface Step {
+    text: string;
+    toolCalls: readonly { toolCallId: string; toolName: string; input: unknown }[];
+    toolResults: readonly { toolCallId: string; toolName: string; input: unknown; output: unknown }[];
+  }
+  type Steps = readonly Step[];
+  const write = sqlite.transaction((turnId: string, prompt: string, steps: Steps) => {
+    const now = Date.now();
+    message.run(turnId, "user", prompt, null, now);
+    for (const step of steps) {
+      const calls = step.toolCalls.map((c) => ({
+        id: c.toolCallId,
+        name: c.toolName,
+        arguments: JSON.stringify(c.input),
+      }));
+      message.run(turnId, "assistant", step.text, calls.length ? JSON.stringify(calls) : null, now);
+      for (const r of step.toolResults) {
+        const output = JSON.stringify(r.output);
+        call.run(turnId, r.toolCallId, r.toolName, JSON.stringify(r.input), output, now);
+        message.run(turnId, "tool", output, null, now);
+      }
+    }
+  });
+  return { record: (turnId: string, prompt: string, steps: Steps) => write(turnId, prompt, steps) };
+}
+
+/** Sets up the sides against one backend; `round(side, n)` runs n turns of a side at concurrency 16. */
 async function setup() {
   const backend = await startBackendProcess();
   const scripts = tempDir("insika-scripts-");
@@ -90,6 +142,7 @@ async function setup() {
     sessions = [];
     for (let i = 0; i < turns; i += 1) sessions.push((await createSession(db, { agentId: "bench" })).id);
   };
+  const trace = handWrittenTrace();
   const turn: Record<Side, (i: number) => Promise<unknown>> = {
     insika: async (i) => {
       const result = await (
@@ -101,10 +154,15 @@ async function setup() {
       const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: "find item 42" });
       if (result.steps.length !== 2) throw new Error("the AI SDK turn did not call the tool");
     },
+    traced: async (i) => {
+      const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: "find item 42" });
+      if (result.steps.length !== 2) throw new Error("the AI SDK turn did not call the tool");
+      trace.record(`t_${i}_${Math.random().toString(36).slice(2)}`, "find item 42", result.steps);
+    },
     bare: () => direct.call("42"),
   };
   /** CPU ms this process spent per side (user + system), for the printout. */
-  const cpu: Record<Side, number> = { insika: 0, aisdk: 0, bare: 0 };
+  const cpu: Record<Side, number> = { insika: 0, aisdk: 0, traced: 0, bare: 0 };
   /** Runs `turns` turns of one side at concurrency 16; returns the wall time in ms. */
   const round = async (side: Side, turns: number): Promise<number> => {
     if (side === "insika") await prepare(turns);
@@ -132,14 +190,14 @@ export default async function turnBench(): Promise<Row[]> {
     `turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), 1 warm-up round of 160 turns per side`,
   );
   const rows: Row[] = [];
-  const sides: Side[] = ["insika", "aisdk", "bare"];
+  const sides: Side[] = ["insika", "aisdk", "traced", "bare"];
   for (const side of sides) await round(side, 160);
   for (const size of SIZES) {
     const perRound = size / ROUNDS;
-    const times: Record<Side, number[]> = { insika: [], aisdk: [], bare: [] };
+    const times: Record<Side, number[]> = { insika: [], aisdk: [], traced: [], bare: [] };
     for (const side of sides) cpu[side] = 0;
     for (let r = 0; r < ROUNDS; r += 1) {
-      const order = [...sides.slice(r % 3), ...sides.slice(0, r % 3)];
+      const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
       for (const side of order) times[side].push(await round(side, perRound));
     }
     const total = (side: Side) => times[side].reduce((a, b) => a + b, 0);
@@ -147,7 +205,7 @@ export default async function turnBench(): Promise<Row[]> {
     const overhead = (side: Side) => stats(times[side].map((t, i) => (t - (times.bare[i] ?? 0)) / perRound));
     const [oi, oa] = [overhead("insika"), overhead("aisdk")];
     say(
-      `  ${size} turns (${ROUNDS} rounds of ${perRound}): insika ${tput("insika").toFixed(0)} turns/s, AI SDK ${tput("aisdk").toFixed(0)} turns/s, bare tool call ${tput("bare").toFixed(0)} calls/s`,
+      `  ${size} turns (${ROUNDS} rounds of ${perRound}): insika ${tput("insika").toFixed(0)} turns/s, AI SDK ${tput("aisdk").toFixed(0)} turns/s, AI SDK + hand-written SQLite trace ${tput("traced").toFixed(0)} turns/s, bare tool call ${tput("bare").toFixed(0)} calls/s`,
     );
     say(`    overhead per turn, insika: ${describe(oi)}`);
     say(`    overhead per turn, AI SDK: ${describe(oa)}`);
@@ -175,6 +233,15 @@ export default async function turnBench(): Promise<Row[]> {
         goal: { on: "value", op: "<=", limit: 0.3 },
       }),
       row({ name: "turn", size: size_, metric: "overhead per turn p95", unit: "ms", value: oi.p95, baseline: oa.p95 }),
+      row({
+        name: "turn vs AI SDK + hand-written trace",
+        size: size_,
+        metric: "throughput",
+        unit: "turns/s",
+        value: tput("insika"),
+        baseline: tput("traced"),
+        goal: { on: "ratio", op: ">=", limit: 1.5 },
+      }),
     );
   }
   stop();
