@@ -31,7 +31,7 @@ interface Token {
 export async function requestClientCredentialsToken(
   endpoint: TokenEndpoint,
   creds: ClientCredentials,
-  fetch: FetchLike,
+  send: FetchLike,
   now = Date.now(),
 ): Promise<Token> {
   const form = new URLSearchParams({ grant_type: "client_credentials" });
@@ -54,7 +54,7 @@ export async function requestClientCredentialsToken(
       `the authorization server supports none of client_secret_basic, client_secret_post (it offers ${endpoint.authMethods.join(", ")})`,
     );
   }
-  const res = await fetch(endpoint.tokenEndpoint, { method: "POST", headers, body: form.toString() });
+  const res = await send(endpoint.tokenEndpoint, { method: "POST", headers, body: form.toString() });
   let body: Record<string, unknown> = {};
   try {
     body = (await res.json()) as Record<string, unknown>;
@@ -90,7 +90,7 @@ export class ClientCredentialsTokens {
 
   constructor(
     private readonly creds: ClientCredentials,
-    private readonly fetch: FetchLike,
+    private readonly send: FetchLike,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -114,14 +114,14 @@ export class ClientCredentialsTokens {
 
   private async fetchToken(): Promise<string> {
     const known = this.endpoint;
-    this.endpoint ??= await discoverTokenEndpoint(this.creds.serverUrl, this.fetch);
+    this.endpoint ??= await discoverTokenEndpoint(this.creds.serverUrl, this.send);
     try {
-      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.fetch, this.now());
+      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.send, this.now());
     } catch (error) {
       if (!known) throw error;
       // The endpoint may have moved since it was discovered: discover once more.
-      this.endpoint = await discoverTokenEndpoint(this.creds.serverUrl, this.fetch);
-      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.fetch, this.now());
+      this.endpoint = await discoverTokenEndpoint(this.creds.serverUrl, this.send);
+      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.send, this.now());
     }
     return this.token.accessToken;
   }

@@ -4,7 +4,7 @@
  * Bearer resource_metadata="..."`), else the well-known URLs are tried (path-aware first);
  * the resource metadata names the authorization server, whose metadata (OAuth, then OpenID
  * Connect; path-aware first) gives the token endpoint. Every request goes through the
- * `fetch` given (the egress guard's). A server without resource metadata falls back to
+ * `send` given (the egress guard's fetch). A server without resource metadata falls back to
  * authorization server metadata at its own origin (the 2025-03-26 arrangement).
  */
 import { EgressBlockedError, type FetchLike } from "@/lib/egress";
@@ -52,8 +52,8 @@ export function authServerMetadataUrls(issuer: string): string[] {
  * `initialize`, whose 401 names the resource metadata), then the metadata documents. Throws
  * an Error naming what is missing.
  */
-export async function discoverTokenEndpoint(serverUrl: string, fetch: FetchLike): Promise<TokenEndpoint> {
-  const probe = await fetch(serverUrl, {
+export async function discoverTokenEndpoint(serverUrl: string, send: FetchLike): Promise<TokenEndpoint> {
+  const probe = await send(serverUrl, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({
@@ -66,7 +66,7 @@ export async function discoverTokenEndpoint(serverUrl: string, fetch: FetchLike)
   await probe.body?.cancel().catch(() => undefined);
   const named = probe.status === 401 ? resourceMetadataUrl(probe.headers.get("www-authenticate")) : undefined;
   const candidates = named ? [named] : wellKnownUrls(serverUrl, "oauth-protected-resource");
-  const prm = await firstJson(candidates, fetch);
+  const prm = await firstJson(candidates, send);
   let issuer: string;
   let resource = serverUrl;
   if (prm) {
@@ -79,7 +79,7 @@ export async function discoverTokenEndpoint(serverUrl: string, fetch: FetchLike)
   } else {
     issuer = new URL(serverUrl).origin; // 2025-03-26: the server's origin is the authorization server
   }
-  const as = await firstJson(authServerMetadataUrls(issuer), fetch);
+  const as = await firstJson(authServerMetadataUrls(issuer), send);
   if (!as)
     throw new Error(
       `no authorization server metadata for ${issuer} (tried ${authServerMetadataUrls(issuer).join(", ")})`,
@@ -98,12 +98,12 @@ export async function discoverTokenEndpoint(serverUrl: string, fetch: FetchLike)
 
 async function firstJson(
   urls: string[],
-  fetch: FetchLike,
+  send: FetchLike,
 ): Promise<{ url: string; body: Record<string, unknown> } | undefined> {
   for (const url of urls) {
     let res: Response;
     try {
-      res = await fetch(url, { headers: { accept: "application/json" } });
+      res = await send(url, { headers: { accept: "application/json" } });
     } catch (error) {
       // A refusal of the egress guard is the answer, not a reason to try the next URL.
       if (error instanceof EgressBlockedError) throw error;

@@ -7,13 +7,8 @@
  */
 import type { Db } from "@/db/database";
 import { getApprovalForCall } from "@/db/queries/approvals";
-import {
-  claimTurn,
-  ensureCheckpoint,
-  getCheckpoint,
-  lastTurnEvent,
-  listResumableTurns,
-} from "@/db/queries/checkpoints";
+import { ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
+import { claimTurn, listResumableTurns } from "@/db/queries/leases";
 import { getSession } from "@/db/queries/sessions";
 import { getTurn, recordTurnEnd, updateTurnStatus } from "@/db/queries/turns";
 import { lastEventSeq } from "@/db/queries/traces";

@@ -2,14 +2,8 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
-import {
-  claimTurn,
-  getCheckpoint,
-  holdsLease,
-  listJournal,
-  listResumableTurns,
-  renewLeases,
-} from "@/db/queries/checkpoints";
+import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
+import { claimTurn, holdsLease, listResumableTurns, renewLeases } from "@/db/queries/leases";
 import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertTurn } from "@/db/queries/turns";
 import { insertSession } from "@/db/queries/sessions";

@@ -11,7 +11,7 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/database";
-import { renewLeases } from "@/db/queries/checkpoints";
+import { renewLeases } from "@/db/queries/leases";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { activeTurnIds } from "./active-turns";

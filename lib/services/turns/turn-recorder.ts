@@ -18,11 +18,11 @@ import type { Db } from "@/db/database";
 import {
   countTurnMessages,
   hasToolCallRecord,
-  holdsLease,
   journalCompleted,
   journalStarted,
   saveCheckpoint,
 } from "@/db/queries/checkpoints";
+import { holdsLease } from "@/db/queries/leases";
 import { recordTurnEnd } from "@/db/queries/turns";
 import { insertEvent, insertToolResult, lastEventSeq, TURN_EVENTS_CHANNEL } from "@/db/queries/traces";
 import type { StoredCheckpoint } from "@/db/schema";

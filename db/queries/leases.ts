@@ -1,0 +1,147 @@
+/**
+ * Leases of running turns (lib/services/turns/turn-leases.ts): the atomic claim of a turn,
+ * the owner's renewal, the fence every write of a run checks, and the turns a resume pass
+ * may take over.
+ */
+import { and, asc, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db, Orm, Tables } from "../database";
+import { param, rawParam } from "./prepared";
+/** Who claims a turn, and until when its lease holds (turn-leases.ts). */
+export interface LeaseClaim {
+  turnId: string;
+  /** The claiming process start's instance id. */
+  instance: string;
+  /** Informational: shown to an operator, never used to decide ownership. */
+  pid: number;
+  now: number;
+  leaseMs: number;
+}
+
+/**
+ * Takes over a turn for this process, atomically, so two processes never run it at once.
+ * A waiting turn is claimed by flipping it to running (the flip is the compare-and-swap).
+ * A running turn is claimed by one UPDATE that succeeds only while the turn is running and
+ * its lease is free: no owner, an owner whose lease has expired, or this same instance (a
+ * run of ours that ended without closing the row). Whoever loses sees 0 rows changed:
+ * there is no read-then-write window. False: the turn is not free (someone else holds it).
+ */
+export async function claimTurn(db: Db, params: LeaseClaim & { from: "waiting" | "running" }): Promise<boolean> {
+  const lease = {
+    instance: params.instance,
+    pid: params.pid,
+    now: params.now,
+    until: params.now + params.leaseMs,
+    turnId: params.turnId,
+  };
+  if (params.from === "running")
+    return (await db.prepared("checkpoints.claimRunning", claimRunningStatement).run(lease)) === 1;
+  return db.transaction(async (tx) => {
+    const { turns, checkpoints } = tx.t;
+    const flipped = await tx.run(
+      tx.orm
+        .update(turns)
+        .set({ status: "running", endedAt: null })
+        .where(and(eq(turns.id, params.turnId), eq(turns.status, "waiting"))),
+    );
+    if (flipped !== 1) return false;
+    await tx.run(
+      tx.orm
+        .update(checkpoints)
+        .set({
+          runnerInstance: lease.instance,
+          runnerPid: lease.pid,
+          leaseExpiresAt: lease.until,
+          updatedAt: lease.now,
+        })
+        .where(eq(checkpoints.turnId, params.turnId)),
+    );
+    return true;
+  });
+}
+
+function claimRunningStatement(o: Orm, { checkpoints, turns }: Tables) {
+  const free = or(
+    isNull(checkpoints.runnerInstance),
+    eq(checkpoints.runnerInstance, param("instance")),
+    isNull(checkpoints.leaseExpiresAt),
+    lte(checkpoints.leaseExpiresAt, rawParam("now")),
+  );
+  const running = sql`exists (select 1 from ${turns} where ${turns.id} = ${checkpoints.turnId} and ${turns.status} = 'running')`;
+  return o
+    .update(checkpoints)
+    .set({
+      runnerInstance: rawParam("instance"),
+      runnerPid: rawParam("pid"),
+      leaseExpiresAt: rawParam("until"),
+      updatedAt: rawParam("now"),
+    })
+    .where(and(eq(checkpoints.turnId, param("turnId")), free, running));
+}
+
+/**
+ * The owner's heartbeat: pushes the lease of each of `turnIds` that `instance` still holds
+ * to `until`. Returns how many it renewed (fewer than asked: a lease was taken over).
+ */
+export async function renewLeases(
+  db: Db,
+  params: { instance: string; turnIds: string[]; until: number },
+): Promise<number> {
+  if (params.turnIds.length === 0) return 0;
+  const renew = db.prepared("checkpoints.renewLeases", (o, { checkpoints }) =>
+    o
+      .update(checkpoints)
+      .set({ leaseExpiresAt: rawParam("until") })
+      .where(and(eq(checkpoints.runnerInstance, param("instance")), inJsonList(db, checkpoints.turnId, "ids"))),
+  );
+  return renew.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), until: params.until });
+}
+
+/** `column in (the strings of the JSON array bound to the named parameter)`, in this dialect. */
+function inJsonList(db: Db, column: SQLiteColumn, name: string): SQL {
+  return db.dialect === "postgres"
+    ? sql`${column} in (select jsonb_array_elements_text(cast(${param(name)} as text)::jsonb))`
+    : sql`${column} in (select value from json_each(${param(name)}))`;
+}
+
+/** Whether `instance` still owns the turn (the fence every write of a run checks first). */
+export async function holdsLease(db: Db, params: { turnId: string; instance: string }): Promise<boolean> {
+  if (db.dialect === "postgres" && db.inTransaction) {
+    // FOR SHARE: a takeover (claimTurn's UPDATE) waits until this transaction commits, so the
+    // owner's writes in it land before the new owner's, never after.
+    const [row] = await db.execute<{ instance: string | null }>(
+      sql`select runner_instance as instance from checkpoints where turn_id = ${params.turnId} for share`,
+    );
+    return row?.instance === params.instance;
+  }
+  const owner = db.prepared("checkpoints.owner", (o, { checkpoints }) =>
+    o
+      .select({ instance: checkpoints.runnerInstance })
+      .from(checkpoints)
+      .where(eq(checkpoints.turnId, param("turnId"))),
+  );
+  return (await owner.get({ turnId: params.turnId }))?.instance === params.instance;
+}
+
+/**
+ * The turns a resume pass may take over now: running ones whose lease has expired (or that
+ * never had one), and waiting ones with no pending approval left (decided or expired
+ * while no process picked them up). A candidate list only: claimTurn decides.
+ */
+export async function listResumableTurns(
+  db: Db,
+  now: number,
+): Promise<{ id: string; status: "running" | "waiting" }[]> {
+  const { approvals, checkpoints, turns } = db.t;
+  const expired = sql`(${checkpoints.turnId} is null or ${checkpoints.leaseExpiresAt} is null or ${checkpoints.leaseExpiresAt} <= ${now})`;
+  const decided = sql`not exists (select 1 from ${approvals} where ${approvals.turnId} = ${turns.id} and ${approvals.status} = 'pending' and ${approvals.expiresAt} > ${now})`;
+  return (await db.all(
+    db.orm
+      .select({ id: turns.id, status: turns.status })
+      .from(turns)
+      .leftJoin(checkpoints, eq(checkpoints.turnId, turns.id))
+      .where(or(and(eq(turns.status, "running"), expired), and(eq(turns.status, "waiting"), decided)))
+      .orderBy(asc(turns.startedAt))
+      .limit(500),
+  )) as { id: string; status: "running" | "waiting" }[];
+}
