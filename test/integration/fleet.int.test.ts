@@ -12,6 +12,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHARGE_ENDPOINTS, chargeTool, chargesSent, routeCharges } from "../support/charge-backend";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
@@ -46,8 +47,7 @@ describe.skipIf(!testPostgresUrl())("a fleet of three instances on one PostgreSQ
   let backend: LoopbackBackend;
   let scripts: string;
   const held = new Set<string>();
-  const sent = (key: string) =>
-    backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
+  const sent = (key: string) => chargesSent(backend, key);
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
@@ -61,18 +61,10 @@ describe.skipIf(!testPostgresUrl())("a fleet of three instances on one PostgreSQ
       INSIKA_TURN_LEASE: String(LEASE_S),
     };
     fleet = await Promise.all([0, 1, 2].map(() => startServer({ env })));
-    for (const x of ["a", "b", "c"]) {
-      backend.route("POST", `/charge/${x}`, (req) => {
-        const key = JSON.parse(req.body).key as string;
-        return { body: { charged: key }, ...(held.has(key) ? { delayMs: 30_000 } : {}) };
-      });
-      const put = await fleet[x === "a" ? 0 : x === "b" ? 1 : 2]!.api("PUT", `/v1/tools/charge_${x}`, {
-        name: `charge_${x}`,
-        description: `charge ${x}`,
-        parameters: "key | string | required | idempotency key",
-        request: { method: "POST", url: `${backend.url}/charge/${x}`, body: { key: "{{key}}" } },
-        side_effect: true,
-      });
+    routeCharges(backend, held, 30_000);
+    for (const [i, x] of CHARGE_ENDPOINTS.entries()) {
+      // Each tool written through another instance.
+      const put = await fleet[i]!.api("PUT", `/v1/tools/charge_${x}`, chargeTool(backend, x, { side_effect: true }));
       expect(put.status).toBe(201);
     }
   }, 180_000);

@@ -12,6 +12,7 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { getCheckpoint } from "@/db/queries/checkpoints";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHARGE_ENDPOINTS, chargeTool, chargesSent, routeCharges } from "../support/charge-backend";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 import { openServerDb } from "../support/test-database";
@@ -28,8 +29,7 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
   let backend: LoopbackBackend;
   let scripts: string;
   const held = new Set<string>();
-  const sent = (key: string) =>
-    backend.requests.filter((r) => r.method === "POST" && JSON.parse(r.body || "{}").key === key).length;
+  const sent = (key: string) => chargesSent(backend, key);
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
@@ -42,17 +42,9 @@ describe("leases: turns of a killed server whose PID looks alive are resumed", (
         INSIKA_TURN_LEASE: "2",
       },
     });
-    for (const x of ["a", "b", "c"]) {
-      backend.route("POST", `/charge/${x}`, (req) => {
-        const key = JSON.parse(req.body).key as string;
-        return { body: { charged: key }, ...(held.has(key) ? { delayMs: 8_000 } : {}) };
-      });
-      const put = await server.api("PUT", `/v1/tools/charge_${x}`, {
-        name: `charge_${x}`,
-        description: `charge ${x}`,
-        parameters: "key | string | required | idempotency key",
-        request: { method: "POST", url: `${backend.url}/charge/${x}`, body: { key: "{{key}}" } },
-      });
+    routeCharges(backend, held, 8_000);
+    for (const x of CHARGE_ENDPOINTS) {
+      const put = await server.api("PUT", `/v1/tools/charge_${x}`, chargeTool(backend, x));
       expect(put.status).toBe(201);
     }
   });
