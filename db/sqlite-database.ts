@@ -70,7 +70,6 @@ interface Connection {
   gate: ConnectionGate;
   statements: Map<string, SyncPrepared>;
   notifications: EventEmitter;
-  savepoints: number;
   onClose: () => Promise<void>;
 }
 
@@ -95,8 +94,13 @@ export class SqliteDatabase implements Db {
 
   private constructor(
     private readonly conn: Connection,
-    readonly inTransaction: boolean,
+    /** 0: the root handle; 1: a transaction; 2 and more: a savepoint in it. */
+    private readonly depth: number,
   ) {}
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
 
   /** The Db over an open (and migrated) connection. */
   static over(
@@ -114,10 +118,9 @@ export class SqliteDatabase implements Db {
         gate: new ConnectionGate(options.gateWaitMs),
         statements: new Map(),
         notifications,
-        savepoints: 0,
         onClose,
       },
-      false,
+      0,
     );
   }
 
@@ -196,7 +199,7 @@ export class SqliteDatabase implements Db {
     if (this.inTransaction) return this.savepoint(fn);
     const { client, gate } = this.conn;
     await gate.acquire();
-    const tx = new SqliteDatabase(this.conn, true);
+    const tx = new SqliteDatabase(this.conn, 1);
     try {
       if (options.durable) client.pragma("synchronous = FULL");
       // IMMEDIATE: the write lock from the start, so two processes on one file never both
@@ -220,9 +223,10 @@ export class SqliteDatabase implements Db {
 
   private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const { client } = this.conn;
-    const name = `sp${++this.conn.savepoints}`;
+    // Named by depth: the same few statements every time (a sibling reuses a released name).
+    const name = `sp${this.depth}`;
     client.exec(`SAVEPOINT ${name}`);
-    const inner = new SqliteDatabase(this.conn, true);
+    const inner = new SqliteDatabase(this.conn, this.depth + 1);
     try {
       const value = await fn(inner);
       client.exec(`RELEASE ${name}`);

@@ -18,17 +18,17 @@ export async function saveCheckpoint(
   db: Db,
   params: { turnId: string; state: StoredCheckpoint; messages: NewMessage[]; now?: number },
 ): Promise<void> {
+  // In a transaction already (the group commit's): its own would only add a savepoint.
+  if (!db.inTransaction) return db.transaction((tx) => saveCheckpoint(tx, params));
   const now = params.now ?? Date.now();
-  await db.transaction(async (tx) => {
-    const update = tx.prepared("checkpoints.save", (o, t) =>
-      o
-        .update(t.checkpoints)
-        .set({ step: rawParam("step"), state: rawParam("state"), updatedAt: rawParam("now") })
-        .where(eq(t.checkpoints.turnId, param("turnId"))),
-    );
-    await update.run({ turnId: params.turnId, step: params.state.step, state: JSON.stringify(params.state), now });
-    await insertMessages(tx, params.messages);
-  });
+  const update = db.prepared("checkpoints.save", (o, t) =>
+    o
+      .update(t.checkpoints)
+      .set({ step: rawParam("step"), state: rawParam("state"), updatedAt: rawParam("now") })
+      .where(eq(t.checkpoints.turnId, param("turnId"))),
+  );
+  await update.run({ turnId: params.turnId, step: params.state.step, state: JSON.stringify(params.state), now });
+  await insertMessages(db, params.messages);
 }
 
 /** Whether a turn has a call record (trace row) for this provider call id. */

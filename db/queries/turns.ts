@@ -49,46 +49,46 @@ export async function insertTurn(
     now?: number;
   },
 ): Promise<TurnRow> {
+  // In a transaction already (the group commit's): its own would only add a savepoint.
+  if (!db.inTransaction) return db.transaction((tx) => insertTurn(tx, values));
   const now = values.now ?? Date.now();
-  return db.transaction(async (tx) => {
-    // One turn start per session at a time, and per key for its rate: across the fleet, two
-    // starts would otherwise both read the same last seq, or both take the last slot.
-    await tx.lock(`insika:session:${values.sessionId}`);
-    if (values.rateLimit && values.keyId) await tx.lock(`insika:key-rate:${values.keyId}`);
-    const s = turnStatements(tx);
-    const session = await s.sessionTurns.get({ sessionId: values.sessionId });
-    if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
-    if (values.rateLimit && values.keyId) {
-      const { max, windowMs } = values.rateLimit;
-      const recent = await keyTurnsSince(tx, { keyId: values.keyId, since: now - windowMs, max });
-      if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
-    }
-    const keyId = values.keyId ?? null;
-    const turn = await s.insert.get({
-      id: values.id,
-      sessionId: values.sessionId,
-      seq: (session?.lastSeq ?? 0) + 1,
-      userMessage: values.userMessage,
-      startedAt: now,
-      keyId,
-    });
-    await insertMessages(tx, [
-      { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
-    ]);
-    const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
-    const runner = values.runner;
-    await s.checkpoint.run({
-      turnId: values.id,
-      state,
-      depth: values.depth ?? 0,
-      runnerPid: runner?.pid ?? null,
-      runnerInstance: runner?.instance ?? null,
-      leaseExpiresAt: runner?.leaseUntil ?? null,
-      updatedAt: now,
-    });
-    await s.touchSession.run({ id: values.sessionId, now });
-    return turn as TurnRow;
+  // One turn start per session at a time, and per key for its rate: across the fleet, two
+  // starts would otherwise both read the same last seq, or both take the last slot.
+  await db.lock(`insika:session:${values.sessionId}`);
+  if (values.rateLimit && values.keyId) await db.lock(`insika:key-rate:${values.keyId}`);
+  const s = turnStatements(db);
+  const session = await s.sessionTurns.get({ sessionId: values.sessionId });
+  if (values.exclusive && (session?.unfinished ?? 0) > 0) throw new SessionBusyError(values.sessionId);
+  if (values.rateLimit && values.keyId) {
+    const { max, windowMs } = values.rateLimit;
+    const recent = await keyTurnsSince(db, { keyId: values.keyId, since: now - windowMs, max });
+    if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
+  }
+  const keyId = values.keyId ?? null;
+  const turn = await s.insert.get({
+    id: values.id,
+    sessionId: values.sessionId,
+    seq: (session?.lastSeq ?? 0) + 1,
+    userMessage: values.userMessage,
+    startedAt: now,
+    keyId,
   });
+  await insertMessages(db, [
+    { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
+  ]);
+  const state = { turnId: values.id, step: -1, messages: [{ role: "user" as const, content: values.userMessage }] };
+  const runner = values.runner;
+  await s.checkpoint.run({
+    turnId: values.id,
+    state,
+    depth: values.depth ?? 0,
+    runnerPid: runner?.pid ?? null,
+    runnerInstance: runner?.instance ?? null,
+    leaseExpiresAt: runner?.leaseUntil ?? null,
+    updatedAt: now,
+  });
+  await s.touchSession.run({ id: values.sessionId, now });
+  return turn as TurnRow;
 }
 
 function turnStatements(db: Db) {

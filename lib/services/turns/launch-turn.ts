@@ -16,7 +16,7 @@ import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { failureInfo } from "@/lib/engine/turn-failure";
 import { isConnectionError } from "@/db/database-errors";
-import { markTurnActive, markTurnInactive } from "./active-turns";
+import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
 import { resumeIfDecided } from "./resume-turn";
@@ -97,6 +97,7 @@ export async function startNewTurn(
     throw asRateLimited(error);
   }
   markTurnActive(turnId);
+  noteLeaseHeld(turnId, runner.leaseUntil);
   return launchTurn(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
 }
 

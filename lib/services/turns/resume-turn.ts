@@ -19,7 +19,7 @@ import { isTerminalEvent } from "@/lib/engine/ports";
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { failureInfo } from "@/lib/engine/turn-failure";
 import { describeError, log } from "@/lib/log";
-import { isTurnActive, markTurnActive, markTurnInactive } from "./active-turns";
+import { isTurnActive, markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
 import { loadResumeState } from "./load-resume-state";
 import { newLease } from "./turn-leases";
@@ -67,12 +67,15 @@ async function claimAndLaunch(db: Db, turnId: string, options: { listener?: Even
     const pending = await pendingApproval(db, turn.id);
     if (pending)
       throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    if (!(await claimTurn(db, { ...newLease(), turnId, from: "waiting" })))
+    const lease = newLease();
+    if (!(await claimTurn(db, { ...lease, turnId, from: "waiting" })))
       throw new DomainError("conflict", "this turn was resumed by someone else");
+    noteLeaseHeld(turnId, lease.now + lease.leaseMs);
   } else {
     await ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
     const lease = newLease();
     if (!(await claimTurn(db, { ...lease, turnId, from: "running" }))) throw await heldElsewhere(db, turnId, lease.now);
+    noteLeaseHeld(turnId, lease.now + lease.leaseMs);
   }
   const announced = turn.status === "running" ? await closeAnnouncedEnd(db, turn) : undefined;
   if (announced) throw announced;

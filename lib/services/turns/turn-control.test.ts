@@ -14,6 +14,7 @@ import { createApprovalGate, REJECTED_BY_OPERATOR } from "@/lib/services/approva
 import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./load-resume-state";
 import { LeaseLostError, TurnRecorder } from "./turn-recorder";
+import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
 import { agentRow } from "@/test/support/agent-row";
 
@@ -309,6 +310,28 @@ describe("turn recorder and resume state", () => {
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect(await listJournal(db, "t")).toEqual([]);
     expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+  });
+
+  it("skips the fence's read only while a lease this process committed holds, and reads again once it expired", async () => {
+    const { db } = await fixture();
+    const hijack = () =>
+      db.client.prepare("update checkpoints set runner_instance = 'ins_other' where turn_id = 't'").run();
+    markTurnActive("t");
+    try {
+      const recorder = await TurnRecorder.open(db, "t", "s", { lease: { instance: "ins_old" } });
+      // Known held for a minute: nobody can claim it before then, so the write needs no read.
+      noteLeaseHeld("t", Date.now() + 60_000);
+      hijack();
+      await recorder.emit({ type: "text_delta", text: "a" });
+      markTurnInactive("t");
+      markTurnActive("t");
+      // Known only until a moment ago: the fence reads the row, and finds it someone else's.
+      noteLeaseHeld("t", Date.now() - 1);
+      await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
+      expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+    } finally {
+      markTurnInactive("t");
+    }
   });
 
   it("lists as resumable a running turn whose lease expired and a waiting turn with no pending approval", async () => {

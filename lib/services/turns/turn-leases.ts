@@ -14,7 +14,7 @@ import type { Db } from "@/db/database";
 import { renewLeases } from "@/db/queries/leases";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { activeTurnIds } from "./active-turns";
+import { activeTurnIds, noteLeaseHeld } from "./active-turns";
 
 const INSTANCE = Symbol.for("insika.instanceId");
 const TIMER = Symbol.for("insika.turnLeases");
@@ -45,7 +45,10 @@ export function newLease(now = Date.now()) {
 /** Renews the leases of the turns running here; returns how many were renewed. */
 export async function renewActiveLeases(db: Db, now = Date.now()): Promise<number> {
   const ids = activeTurnIds();
-  const renewed = await renewLeases(db, { instance: instanceId(), turnIds: ids, until: now + leaseMs() });
+  const until = now + leaseMs();
+  const renewed = await renewLeases(db, { instance: instanceId(), turnIds: ids, until });
+  // All renewed: each is ours until then (fewer: which one was lost is unknown, so none is noted).
+  if (renewed === ids.length) for (const id of ids) noteLeaseHeld(id, until);
   // Fewer renewed than running: a turn was taken over while this process stalled; its own
   // writes are fenced and will stop it.
   if (renewed < ids.length)

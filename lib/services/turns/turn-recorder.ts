@@ -40,6 +40,7 @@ import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { DomainError } from "@/lib/errors";
 import type { CallDescriber } from "./sent-call-record";
 import { groupCommit } from "./group-commit";
+import { leaseHeldUntil } from "./active-turns";
 
 /** A run's write found its turn owned by another process (its lease was taken over). */
 export class LeaseLostError extends DomainError {
@@ -53,6 +54,17 @@ export class LeaseLostError extends DomainError {
 
 /** The turns whose lease a transaction already checked (the fence runs once per turn per flush). */
 const fencedIn = new WeakMap<Db, Set<string>>();
+
+/**
+ * Whether the fence may skip its read: on SQLite, inside the write transaction, while a lease
+ * this process committed has not expired. A takeover needs the lease expired by the claimer's
+ * clock, which on SQLite (one machine) is this clock, and needs the write lock this transaction
+ * holds; so until then no one else can own the turn. Not on PostgreSQL: the claimer may be
+ * another machine, whose clock may run ahead; there the row is read (and locked) every flush.
+ */
+function leaseSurelyHeld(tx: Db, turnId: string): boolean {
+  return tx.dialect === "sqlite" && Date.now() < leaseHeldUntil(turnId);
+}
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
 
@@ -125,7 +137,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
           // PostgreSQL it also locks the lease row until the flush commits, so a takeover waits).
           let checked = fencedIn.get(tx);
           if (!checked) fencedIn.set(tx, (checked = new Set()));
-          if (!checked.has(this.turnId)) {
+          if (!checked.has(this.turnId) && !leaseSurelyHeld(tx, this.turnId)) {
             if (!(await holdsLease(tx, { turnId: this.turnId, instance: lease.instance })))
               throw new LeaseLostError(this.turnId);
             checked.add(this.turnId);
