@@ -1,5 +1,5 @@
 /** A session's transcript: the messages of its turns, in recorded order. */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../database";
 import type { messages } from "../schema";
 import { jsonOrNull, param, rawParam, storableText } from "./prepared";
@@ -40,6 +40,34 @@ export function listMessages(db: Db, sessionId: string) {
         .select()
         .from(messages)
         .where(eq(messages.sessionId, param("sessionId")))
+        .orderBy(asc(messages.id)),
+    )
+    .all({ sessionId });
+}
+
+/**
+ * The messages of a session's finished turns (completed or halted), in recorded order: what
+ * the model is sent as history. One statement: a turn still running or waiting, failed or
+ * cancelled is left out.
+ */
+export function listFinishedTurnMessages(db: Db, sessionId: string) {
+  return db
+    .prepared("messages.finishedTurns", (o, { messages, turns }) =>
+      o
+        .select()
+        .from(messages)
+        .where(
+          and(
+            eq(messages.sessionId, param("sessionId")),
+            inArray(
+              messages.turnId,
+              o
+                .select({ id: turns.id })
+                .from(turns)
+                .where(and(eq(turns.sessionId, param("sessionId")), inArray(turns.status, ["completed", "halted"]))),
+            ),
+          ),
+        )
         .orderBy(asc(messages.id)),
     )
     .all({ sessionId });

@@ -5,8 +5,7 @@
  */
 import type { Db } from "@/db/database";
 import { listMemories } from "@/db/queries/memories";
-import { listMessages } from "@/db/queries/transcripts";
-import { listTurns } from "@/db/queries/turns";
+import { listFinishedTurnMessages } from "@/db/queries/transcripts";
 import { listSkills } from "@/db/queries/skills";
 import type { AgentLimits, AgentRow, SessionRow } from "@/db/schema";
 import type { Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";
@@ -124,23 +123,18 @@ export async function setupTurn(db: Db, params: TurnSetupParams): Promise<TurnSe
 
 /** The earlier turns' messages, as the model is sent them. Unfinished turns are left out. */
 async function history(db: Db, sessionId: string): Promise<ModelMessage[]> {
-  const finished = new Set(
-    (await listTurns(db, sessionId)).filter((t) => t.status === "completed" || t.status === "halted").map((t) => t.id),
-  );
-  return (await listMessages(db, sessionId))
-    .filter((m) => finished.has(m.turnId))
-    .map((m): ModelMessage => {
-      switch (m.role) {
-        case "assistant":
-          return m.toolCalls?.length
-            ? { role: "assistant", content: m.content, toolCalls: m.toolCalls }
-            : { role: "assistant", content: m.content };
-        case "tool":
-          return { role: "tool", callId: m.callId ?? "", tool: m.tool ?? "", content: m.content };
-        default:
-          return { role: m.role, content: m.content };
-      }
-    });
+  return (await listFinishedTurnMessages(db, sessionId)).map((m): ModelMessage => {
+    switch (m.role) {
+      case "assistant":
+        return m.toolCalls?.length
+          ? { role: "assistant", content: m.content, toolCalls: m.toolCalls }
+          : { role: "assistant", content: m.content };
+      case "tool":
+        return { role: "tool", callId: m.callId ?? "", tool: m.tool ?? "", content: m.content };
+      default:
+        return { role: m.role, content: m.content };
+    }
+  });
 }
 
 /**
