@@ -91,6 +91,8 @@ export class SqliteDatabase implements Db {
   readonly t: Tables = schema;
   /** Notifications of this transaction, told once it commits. */
   private pending: [string, string][] = [];
+  /** The prepared statements this handle has handed out, bound to it. */
+  private readonly bound = new Map<string, Statement<unknown>>();
 
   private constructor(
     private readonly conn: Connection,
@@ -138,28 +140,36 @@ export class SqliteDatabase implements Db {
     if (this.inTransaction && !this.conn.client.inTransaction) throw new TransactionEndedError();
   }
 
-  private async enter(): Promise<void> {
-    if (this.inTransaction) this.assertTransactionOpen();
-    else if (this.conn.gate.held) await this.conn.gate.pass();
+  /** What a statement waits for first: nothing in a transaction, else any transaction in progress. */
+  private entry(): Promise<void> | undefined {
+    if (this.inTransaction) {
+      this.assertTransactionOpen();
+      return undefined;
+    }
+    return this.conn.gate.held ? this.conn.gate.pass() : undefined;
   }
 
   async all<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q>[]> {
-    await this.enter();
+    const wait = this.entry();
+    if (wait) await wait;
     return (query as unknown as SyncQuery).all() as RowsOf<Q>[];
   }
 
   async get<Q extends PromiseLike<readonly unknown[]>>(query: Q): Promise<RowsOf<Q> | undefined> {
-    await this.enter();
+    const wait = this.entry();
+    if (wait) await wait;
     return (query as unknown as SyncQuery).get() as RowsOf<Q> | undefined;
   }
 
   async run(query: PromiseLike<unknown>): Promise<number> {
-    await this.enter();
+    const wait = this.entry();
+    if (wait) await wait;
     return (query as unknown as SyncQuery).run().changes;
   }
 
   async execute<Row = Record<string, unknown>>(query: SQL): Promise<Row[]> {
-    await this.enter();
+    const wait = this.entry();
+    if (wait) await wait;
     const { sql: text, params } = dialect.sqlToQuery(query);
     const statement = this.conn.client.prepare(text);
     if (statement.reader) return statement.all(...params) as Row[];
@@ -168,28 +178,40 @@ export class SqliteDatabase implements Db {
   }
 
   prepared<Q extends PromiseLike<unknown>>(key: string, build: (orm: Orm, t: Tables) => Q): Statement<RowsOf<Q>> {
-    const conn = this.conn;
-    let statement = conn.statements.get(key);
-    if (!statement) {
-      statement = (build(this.orm, this.t) as unknown as { prepare(): SyncPrepared }).prepare();
-      conn.statements.set(key, statement);
+    let bound = this.bound.get(key);
+    if (!bound) {
+      let statement = this.conn.statements.get(key);
+      if (!statement) {
+        statement = (build(this.orm, this.t) as unknown as { prepare(): SyncPrepared }).prepare();
+        this.conn.statements.set(key, statement);
+      }
+      bound = this.bind(statement);
+      this.bound.set(key, bound);
     }
-    const s = statement;
+    return bound as Statement<RowsOf<Q>>;
+  }
+
+  /** A prepared statement behind this handle's entry (made once per handle and key). */
+  private bind(s: SyncPrepared): Statement<unknown> {
     return {
       all: async (params) => {
-        await this.enter();
-        return s.all(params) as RowsOf<Q>[];
+        const wait = this.entry();
+        if (wait) await wait;
+        return s.all(params);
       },
       get: async (params) => {
-        await this.enter();
-        return s.get(params) as RowsOf<Q> | undefined;
+        const wait = this.entry();
+        if (wait) await wait;
+        return s.get(params);
       },
       run: async (params) => {
-        await this.enter();
+        const wait = this.entry();
+        if (wait) await wait;
         return s.run(params).changes;
       },
       values: async (params) => {
-        await this.enter();
+        const wait = this.entry();
+        if (wait) await wait;
         return s.values(params);
       },
     };
