@@ -61,4 +61,12 @@ export interface BatchResult {
   failure?: TurnFailure;
   /** Set when the gate said "wait": the batch stopped there, nothing was closed out. */
   waitingOn?: TurnCheckpoint["waitingOn"];
+  /**
+   * The writes the batch did not wait for: the completion journal entry and tool_result of
+   * each call without side effects (losing them in a crash only makes a resume run the call
+   * again). Settles once they are durable, with the journal's failure if one failed (an event
+   * failure is kept by the EventLog). Never rejects. The turn awaits it with its next
+   * checkpoint, which the group commit then writes in the same transaction.
+   */
+  trailing: Promise<TurnFailure | undefined>;
 }

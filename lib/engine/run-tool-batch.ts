@@ -44,7 +44,8 @@ export type { BatchContext, BatchResult } from "./batch-context";
  *   OUTCOME_UNKNOWN (with the record the ledger holds for it, what it sent); neither asks
  *   the gate or counts against the limit a second time.
  * - With a journal, a call is journaled as started before the executor gets it and as
- *   completed before its tool_result; a journal failure stops the batch (the turn fails).
+ *   completed before its tool_result; a journal failure stops the batch (the turn fails). For
+ *   a call without side effects the batch does not wait for those two writes (`trailing`).
  * Never rejects.
  */
 export async function runToolBatch(context: BatchContext, calls: ModelToolCall[]): Promise<BatchResult> {
@@ -67,6 +68,8 @@ class BatchRun {
   readonly #halts = new Map<number, HaltVerdict>();
   readonly #promoted: ModelToolSpec[] = [];
   readonly #settled = new Set<number>();
+  /** The settle writes of calls without side effects, not waited for (BatchResult.trailing). */
+  readonly #trailing: Promise<unknown>[] = [];
   #limitExceeded: TurnFailure | undefined;
   #journalFailure: TurnFailure | undefined;
   #waitingOn: TurnCheckpoint["waitingOn"];
@@ -101,6 +104,7 @@ class BatchRun {
       completed: this.#completed,
       halts: [...this.#halts.entries()].sort(([a], [b]) => a - b).map(([, halt]) => halt),
       promoted: this.#promoted,
+      trailing: Promise.all(this.#trailing).then(() => this.#journalFailure),
     };
     const failure = this.#journalFailure ?? this.#limitExceeded;
     if (failure) result.failure = failure;
@@ -300,6 +304,12 @@ class BatchRun {
       ...(outcome.record !== undefined ? { record: outcome.record } : {}),
       ...(replayed ? { replayed: true as const } : {}),
     });
+    // A call without side effects need not hold the batch for them: a crash that loses them
+    // only makes a resume send it again. The turn waits for them with its next checkpoint.
+    if (!replayed && this.scope.executor.sideEffect?.(call.name) === false) {
+      this.#trailing.push(announced, ...(journaled ? [journaled] : []));
+      return;
+    }
     await journaled;
     await announced;
   }

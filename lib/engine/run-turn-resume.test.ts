@@ -107,6 +107,68 @@ describe("checkpoints and the call journal", () => {
   });
 });
 
+describe("the settle writes of a call without side effects", () => {
+  /** A store whose completion entries commit only when `commit()` is called. */
+  function slowCompletions() {
+    const log: string[] = [];
+    let commit = () => undefined as void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const store: Required<CheckpointStore> = {
+      save: (checkpoint) => void log.push(`save ${checkpoint.step}${checkpoint.end ? " end" : ""}`),
+      callStarted: (call) => void log.push(`started ${call.callId}`),
+      callCompleted: async (call) => {
+        log.push(`completing ${call.callId}`);
+        await committed;
+        log.push(`completed ${call.callId}`);
+      },
+    };
+    return { store, log, commit: () => commit() };
+  }
+
+  it("do not hold the batch: the next checkpoint is written alongside, and the turn waits for both", async () => {
+    const executor = fakeExecutor(() => okOutcome(1));
+    executor.sideEffect = (tool) => tool === "charge";
+    const { store, log, commit } = slowCompletions();
+    const model = scriptedModel([[toolCall("lookup", {}, { id: "a" })], [text("done")]]);
+    const done = runTurn(input({ model, executor, checkpoints: store }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The checkpoint after the batch was handed over before the completion committed, and the
+    // model was not asked again before it did.
+    expect(log).toEqual(["save 0", "started a", "completing a", "save 0"]);
+    expect(model.requests).toHaveLength(1);
+    commit();
+    expect(await done).toMatchObject({ status: "completed", content: "done" });
+    expect(log.slice(4)).toEqual(["completed a", "save 1 end"]);
+  });
+
+  it("of a side-effecting call hold the batch until they are durable", async () => {
+    const executor = fakeExecutor(() => okOutcome(1));
+    executor.sideEffect = (tool) => tool === "charge";
+    const { store, log, commit } = slowCompletions();
+    const model = scriptedModel([[toolCall("charge", {}, { id: "a" })], [text("done")]]);
+    const done = runTurn(input({ model, executor, checkpoints: store }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log).toEqual(["save 0", "started a", "completing a"]);
+    commit();
+    expect(await done).toMatchObject({ status: "completed" });
+    expect(log.slice(3)).toEqual(["completed a", "save 0", "save 1 end"]);
+  });
+
+  it("still fail the turn when they cannot be written", async () => {
+    const executor = fakeExecutor(() => okOutcome(1));
+    executor.sideEffect = () => false;
+    const store: CheckpointStore = {
+      save: () => undefined,
+      callStarted: () => undefined,
+      callCompleted: () => Promise.reject(new Error("disk full")),
+    };
+    const model = scriptedModel([[toolCall("lookup", {}, { id: "a" })], [text("never")]]);
+    const result = await runTurn(input({ model, executor, checkpoints: store }));
+    expect(result).toMatchObject({ status: "failed", error: "checkpoint failed: disk full" });
+    expect(model.requests).toHaveLength(1);
+  });
+});
+
 describe("resume (DESIGN D9)", () => {
   it("runs an open batch again: reuses completed calls, reports in-flight side effects unknown, re-runs the rest", async () => {
     const sink = recordingSink();

@@ -6,7 +6,7 @@ import { OfferedTools } from "./offered-tools";
 import type { CompletedCall, EngineEvent, ModelMessage, ModelToolCall, TokenUsage, TurnCheckpoint } from "./ports";
 import { restoreTurn } from "./restore-turn";
 import { ResumeLedger } from "./resume-ledger";
-import { runToolBatch } from "./run-tool-batch";
+import { runToolBatch, type BatchResult } from "./run-tool-batch";
 import type { RunTurnInput, RunTurnResult } from "./run-turn";
 import { serialByApprovalsWarning } from "./serial-warning";
 import { addUsage, streamModelStep } from "./stream-model-step";
@@ -213,20 +213,27 @@ export class TurnLoop {
 
     const failure = running.signals.failure ?? batch.failure;
     if (failure !== undefined) {
-      await this.#checkpoint(step).catch(() => undefined); // the failure is the news, not the save
+      // The failure is the news, not the save.
+      await Promise.all([this.#checkpoint(step).catch(() => undefined), batch.trailing]);
       return { status: "failed", failure: failure.info };
     }
     if (batch.waitingOn) {
-      await this.#checkpoint(step, { waitingOn: batch.waitingOn, batchOpen: true });
+      await this.#checkpointAfter(batch, step, { waitingOn: batch.waitingOn, batchOpen: true });
       return { status: "waiting" };
     }
     if (batch.halts.length > 0) {
       const content = haltContent(leadIn, batch.halts);
-      await this.#checkpoint(step, { end: { status: "halted", content } });
+      await this.#checkpointAfter(batch, step, { end: { status: "halted", content } });
       return { status: "halted", content };
     }
-    await this.#checkpoint(step);
+    await this.#checkpointAfter(batch, step);
     return undefined;
+  }
+
+  /** The checkpoint after a batch, written with the batch's trailing writes; either failing fails the turn. */
+  async #checkpointAfter(batch: BatchResult, step: number, extra: Partial<TurnCheckpoint> = {}): Promise<void> {
+    const [late] = await Promise.all([batch.trailing, this.#checkpoint(step, extra)]);
+    if (late) throw late;
   }
 
   async #checkpoint(step: number, extra: Partial<TurnCheckpoint> = {}): Promise<void> {
