@@ -1,7 +1,8 @@
 /**
  * data-call: one data tool call end to end — argument validation, placeholders,
  * the egress guard, the send, json_path extraction, and the trace write (the call
- * record inserted into SQLite) — against the same GET sent with undici directly
+ * record queued into the group commit, as a turn records a call without side effects: the
+ * call does not wait for it) — against the same GET sent with undici directly
  * (keep-alive Agent, body parsed and the same field re-serialized). Sequential
  * calls, the two sides alternating call by call; the median of each side.
  */
@@ -14,6 +15,7 @@ import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { getCatalog } from "@/lib/services/tools/catalog";
 import { getPosture } from "@/lib/services/tools/egress-posture";
+import { groupCommit } from "@/lib/services/turns/group-commit";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, interleave, row, say, stats, type Row } from "./harness";
 import { tempDir } from "../test/support/server";
@@ -41,7 +43,9 @@ export async function dataCallSide(db: Db, backendUrl: string) {
     const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId });
     if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
     const r = result.record;
-    await insertToolCall(db, {
+    // As a turn records a call without side effects: its trace row joins the next group
+    // commit, and the call is not held for it (a failure still surfaces, in settle()).
+    const row = {
       turnId: "turn_bench",
       callId,
       tool: r.tool,
@@ -50,16 +54,22 @@ export async function dataCallSide(db: Db, backendUrl: string) {
       durationMs: r.duration_ms,
       queuedMs: 0,
       record: { ...r },
-    });
+    };
+    written.push(groupCommit(db, (tx) => insertToolCall(tx, row)));
   };
-  return { insika, definition: entry.definition, deps, ctx };
+  const written: Promise<unknown>[] = [];
+  /** Waits for every trace row queued so far to be committed (rejects if one failed). */
+  const settle = async () => {
+    await Promise.all(written.splice(0));
+  };
+  return { insika, settle, definition: entry.definition, deps, ctx };
 }
 
 export default async function dataCall(): Promise<Row[]> {
   const backend = await startBackendProcess();
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: tempDir("insika-scripts-") });
   const db = freshDb();
-  const { insika, definition, deps, ctx } = await dataCallSide(db, backend.url);
+  const { insika, settle, definition, deps, ctx } = await dataCallSide(db, backend.url);
   const direct = undiciClient(backend.url);
   const undici = (i: number) => direct.call(String(i));
   // For the breakdown: the guard alone (same request), and the tool call without the trace write.
@@ -82,6 +92,7 @@ export default async function dataCall(): Promise<Row[]> {
   try {
     for (const size of SIZES) {
       const t = await interleave({ insika, undici }, { warmup: WARMUP, runs: size });
+      await settle();
       const a = stats(t.insika);
       const b = stats(t.undici);
       say(`  ${size} calls  insika: ${describe(a)}`);
@@ -107,6 +118,7 @@ export default async function dataCall(): Promise<Row[]> {
       );
     }
     const b = await interleave({ undici, guarded, noTrace, insika }, { warmup: WARMUP, runs: 3_000 });
+    await settle();
     const m = (k: keyof typeof b) => stats(b[k]).median;
     say(
       `  where the time goes (medians of 3,000 calls, 4 sides alternating): undici ${m("undici").toFixed(3)} ms;` +

@@ -135,7 +135,7 @@ async function turnRows(cluster: Cluster, backendUrl: string, scripts: string): 
 
 async function dataCallRows(cluster: Cluster, backendUrl: string): Promise<Row[]> {
   const db = await freshPostgres(cluster);
-  const { insika } = await dataCallSide(db, backendUrl);
+  const { insika, settle } = await dataCallSide(db, backendUrl);
   const direct = undiciClient(backendUrl);
   const times = await interleave(
     {
@@ -144,6 +144,7 @@ async function dataCallRows(cluster: Cluster, backendUrl: string): Promise<Row[]
     },
     { warmup: 200, runs: CALLS },
   );
+  await settle();
   const [a, b] = [stats(times.insika), stats(times.undici)];
   say(`  data-call (postgres): insika ${describe(a)}; undici ${describe(b)}`);
   await db.close();

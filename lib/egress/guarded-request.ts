@@ -22,7 +22,8 @@ export const MAX_REDIRECTS = 5;
 /** One outbound request, as a data tool or MCP call builds it. */
 export interface GuardedRequestInput {
   method: string;
-  url: string;
+  /** Text, or a URL already parsed (then it is not parsed again: the guard checks this object, undici sends it). */
+  url: string | URL;
   headers?: Record<string, string>;
   body?: string | Buffer;
   /** Bounds the whole call: DNS, every redirect hop and the body read. */

@@ -79,7 +79,8 @@ export function parseUrlForm(input: string | URL, base?: string | URL): ParsedUr
 
   let url: URL;
   try {
-    url = new URL(raw, base);
+    // A URL already parsed (a data tool's built request) is checked as it is, not parsed again.
+    url = input instanceof URL && base === undefined ? input : new URL(raw, base);
   } catch {
     const badPort = badPortReason(raw);
     if (badPort !== null) return egressBlock("bad-port", badPort, FIX_URL);

@@ -25,6 +25,8 @@ export interface BuiltRequest {
   method: HttpMethod;
   /** The absolute URL, fragment removed. */
   url: string;
+  /** The same URL, parsed: what the egress guard checks and the request is sent to (one parse per call). */
+  target: URL;
   headers: Record<string, string>;
   /** JSON text, when the tool has a body. */
   body?: string;
@@ -89,7 +91,7 @@ export function buildRequest(
       if (isSecret) secretHeaders.push(name);
     }
     const body = buildBody(req.body, scope);
-    const request: BuiltRequest = { method: req.method, url: url.href, headers };
+    const request: BuiltRequest = { method: req.method, url: url.href, target: url, headers };
     if (body !== null) {
       request.body = body;
       if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {

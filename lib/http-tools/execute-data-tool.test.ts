@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { STRICT_POSTURE } from "@/lib/egress";
 import { staticSecrets } from "@/lib/secrets/secret-source";
 import type { DataToolDefinition, ToolRequest } from "@/lib/tools/types";
@@ -121,6 +121,29 @@ describe("executeDataTool: the request on the wire", () => {
     expect(r.ok).toBe(true);
     expect(b.requests[0]?.headers["x-session"]).toBe("chat-1");
     expect(b.requests[0]?.url).toBe("/x?tenant=acme");
+  });
+
+  it("parses the built URL once: the guard checks that same object and the send uses it", async () => {
+    const b = await backend();
+    const t = tool({ url: `${b.origin}/items/{{id}}`, query: { page: "{{page}}" } });
+    await executeDataTool(t, { id: "7", page: 2 }, {}, deps()); // warm: the template's analysis is cached
+    const parsed: string[] = [];
+    const Native = globalThis.URL;
+    class CountingUrl extends Native {
+      constructor(input: string | URL, base?: string | URL) {
+        super(input, base);
+        parsed.push(this.href);
+      }
+    }
+    vi.stubGlobal("URL", CountingUrl);
+    try {
+      const r = await executeDataTool(t, { id: "42", page: 3 }, {}, deps());
+      expect(r.ok).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(parsed.filter((href) => href === `${b.origin}/items/42?page=3`)).toHaveLength(1);
+    expect(b.requests.at(-1)?.url).toBe("/items/42?page=3");
   });
 
   it("percent-encodes path and query values (../, ?, #, /, unicode)", async () => {

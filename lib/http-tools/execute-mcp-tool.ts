@@ -122,6 +122,7 @@ export async function executeMcpTool(
     const request: BuiltRequest = {
       method,
       url: options.built.url,
+      target: options.built.target,
       headers,
       body: method === "GET" ? undefined : message.body,
     };

@@ -64,7 +64,7 @@ export async function sendBuiltRequest(
       result = await guardedRequest(
         {
           method: request.method,
-          url: request.url,
+          url: request.target,
           headers: request.headers,
           body: request.body,
           timeoutMs: remaining,
