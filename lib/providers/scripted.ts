@@ -57,10 +57,12 @@ export function scriptedModel(steps: ScriptedStep[], options: { id?: string } = 
       return Math.max(0, steps.length - next);
     },
     stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
-      // Recorded on the call itself, not on first iteration, so a test sees every ask.
+      // Recorded on the call itself, not on first iteration, so a test sees every ask. The
+      // lists are copied (the engine's grow after the ask); their messages and specs are
+      // never changed once made, so they are shared, not cloned.
       const recorded: ScriptedRequest = {
-        messages: structuredClone(request.messages),
-        tools: structuredClone(request.tools),
+        messages: [...request.messages],
+        tools: [...request.tools],
         signal: request.signal,
       };
       requests.push(recorded);
