@@ -44,7 +44,8 @@ export async function dataCallSide(db: Db, backendUrl: string) {
     if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
     const r = result.record;
     // As a turn records a call without side effects: its trace row joins the next group
-    // commit, and the call is not held for it (a failure still surfaces, in settle()).
+    // commit (in a turn, the checkpoint's; here, lazily, the next flush), and the call is not
+    // held for it (a failure still surfaces, in settle()).
     const row = {
       turnId: "turn_bench",
       callId,
@@ -55,7 +56,7 @@ export async function dataCallSide(db: Db, backendUrl: string) {
       queuedMs: 0,
       record: { ...r },
     };
-    written.push(groupCommit(db, (tx) => insertToolCall(tx, row)));
+    written.push(groupCommit(db, (tx) => insertToolCall(tx, row), { lazy: true }));
   };
   const written: Promise<unknown>[] = [];
   /** Waits for every trace row queued so far to be committed (rejects if one failed). */

@@ -101,4 +101,17 @@ describe("group commit durability", () => {
     await expect(groupCommit(db, async () => db.client.exec("commit"), { durable: true })).rejects.toThrow();
     expect(db.client.pragma("synchronous", { simple: true })).toBe(1);
   });
+
+  it("holds a lazy write for the next eager flush, or flushes it alone a moment later", async () => {
+    const { db, insert, count } = fixture();
+    const lazy = groupCommit(db, async () => insert.run(1, "a").changes, { lazy: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(0); // no flush of its own at once
+    const eager = groupCommit(db, async () => insert.run(2, "b").changes);
+    await expect(Promise.all([lazy, eager])).resolves.toEqual([1, 1]);
+    expect(count()).toBe(2);
+    // Alone, it is committed anyway, soon.
+    await expect(groupCommit(db, async () => insert.run(3, "c").changes, { lazy: true })).resolves.toBe(1);
+    expect(count()).toBe(3);
+  });
 });

@@ -39,6 +39,12 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
+interface QueueOptions {
+  durable: boolean;
+  notify: readonly [string, string] | undefined;
+  lazy: boolean;
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** A failure of one write, carried out of the plain transaction so that it rolls back. */
@@ -48,29 +54,54 @@ class WriteFailed extends Error {
   }
 }
 
+/** How long a lazy write may wait for an eager one to flush it (ms). */
+const LAZY_FLUSH_MS = 2;
+
 class WriteQueue {
   private jobs: Job[] = [];
   private scheduled = false;
+  private lazyTimer: ReturnType<typeof setTimeout> | undefined;
   /** The flush in progress: the next waits for it (one transaction at a time per queue). */
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
 
-  /** Queues `write` for this tick's commit; resolves with its result once committed. */
-  run<T>(write: (tx: Db) => Promise<T>, durable: boolean, notify?: readonly [string, string]): Promise<T> {
+  /**
+   * Queues `write` for this tick's commit; resolves with its result once committed. A `lazy`
+   * write (one nobody waits for) schedules no flush of its own at once: it joins the next one an
+   * eager write schedules, or one LAZY_FLUSH_MS later, so it never delays the work after it.
+   */
+  run<T>(write: (tx: Db) => Promise<T>, options: QueueOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      const { durable, notify } = options;
       this.jobs.push({ write, durable, notify, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.flushing = this.flushing.then(() => this.flush());
-        });
-      }
+      if (options.lazy) this.scheduleLazy();
+      else this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.flushing = this.flushing.then(() => this.flush());
+    });
+  }
+
+  private scheduleLazy(): void {
+    if (this.scheduled || this.lazyTimer) return;
+    this.lazyTimer = setTimeout(() => {
+      this.lazyTimer = undefined;
+      this.schedule();
+    }, LAZY_FLUSH_MS);
   }
 
   private async flush(): Promise<void> {
     this.scheduled = false;
+    if (this.lazyTimer) {
+      clearTimeout(this.lazyTimer);
+      this.lazyTimer = undefined;
+    }
     const jobs = this.jobs;
     this.jobs = [];
     if (jobs.length === 0) return;
@@ -165,12 +196,16 @@ export function writeQueue(db: Db): WriteQueue {
  * Runs `write` in this tick's group commit of `db`; resolves once it is committed. `write`
  * gets the transaction's handle and must only touch the database: when another write of
  * the flush fails, it runs again. `durable`: that commit must survive power loss, not only
- * a crash.
+ * a crash. `lazy`: no one waits for this write, so it may wait (briefly) for the next flush.
  */
 export function groupCommit<T>(
   db: Db,
   write: (tx: Db) => Promise<T>,
-  options: { durable?: boolean; notify?: readonly [string, string] | undefined } = {},
+  options: { durable?: boolean; notify?: readonly [string, string] | undefined; lazy?: boolean } = {},
 ): Promise<T> {
-  return writeQueue(db).run(write, options.durable === true, options.notify);
+  return writeQueue(db).run(write, {
+    durable: options.durable === true,
+    notify: options.notify,
+    lazy: options.lazy === true,
+  });
 }
