@@ -10,7 +10,7 @@
  * - fleet: turns/s over HTTP with 1, 2 and 3 built servers on one PostgreSQL database, the
  *   turns spread round-robin. On this 2-core machine every instance shares the same cores
  *   (and the database and the client run there too): the figure shows the fleet's overhead,
- *   not its scaling.
+ *   not its scaling. `BENCH_POSTGRES_NO_FLEET=1` skips this part (the in-process rows alone).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -246,6 +246,10 @@ async function fleetRound(cluster: Cluster, backendUrl: string, backendPort: num
 }
 
 async function fleetRows(cluster: Cluster, backendUrl: string, backendPort: number): Promise<Row[]> {
+  if (process.env.BENCH_POSTGRES_NO_FLEET === "1") {
+    say("  fleet: skipped (BENCH_POSTGRES_NO_FLEET=1)");
+    return [];
+  }
   if (!fs.existsSync(path.join(".next", "BUILD_ID"))) {
     say("  fleet: skipped, no build (run `npm run build` first: the fleet row starts built servers)");
     return [];

@@ -27,6 +27,10 @@ interface Prepared {
 
 interface Shared {
   pool: pg.Pool;
+  /** The pool's Drizzle handle: every prepared statement is built on it, once per key. */
+  root: PgOrm;
+  /** Prepared statements by key, built once per process (their client: the pool). */
+  statements: Map<string, Prepared>;
   url: string;
   migrationsFolder: string;
   ready?: Promise<void>;
@@ -38,7 +42,8 @@ interface Shared {
 export class PostgresDatabase implements Db {
   readonly dialect = "postgres" as const;
   readonly t: Tables = pgTables;
-  private readonly statements = new Map<string, Prepared>();
+  /** In a transaction: the shared statements, each bound to this transaction's connection. */
+  private readonly bound = new Map<string, Prepared>();
 
   private constructor(
     private readonly shared: Shared,
@@ -56,8 +61,17 @@ export class PostgresDatabase implements Db {
     });
     // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
     pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));
-    const shared: Shared = { pool, url, migrationsFolder: options.migrationsFolder, isReady: false, closed: false };
-    return new PostgresDatabase(shared, drizzle({ client: pool }), false);
+    const root: PgOrm = drizzle({ client: pool });
+    const shared: Shared = {
+      pool,
+      root,
+      statements: new Map(),
+      url,
+      migrationsFolder: options.migrationsFolder,
+      isReady: false,
+      closed: false,
+    };
+    return new PostgresDatabase(shared, root, false);
   }
 
   assertTransactionOpen(): void {
@@ -109,13 +123,7 @@ export class PostgresDatabase implements Db {
   }
 
   prepared<Q extends PromiseLike<unknown>>(key: string, build: (orm: Orm, t: Tables) => Q): Statement<RowsOf<Q>> {
-    let statement = this.statements.get(key);
-    if (!statement) {
-      const name = statementName(key);
-      statement = (build(this.orm, this.t) as unknown as { prepare(name: string): Prepared }).prepare(name);
-      this.statements.set(key, statement);
-    }
-    const s = statement;
+    const s = this.inTransaction ? this.boundStatement(key, build) : this.sharedStatement(key, build);
     return {
       all: async (params) => {
         await this.enter();
@@ -134,6 +142,33 @@ export class PostgresDatabase implements Db {
         return rowsOf(await s.execute(params)).map((row) => Object.values(row as object));
       },
     };
+  }
+
+  /** The statement of `key`, built and prepared once per process (on the pool's handle). */
+  private sharedStatement(key: string, build: (orm: Orm, t: Tables) => PromiseLike<unknown>): Prepared {
+    let statement = this.shared.statements.get(key);
+    if (!statement) {
+      const orm = this.shared.root as unknown as Orm;
+      statement = (build(orm, this.t) as unknown as { prepare(name: string): Prepared }).prepare(statementName(key));
+      this.shared.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * The shared statement run on this transaction's connection. Drizzle binds a prepared query to
+   * the handle it was built on, and building one costs more than running it; so it is built once,
+   * and each transaction gets a view of it whose client is the transaction's (`client` is the one
+   * field Drizzle's node-postgres query runs with; the integration suite runs every statement).
+   */
+  private boundStatement(key: string, build: (orm: Orm, t: Tables) => PromiseLike<unknown>): Prepared {
+    let statement = this.bound.get(key);
+    if (!statement) {
+      const client = (this.pgOrm as unknown as { session: { client: pg.PoolClient } }).session.client;
+      statement = Object.create(this.sharedStatement(key, build), { client: { value: client } }) as Prepared;
+      this.bound.set(key, statement);
+    }
+    return statement;
   }
 
   async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
