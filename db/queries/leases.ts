@@ -104,7 +104,31 @@ function inJsonList(db: Db, column: SQLiteColumn, name: string): SQL {
     : sql`${column} in (select value from json_each(${param(name)}))`;
 }
 
-/** Whether `instance` still owns the turn (the fence every write of a run checks first). */
+/**
+ * Which of `turnIds` `instance` still owns: the fence of a group-commit flush, one statement for
+ * every turn with a write in it. On PostgreSQL, in a transaction, the rows are locked FOR SHARE:
+ * a takeover (claimTurn's UPDATE) waits until the flush commits, so the owner's writes in it
+ * land before the new owner's, never after.
+ */
+export async function heldLeases(db: Db, params: { instance: string; turnIds: string[] }): Promise<Set<string>> {
+  if (params.turnIds.length === 0) return new Set();
+  const ids = JSON.stringify(params.turnIds);
+  if (db.dialect === "postgres") {
+    const rows = await db.execute<{ turn_id: string }>(
+      sql`select turn_id from checkpoints where runner_instance = ${params.instance} and turn_id in (select jsonb_array_elements_text(cast(${ids} as text)::jsonb))${db.inTransaction ? sql` for share` : sql``}`,
+    );
+    return new Set(rows.map((row) => row.turn_id));
+  }
+  const held = db.prepared("checkpoints.heldLeases", (o, { checkpoints }) =>
+    o
+      .select({ turnId: checkpoints.turnId })
+      .from(checkpoints)
+      .where(and(eq(checkpoints.runnerInstance, param("instance")), inJsonList(db, checkpoints.turnId, "ids"))),
+  );
+  return new Set((await held.all({ instance: params.instance, ids })).map((row) => row.turnId));
+}
+
+/** Whether `instance` still owns the turn (one turn's fence, outside a flush). */
 export async function holdsLease(db: Db, params: { turnId: string; instance: string }): Promise<boolean> {
   if (db.dialect === "postgres" && db.inTransaction) {
     // FOR SHARE: a takeover (claimTurn's UPDATE) waits until this transaction commits, so the

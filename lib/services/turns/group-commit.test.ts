@@ -114,4 +114,33 @@ describe("group commit durability", () => {
     await expect(groupCommit(db, async () => insert.run(3, "c").changes, { lazy: true })).resolves.toBe(1);
     expect(count()).toBe(3);
   });
+
+  it("checks a precondition once per flush for every write that shares it, and runs none that fails it", async () => {
+    const { db, insert, count } = fixture();
+    const asked: string[][] = [];
+    const check = (key: string) => ({
+      name: "owner",
+      key,
+      passing: async (_tx: unknown, keys: string[]) => {
+        asked.push(keys);
+        return new Set(keys.filter((k) => k !== "lost"));
+      },
+      refuse: (k: string) => new Error(`${k} refused`),
+    });
+    const writes = [
+      groupCommit(db, async () => insert.run(1, "a").changes, { check: check("kept") }),
+      groupCommit(db, async () => insert.run(2, "b").changes, { check: check("lost") }),
+      groupCommit(db, async () => insert.run(3, "c").changes, { check: check("kept") }),
+      groupCommit(db, async () => insert.run(4, "d").changes),
+    ];
+    const settled = await Promise.allSettled(writes);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value : (s.reason as Error).message))).toEqual([
+      1,
+      "lost refused",
+      1,
+      1,
+    ]);
+    expect(asked).toEqual([["kept", "lost"]]);
+    expect(count()).toBe(3);
+  });
 });

@@ -30,9 +30,24 @@ import { observeFlush } from "@/lib/observability/insika-metrics";
 
 type Write = (tx: Db) => Promise<unknown>;
 
+/**
+ * A precondition many writes share, checked once per flush for all of them (one statement,
+ * not one per write): the lease fence of every turn with a write in the flush. Writes with the
+ * same `name` are checked together; a write whose `key` does not pass is not run and fails
+ * with `refuse(key)`.
+ */
+export interface FlushCheck {
+  readonly name: string;
+  readonly key: string;
+  /** The keys among `keys` that pass, read in the flush's transaction. */
+  passing(tx: Db, keys: string[]): Promise<ReadonlySet<string>>;
+  refuse(key: string): Error;
+}
+
 interface Job {
   write: Write;
   durable: boolean;
+  check: FlushCheck | undefined;
   /** A notification the flush sends once (Db.notify) when it commits this write. */
   notify: readonly [string, string] | undefined;
   resolve: (value: unknown) => void;
@@ -43,6 +58,7 @@ interface QueueOptions {
   durable: boolean;
   notify: readonly [string, string] | undefined;
   lazy: boolean;
+  check: FlushCheck | undefined;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -73,8 +89,8 @@ class WriteQueue {
    */
   run<T>(write: (tx: Db) => Promise<T>, options: QueueOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const { durable, notify } = options;
-      this.jobs.push({ write, durable, notify, resolve: resolve as (value: unknown) => void, reject });
+      const { durable, notify, check } = options;
+      this.jobs.push({ write, durable, notify, check, resolve: resolve as (value: unknown) => void, reject });
       if (options.lazy) this.scheduleLazy();
       else this.schedule();
     });
@@ -127,8 +143,14 @@ class WriteQueue {
     const options = { durable: jobs.some((job) => job.durable), relaxed: true };
     try {
       return await this.db.transaction(async (tx) => {
+        const refused = await runChecks(tx, jobs);
         const outcomes: Outcome[] = [];
         for (let i = 0; i < jobs.length; i += 1) {
+          const refusal = refused.get(i);
+          if (refusal) {
+            outcomes.push({ ok: false, error: refusal });
+            continue;
+          }
           try {
             outcomes.push({ ok: true, value: await jobs[i]!.write(tx) });
           } catch (error) {
@@ -138,7 +160,10 @@ class WriteQueue {
           // A write that ended the transaction: stop before the next one commits alone.
           tx.assertTransactionOpen();
         }
-        await notifyOnce(tx, jobs);
+        await notifyOnce(
+          tx,
+          jobs.filter((_, i) => outcomes[i]!.ok),
+        );
         return outcomes;
       }, options);
     } catch (error) {
@@ -151,8 +176,14 @@ class WriteQueue {
   /** The jobs in one transaction, each in a savepoint of its own. */
   private commitIsolated(jobs: Job[], options: { durable: boolean; relaxed: boolean }): Promise<Outcome[]> {
     return this.db.transaction(async (tx) => {
+      const refused = await runChecks(tx, jobs);
       const outcomes: Outcome[] = [];
-      for (const job of jobs) {
+      for (const [i, job] of jobs.entries()) {
+        const refusal = refused.get(i);
+        if (refusal) {
+          outcomes.push({ ok: false, error: refusal });
+          continue;
+        }
         try {
           outcomes.push({ ok: true, value: await tx.transaction((savepoint) => job.write(savepoint)) });
           tx.assertTransactionOpen();
@@ -169,6 +200,25 @@ class WriteQueue {
       return outcomes;
     }, options);
   }
+}
+
+/** Runs each check of the flush once, for all its keys; the refusal of each job that did not pass, by index. */
+async function runChecks(tx: Db, jobs: Job[]): Promise<Map<number, Error>> {
+  const refused = new Map<number, Error>();
+  const byName = new Map<string, { check: FlushCheck; keys: Set<string> }>();
+  for (const { check } of jobs) {
+    if (!check) continue;
+    const group = byName.get(check.name);
+    if (group) group.keys.add(check.key);
+    else byName.set(check.name, { check, keys: new Set([check.key]) });
+  }
+  for (const [name, { check, keys }] of byName) {
+    const passing = await check.passing(tx, [...keys]);
+    jobs.forEach((job, i) => {
+      if (job.check?.name === name && !passing.has(job.check.key)) refused.set(i, check.refuse(job.check.key));
+    });
+  }
+  return refused;
 }
 
 /** Each distinct notification of the flush's writes, sent once, in the flush's transaction. */
@@ -197,15 +247,22 @@ export function writeQueue(db: Db): WriteQueue {
  * gets the transaction's handle and must only touch the database: when another write of
  * the flush fails, it runs again. `durable`: that commit must survive power loss, not only
  * a crash. `lazy`: no one waits for this write, so it may wait (briefly) for the next flush.
+ * `check`: a precondition the flush checks first, once for every write that shares it.
  */
 export function groupCommit<T>(
   db: Db,
   write: (tx: Db) => Promise<T>,
-  options: { durable?: boolean; notify?: readonly [string, string] | undefined; lazy?: boolean } = {},
+  options: {
+    durable?: boolean;
+    notify?: readonly [string, string] | undefined;
+    lazy?: boolean;
+    check?: FlushCheck;
+  } = {},
 ): Promise<T> {
   return writeQueue(db).run(write, {
     durable: options.durable === true,
     notify: options.notify,
     lazy: options.lazy === true,
+    check: options.check,
   });
 }

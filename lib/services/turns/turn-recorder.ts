@@ -22,7 +22,7 @@ import {
   journalStarted,
   saveCheckpoint,
 } from "@/db/queries/checkpoints";
-import { holdsLease } from "@/db/queries/leases";
+import { heldLeases } from "@/db/queries/leases";
 import { recordTurnEnd } from "@/db/queries/turns";
 import { insertEvent, insertToolResult, lastEventSeq, TURN_EVENTS_CHANNEL } from "@/db/queries/traces";
 import type { StoredCheckpoint } from "@/db/schema";
@@ -39,7 +39,7 @@ import {
 import type { RunTurnResult } from "@/lib/engine/run-turn";
 import { DomainError } from "@/lib/errors";
 import type { CallDescriber } from "./sent-call-record";
-import { groupCommit } from "./group-commit";
+import { groupCommit, type FlushCheck } from "./group-commit";
 import { leaseHeldUntil } from "./active-turns";
 
 /** A run's write found its turn owned by another process (its lease was taken over). */
@@ -52,8 +52,25 @@ export class LeaseLostError extends DomainError {
   }
 }
 
-/** The turns whose lease a transaction already checked (the fence runs once per turn per flush). */
-const fencedIn = new WeakMap<Db, Set<string>>();
+/**
+ * The fence of a run's writes: before a flush runs them, one read of the lease rows of every
+ * turn of `instance` with a write in it (leases surely held skip it); a write of a turn taken
+ * over fails with LeaseLostError, unrun.
+ */
+function leaseFence(instance: string, turnId: string): FlushCheck {
+  return {
+    name: `lease:${instance}`,
+    key: turnId,
+    async passing(tx, turnIds) {
+      const unsure = turnIds.filter((id) => !leaseSurelyHeld(tx, id));
+      if (unsure.length === 0) return new Set(turnIds);
+      const held = await heldLeases(tx, { instance, turnIds: unsure });
+      for (const id of turnIds) if (!unsure.includes(id)) held.add(id);
+      return held;
+    },
+    refuse: (id) => new LeaseLostError(id),
+  };
+}
 
 /**
  * Whether the fence may skip its read: on SQLite, inside the write transaction, while a lease
@@ -107,6 +124,8 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   private terminal: HeldEvent | undefined;
   /** The run's final checkpoint (the one that says how it ended), held for end() likewise. */
   private finalCheckpoint: StoredCheckpoint | undefined;
+  /** The lease fence every write of this run passes (none without a lease). */
+  private readonly fence: FlushCheck | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -116,6 +135,7 @@ export class TurnRecorder implements EventSink, CheckpointStore {
     recorded: { seq: number; messages: number },
   ) {
     this.now = options.now ?? Date.now;
+    this.fence = options.lease ? leaseFence(options.lease.instance, turnId) : undefined;
     this.seq = recorded.seq;
     this.persistedMessages = recorded.messages;
   }
@@ -130,24 +150,13 @@ export class TurnRecorder implements EventSink, CheckpointStore {
 
   /** Runs `write` in the group commit, fenced on this run's lease. */
   private commit<T>(write: (tx: Db) => Promise<T>, options: { durable?: boolean; events?: boolean } = {}): Promise<T> {
-    const lease = this.options.lease;
-    const fenced = lease
-      ? async (tx: Db) => {
-          // Once per transaction: every write of this turn in one flush shares the check (on
-          // PostgreSQL it also locks the lease row until the flush commits, so a takeover waits).
-          let checked = fencedIn.get(tx);
-          if (!checked) fencedIn.set(tx, (checked = new Set()));
-          if (!checked.has(this.turnId) && !leaseSurelyHeld(tx, this.turnId)) {
-            if (!(await holdsLease(tx, { turnId: this.turnId, instance: lease.instance })))
-              throw new LeaseLostError(this.turnId);
-            checked.add(this.turnId);
-          }
-          return write(tx);
-        }
-      : write;
     // A write of events tells the turn's followers on every instance (GET /v1/turns/:id/events).
     const notify = options.events ? ([TURN_EVENTS_CHANNEL, this.turnId] as const) : undefined;
-    return groupCommit(this.db, fenced, { durable: options.durable === true, notify });
+    return groupCommit(this.db, write, {
+      durable: options.durable === true,
+      notify,
+      ...(this.fence ? { check: this.fence } : {}),
+    });
   }
 
   /** Adds a live listener (the SSE stream); returns its remover. */
