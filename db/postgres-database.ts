@@ -42,6 +42,8 @@ interface Shared {
 export class PostgresDatabase implements Db {
   readonly dialect = "postgres" as const;
   readonly t: Tables = pgTables;
+  /** In a transaction: its notifications, sent just before it commits. */
+  private readonly pending: [string, string][] = [];
   /** In a transaction: the shared statements, each bound to this transaction's connection. */
   private readonly bound = new Map<string, Prepared>();
 
@@ -176,7 +178,12 @@ export class PostgresDatabase implements Db {
     return this.pgOrm.transaction(async (tx) => {
       if (options.relaxed && !options.durable && !this.inTransaction)
         await tx.execute(sql`set local synchronous_commit to off`);
-      return fn(new PostgresDatabase(this.shared, tx as unknown as PgOrm, true));
+      const inner = new PostgresDatabase(this.shared, tx as unknown as PgOrm, true);
+      const value = await fn(inner);
+      // A savepoint's notifications wait for its transaction; the outermost sends them all.
+      if (this.inTransaction) this.pending.push(...inner.pending);
+      else if (inner.pending.length > 0) await tx.execute(notifyAll(inner.pending));
+      return value;
     });
   }
 
@@ -186,6 +193,12 @@ export class PostgresDatabase implements Db {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
+    // In a transaction: held, and sent with the others in one statement before it commits
+    // (PostgreSQL delivers them at the commit either way).
+    if (this.inTransaction) {
+      this.pending.push([channel, payload]);
+      return;
+    }
     await this.enter();
     await this.pgOrm.execute(sql`select pg_notify(${channel}, ${payload})`);
   }
@@ -240,6 +253,12 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable URL)";
   }
+}
+
+/** One statement sending every notification (channel, payload) of a transaction. */
+function notifyAll(notifications: [string, string][]): SQL {
+  const list = JSON.stringify(notifications);
+  return sql`select pg_notify(n->>0, n->>1) from jsonb_array_elements(cast(${list} as text)::jsonb) as n`;
 }
 
 function rowsOf(result: unknown): unknown[] {

@@ -51,11 +51,20 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
       .catch(() => undefined);
     await a.transaction(async (tx) => {
       await tx.notify("insika_probe", "committed");
+      // A savepoint's notifications go out with the transaction, unless the savepoint is undone.
+      await tx.transaction(async (savepoint) => savepoint.notify("insika_probe", "released"));
+      await tx
+        .transaction(async (savepoint) => {
+          await savepoint.notify("insika_probe", "undone");
+          throw new Error("undo the savepoint");
+        })
+        .catch(() => undefined);
+      await tx.notify("insika_probe", "last, with the payload's 'quotes' and \"more\"");
     });
     const deadline = Date.now() + 5_000;
-    while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (heard.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200));
-    expect(heard).toEqual(["committed"]);
+    expect(heard).toEqual(["committed", "released", "last, with the payload's 'quotes' and \"more\""]);
   });
 
   it("turns started at once on one session from two instances get distinct seqs (the session lock)", async () => {
