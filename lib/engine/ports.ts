@@ -40,6 +40,12 @@ export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolSpec[];
   signal: AbortSignal;
+  /**
+   * Whether this step's text is read as it is produced (a client streaming the turn). false:
+   * the model may answer the step whole, in one non-streaming provider call; it yields the
+   * same parts (text-delta(s), tool-calls, finish). Default true.
+   */
+  streaming?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, streamError, text, toolCall, usage } from "@/lib/providers/scripted";
-import type { ModelMessage, ToolOutcome } from "./ports";
+import type { Model, ModelMessage, ToolOutcome } from "./ports";
 import { runTurn } from "./run-turn";
 import {
   fakeExecutor,
@@ -184,6 +184,44 @@ describe("runTurn: streaming and the tool loop", () => {
     expect(model.requests[1]?.tools.map((tool) => tool.name)).toEqual(["tool_search", "extra"]);
     expect(executor.calls.map((call) => call.tool)).toEqual(["tool_search", "extra"]);
     expect(result.status).toBe("completed");
+  });
+});
+
+describe("runTurn: streaming flag", () => {
+  /** The scripted model, noting what each request said about streaming. */
+  function flagRecordingModel(steps: Parameters<typeof scriptedModel>[0]) {
+    const inner = scriptedModel(steps);
+    const flags: Array<boolean | undefined> = [];
+    const model: Model = {
+      id: inner.id,
+      stream: (request) => {
+        flags.push(request.streaming);
+        return inner.stream(request);
+      },
+    };
+    return { model, flags };
+  }
+
+  it("asks every step with streaming: false when the turn is not streamed, with the same events", async () => {
+    const { model, flags } = flagRecordingModel([[text("Let me look."), toolCall("lookup")], [text("Done.")]]);
+    const sink = recordingSink();
+    const result = await runTurn(input({ model, sink, streaming: false }));
+    expect(result).toMatchObject({ status: "completed", content: "Done." });
+    expect(flags).toEqual([false, false]);
+    expect(sink.types()).toEqual([
+      "turn_started",
+      "text_delta",
+      "tool_call",
+      "tool_result",
+      "text_delta",
+      "turn_completed",
+    ]);
+  });
+
+  it("asks with streaming: true by default", async () => {
+    const { model, flags } = flagRecordingModel([[toolCall("lookup")], [text("Done.")]]);
+    await runTurn(input({ model }));
+    expect(flags).toEqual([true, true]);
   });
 });
 

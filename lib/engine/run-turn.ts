@@ -36,6 +36,11 @@ export interface RunTurnInput {
   /** Aborting it fails the turn with `turn cancelled` (code `cancelled`) and aborts running calls. */
   signal?: AbortSignal;
   /**
+   * Whether the turn's text is read as it is produced (a client streaming the turn). false: each
+   * model step may be answered whole (ModelRequest.streaming); the events are the same. Default true.
+   */
+  streaming?: boolean;
+  /**
    * Approval seam (DESIGN D8): asked before each enveloped call; forces serial execution. With
    * tool_concurrency > 1, a fresh turn says so in a `warning` (naming `gate.tools`) after turn_started.
    */

@@ -168,8 +168,10 @@ export class TurnLoop {
   async #askModel(running: Running) {
     const messages = [...this.#prefix, ...this.#messages];
     const signal = running.signals.stopped;
+    const streaming = this.#input.streaming ?? true;
     try {
-      return await streamModelStep(this.#input.model, { messages, tools: this.#tools.specs(), signal }, this.#events);
+      const request = { messages, tools: this.#tools.specs(), signal, streaming };
+      return await streamModelStep(this.#input.model, request, this.#events);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       throw new TurnFailure(

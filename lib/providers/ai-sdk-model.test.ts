@@ -1,7 +1,16 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { APICallError } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import type { ModelMessage, ModelStreamPart } from "@/lib/engine/ports";
-import { AiSdkModel, toProviderPrompt, toProviderTools } from "./ai-sdk-model";
+import type { ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec } from "@/lib/engine/ports";
+import { AiSdkModel, ProviderError, toProviderPrompt, toProviderTools } from "./ai-sdk-model";
 
 const usage = (input?: number, output?: number) => ({
   inputTokens: { total: input, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
@@ -157,5 +166,142 @@ describe("AiSdkModel.stream", () => {
     };
     await expect(iterate()).rejects.toThrow("stop");
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe("AiSdkModel.stream with streaming: false", () => {
+  const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
+    messages: [{ role: "user", content: "hi" }],
+    tools: [],
+    signal: new AbortController().signal,
+    streaming: false,
+    ...overrides,
+  });
+  const collect = async (adapter: AiSdkModel, req: ModelRequest) => {
+    const out: ModelStreamPart[] = [];
+    for await (const part of adapter.stream(req)) out.push(part);
+    return out;
+  };
+  const generated = (content: LanguageModelV3Content[], tokens = usage(5, 7)): LanguageModelV3GenerateResult => ({
+    content,
+    finishReason: { unified: "tool-calls", raw: "tool_calls" },
+    usage: tokens,
+    warnings: [],
+  });
+
+  it("asks doGenerate once and yields the text as one delta, the client tool calls, then finish with usage", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([
+        { type: "text", text: "Let me " },
+        { type: "reasoning", text: "thinking" },
+        { type: "text", text: "look." },
+        { type: "tool-call", toolCallId: "c1", toolName: "lookup", input: '{ "q" : "x" }' },
+        { type: "tool-call", toolCallId: "s1", toolName: "web_search", input: "{}", providerExecuted: true },
+        { type: "tool-call", toolCallId: "c2", toolName: "lookup", input: '{"q":"y"}' },
+      ]),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model }), providerOptions: { fake: { x: 1 } } });
+    const tools: ModelToolSpec[] = [{ name: "lookup", description: "d", parameters: { type: "object" } }];
+    const signal = new AbortController().signal;
+
+    expect(await collect(adapter, request({ tools, signal }))).toStrictEqual([
+      { type: "text-delta", text: "Let me look." },
+      { type: "tool-call", call: { id: "c1", name: "lookup", arguments: '{ "q" : "x" }' } },
+      { type: "tool-call", call: { id: "c2", name: "lookup", arguments: '{"q":"y"}' } },
+      { type: "finish", usage: { inputTokens: 5, outputTokens: 7 } },
+    ]);
+    expect(model.doStreamCalls).toHaveLength(0);
+    expect(model.doGenerateCalls).toHaveLength(1);
+    const call = model.doGenerateCalls[0]!;
+    expect(call.prompt).toStrictEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+    expect(call.tools).toStrictEqual(toProviderTools(tools));
+    expect(call.abortSignal).toBe(signal);
+    expect(call.providerOptions).toStrictEqual({ fake: { x: 1 } });
+  });
+
+  it("yields no text delta for a step without text, and no usage the provider did not report", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([{ type: "tool-call", toolCallId: "c1", toolName: "t", input: "{}" }], usage()),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model }) });
+    expect(await collect(adapter, request())).toStrictEqual([
+      { type: "tool-call", call: { id: "c1", name: "t", arguments: "{}" } },
+      { type: "finish" },
+    ]);
+  });
+
+  it("streams as before when streaming is true or absent", async () => {
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(controller) {
+            controller.enqueue({ type: "finish", usage: usage(1, 1), finishReason: { unified: "stop", raw: "stop" } });
+            controller.close();
+          },
+        }),
+      }),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model }) });
+    await collect(adapter, request({ streaming: true }));
+    const { streaming: _omitted, ...withoutFlag } = request();
+    await collect(adapter, withoutFlag);
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("turns a provider error into a ProviderError with the status kept and the key scrubbed", async () => {
+    const key = "sk-generate-secret-42";
+    const model = new MockLanguageModelV3({
+      doGenerate: () =>
+        Promise.reject(
+          new APICallError({
+            message: `Incorrect API key provided: ${key}`,
+            url: "https://api.example.com/v1/chat/completions",
+            requestBodyValues: {},
+            statusCode: 401,
+            responseBody: `{"error":{"message":"Incorrect API key provided: ${key}"}}`,
+          }),
+        ),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model, secrets: [key] }) });
+    const error = await collect(adapter, request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status).toBe(401);
+    expect((error as Error).message).toBe("provider error: 401 Unauthorized: Incorrect API key provided: [secret]");
+  });
+
+  it("rethrows the abort reason when the signal aborts during the call", async () => {
+    const controller = new AbortController();
+    const reason = new Error("turn cancelled");
+    const model = new MockLanguageModelV3({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_, reject) => {
+          abortSignal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+          controller.abort(reason);
+        }),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model }) });
+    await expect(collect(adapter, request({ signal: controller.signal }))).rejects.toBe(reason);
+  });
+
+  it("in strict mode sends the compiled schema and maps the model's nulls for optional properties back", async () => {
+    const parameters = {
+      type: "object",
+      properties: { q: { type: "string" }, limit: { type: "integer" } },
+      required: ["q"],
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([
+        { type: "tool-call", toolCallId: "c1", toolName: "find", input: '{"q":"x","limit":null}' },
+      ]),
+    });
+    const adapter = new AiSdkModel({ id: "m", connect: () => ({ model }), strictDialect: "openai-strict" });
+    const tools: ModelToolSpec[] = [{ name: "find", description: "d", parameters }];
+
+    const parts = await collect(adapter, request({ tools }));
+    expect(parts[0]).toStrictEqual({ type: "tool-call", call: { id: "c1", name: "find", arguments: '{"q":"x"}' } });
+    const sent = model.doGenerateCalls[0]!.tools as LanguageModelV3FunctionTool[];
+    expect(sent).toStrictEqual(toProviderTools(tools, "openai-strict"));
+    expect(sent[0]).toMatchObject({ strict: true, inputSchema: { required: ["q", "limit"] } });
   });
 });

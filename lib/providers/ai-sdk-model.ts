@@ -1,16 +1,21 @@
 /**
  * Adapter from an AI SDK provider model (LanguageModelV3, provider spec v3) to the engine's
- * `Model` port. It calls `doStream` directly — one model step per call — because the engine
- * runs the tool loop itself; `streamText` would add a second loop and its own retries.
+ * `Model` port. It calls the provider model directly — one model step per call — because the
+ * engine runs the tool loop itself; `streamText`/`generateText` would add a second loop and
+ * their own retries. A step is streamed (`doStream`) unless nobody reads its text as it is
+ * produced (`request.streaming: false`): then it is one non-streaming `doGenerate` call
+ * (ai-sdk-generate-step.ts), which costs the provider and the SDK less than a stream.
  */
 import { STATUS_CODES } from "node:http";
 import type {
   JSONSchema7,
   LanguageModelV3,
+  LanguageModelV3CallOptions,
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
+  LanguageModelV3ToolCall,
   LanguageModelV3ToolResultPart,
   LanguageModelV3Usage,
   SharedV3ProviderOptions,
@@ -18,6 +23,7 @@ import type {
 import { APICallError } from "ai";
 import type { Model, ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec, TokenUsage } from "@/lib/engine/ports";
 import { redactText } from "@/lib/secrets/redact";
+import { aiSdkGenerateStep, type StepReader } from "./ai-sdk-generate-step";
 import { compileForDialect, mapStrictArguments, type Dialect } from "./dialects";
 
 /** A provider call failed; `message` is safe to show (secret values are scrubbed). */
@@ -68,7 +74,7 @@ const MAX_ERROR_CHARS = 400;
 /** Longest excerpt of a provider's own words (its error message or response body) in that message. */
 export const MAX_EXCERPT_CHARS = 200;
 
-/** `Model` over an AI SDK provider model. Streams text deltas, tool calls, then finish. */
+/** `Model` over an AI SDK provider model. Yields text deltas, tool calls, then finish. */
 export class AiSdkModel implements Model {
   readonly id: string;
   private readonly options: AiSdkModelOptions;
@@ -81,19 +87,27 @@ export class AiSdkModel implements Model {
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     request.signal.throwIfAborted();
     const { model, secrets = [] } = this.options.connect();
-    const fail = (error: unknown): unknown => toProviderError(error, request.signal, secrets);
+    const call: LanguageModelV3CallOptions = {
+      prompt: toProviderPrompt(request.messages, this.options.systemPlacement ?? "inline"),
+      tools: toProviderTools(request.tools, this.options.strictDialect),
+      abortSignal: request.signal,
+      ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions } : {}),
+    };
+    const read: StepReader = {
+      toolCall: (part) => this.toToolCall(part, request.tools),
+      usage: toTokenUsage,
+      fail: (error) => toProviderError(error, request.signal, secrets),
+    };
+    if (request.streaming === false) {
+      yield* aiSdkGenerateStep(model, call, read);
+      return;
+    }
 
     let stream: ReadableStream<LanguageModelV3StreamPart>;
     try {
-      const result = await model.doStream({
-        prompt: toProviderPrompt(request.messages, this.options.systemPlacement ?? "inline"),
-        tools: toProviderTools(request.tools, this.options.strictDialect),
-        abortSignal: request.signal,
-        ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions } : {}),
-      });
-      stream = result.stream;
+      stream = (await model.doStream(call)).stream;
     } catch (error) {
-      throw fail(error);
+      throw read.fail(error);
     }
 
     const reader = stream.getReader();
@@ -106,7 +120,7 @@ export class AiSdkModel implements Model {
         try {
           next = await reader.read();
         } catch (error) {
-          throw fail(error);
+          throw read.fail(error);
         }
         if (next.done) {
           done = true;
@@ -119,17 +133,12 @@ export class AiSdkModel implements Model {
             break;
           case "tool-call":
             // Provider-executed tools are never offered by us; skip them defensively.
-            if (part.providerExecuted !== true) {
-              yield {
-                type: "tool-call",
-                call: { id: part.toolCallId, name: part.toolName, arguments: this.mapArguments(part, request.tools) },
-              };
-            }
+            if (part.providerExecuted !== true) yield { type: "tool-call", call: read.toolCall(part) };
             break;
           case "error":
-            throw fail(part.error);
+            throw read.fail(part.error);
           case "finish":
-            usage = toTokenUsage(part.usage);
+            usage = read.usage(part.usage);
             finished = true;
             break;
           default:
@@ -146,10 +155,10 @@ export class AiSdkModel implements Model {
   }
 
   // Strict mode: the nulls the compiled schema made the model send for optional properties are dropped.
-  private mapArguments(part: { toolName: string; input: string }, tools: ModelToolSpec[]): string {
-    if (this.options.strictDialect === undefined) return part.input;
-    const tool = tools.find((t) => t.name === part.toolName);
-    return tool ? mapStrictArguments(part.input, tool.parameters) : part.input;
+  private toToolCall(part: LanguageModelV3ToolCall, tools: ModelToolSpec[]) {
+    const tool = this.options.strictDialect === undefined ? undefined : tools.find((t) => t.name === part.toolName);
+    const args = tool ? mapStrictArguments(part.input, tool.parameters) : part.input;
+    return { id: part.toolCallId, name: part.toolName, arguments: args };
   }
 }
 

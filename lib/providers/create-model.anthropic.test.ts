@@ -1,9 +1,10 @@
-// Wire tests: anthropic (Messages streaming protocol) against a loopback server.
+// Wire tests: anthropic (Messages API, streamed and not) against a loopback server.
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
 import {
   anthropicEvent,
+  asksForStream,
   loopbackFetch,
   startLoopbackModelServer,
   type LoopbackModelServer,
@@ -18,6 +19,7 @@ import {
   secrets,
   subscribeResult,
   subscribeSchema,
+  wireTools,
 } from "@/test/support/wire-fixtures";
 
 const KEY = "sk-ant-test-do-not-leak";
@@ -107,6 +109,44 @@ function anthropicModel(baseUrl: string, readSecret = secrets({ anthropic_key: K
 }
 
 describe("anthropic over the Messages API", () => {
+  it("asks for one JSON message when nobody reads the step as it is produced, and gives the same parts", async () => {
+    server = await startLoopbackModelServer([
+      {
+        kind: "json",
+        body: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-test",
+          content: [
+            { type: "text", text: "Calling both tools." },
+            { type: "tool_use", id: "toolu_a", name: "search_catalog", input: { query: "lamp", limit: 3 } },
+            { type: "tool_use", id: "toolu_b", name: "subscribe", input: { email: "a@b.c" } },
+          ],
+          stop_reason: "tool_use",
+          stop_sequence: null,
+          usage: { input_tokens: 25, output_tokens: 30 },
+        },
+      },
+    ]);
+    const model = anthropicModel(server.baseUrl);
+    const parts = [];
+    const signal = new AbortController().signal;
+    for await (const part of model.stream({ messages: firstTurn, tools: wireTools(), signal, streaming: false })) {
+      parts.push(part);
+    }
+    expect(parts).toStrictEqual([
+      { type: "text-delta", text: "Calling both tools." },
+      { type: "tool-call", call: { id: "toolu_a", name: "search_catalog", arguments: '{"query":"lamp","limit":3}' } },
+      { type: "tool-call", call: { id: "toolu_b", name: "subscribe", arguments: '{"email":"a@b.c"}' } },
+      { type: "finish", usage: { inputTokens: 25, outputTokens: 30 } },
+    ]);
+    const first = server.requests[0]!;
+    expect(first.url).toBe("/v1/messages");
+    expect(first.headers["x-api-key"]).toBe(KEY);
+    expect(asksForStream(first)).toBe(false);
+  });
+
   it("sends tools verbatim, streams the lead-in before parallel tool_use calls, then sends tool_result blocks", async () => {
     server = await startLoopbackModelServer([toolStep, answerStep]);
     const model = anthropicModel(server.baseUrl);

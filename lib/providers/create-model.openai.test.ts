@@ -1,9 +1,12 @@
-// Wire tests: openai-compatible and openai (Chat Completions streaming) against a loopback server.
+// Wire tests: openai-compatible and openai (Chat Completions, streamed and not) against a loopback server.
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
 import { ProviderError } from "./ai-sdk-model";
+import type { Model, ModelMessage, ModelStreamPart } from "@/lib/engine/ports";
 import {
+  asksForStream,
   chatChunk,
+  chatCompletion,
   chatUsageChunk,
   loopbackFetch,
   startLoopbackModelServer,
@@ -65,6 +68,14 @@ const answerStep: ScriptedResponse = {
 };
 
 type Body = { messages: unknown[]; tools: unknown; stream: boolean; stream_options: unknown; model: string };
+
+/** A step asked with `streaming: false` (one non-streaming call), its parts collected. */
+async function collectWhole(model: Model, messages: ModelMessage[]): Promise<ModelStreamPart[]> {
+  const parts: ModelStreamPart[] = [];
+  const request = { messages, tools: wireTools(), signal: new AbortController().signal, streaming: false };
+  for await (const part of model.stream(request)) parts.push(part);
+  return parts;
+}
 
 for (const provider of ["openai-compatible", "openai"] as const) {
   describe(`${provider} over Chat Completions`, () => {
@@ -151,6 +162,65 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       ]);
     });
 
+    it("asks for one JSON answer when nobody reads the step as it is produced, and gives the same parts", async () => {
+      server = await startLoopbackModelServer([
+        {
+          kind: "json",
+          body: chatCompletion({
+            text: "Let me look that up.",
+            toolCalls: [
+              { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
+              { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' },
+            ],
+            usage: { prompt: 42, completion: 17 },
+          }),
+        },
+        {
+          kind: "json",
+          body: chatCompletion({ text: "Found 2 lamps; you are subscribed.", usage: { prompt: 80, completion: 9 } }),
+        },
+      ]);
+      const model = createModel(
+        { provider, model: "test-model", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
+        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+      );
+
+      expect(await collectWhole(model, firstTurn)).toStrictEqual([
+        { type: "text-delta", text: "Let me look that up." },
+        {
+          type: "tool-call",
+          call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
+        },
+        { type: "tool-call", call: { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
+        { type: "finish", usage: { inputTokens: 42, outputTokens: 17 } },
+      ]);
+      const first = server.requests[0]!;
+      expect(first.url).toBe("/v1/chat/completions");
+      expect(first.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(asksForStream(first)).toBe(false);
+      const body = first.body as Body;
+      expect(body).not.toHaveProperty("stream_options");
+      expect(body.messages).toStrictEqual([
+        { role: "system", content: "You are a shop assistant." },
+        { role: "user", content: "find lamps and subscribe a@b.c" },
+      ]);
+      expect((body.tools as unknown[]).length).toBe(2);
+
+      const answer = await collectWhole(
+        model,
+        secondTurn(
+          "Let me look that up.",
+          ["call_a", "call_b"],
+          ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}'],
+        ),
+      );
+      expect(answer).toStrictEqual([
+        { type: "text-delta", text: "Found 2 lamps; you are subscribed." },
+        { type: "finish", usage: { inputTokens: 80, outputTokens: 9 } },
+      ]);
+      expect((server.requests[1]!.body as Body).messages.slice(2)).toHaveLength(3);
+    });
+
     it("turns a 401 into a clear error that does not contain the key", async () => {
       const body = JSON.stringify({
         error: {
@@ -169,6 +239,22 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       expect((error as ProviderError).status).toBe(401);
       expect((error as Error).message).toBe("provider error: 401 Unauthorized: Incorrect API key provided: [secret]");
       expect((error as Error).message).not.toContain(KEY);
+    });
+
+    it("turns a 401 to a non-streaming call into the same clear error", async () => {
+      const body = JSON.stringify({
+        error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" },
+      });
+      server = await startLoopbackModelServer([{ kind: "error", status: 401, body }]);
+      const model = createModel(
+        { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
+        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+      );
+      const error = await collectWhole(model, firstTurn).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).status).toBe(401);
+      expect((error as Error).message).toBe("provider error: 401 Unauthorized: Incorrect API key provided: [secret]");
+      expect(asksForStream(server.requests[0])).toBe(false);
     });
 
     it("turns a 500 with a text body into a clear error", async () => {

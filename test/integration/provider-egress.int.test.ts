@@ -4,17 +4,16 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChunk, startLoopbackModelServer, type LoopbackModelServer } from "../support/loopback-model-server";
+import {
+  asksForStream,
+  chatCompletion,
+  startLoopbackModelServer,
+  type LoopbackModelServer,
+} from "../support/loopback-model-server";
 import { runCli, startServer, type TestServer } from "../support/server";
 
-const answer = (text: string) => ({
-  kind: "sse" as const,
-  events: [
-    { data: chatChunk({ role: "assistant", content: text }) },
-    { data: chatChunk({}, "stop") },
-    { data: "[DONE]" },
-  ],
-});
+// The turns here are JSON turns: the provider is asked for one whole answer per step.
+const answer = (text: string) => ({ kind: "json" as const, body: chatCompletion({ text }) });
 
 async function turn(server: TestServer, agentId: string, baseUrl: string, message = "hello") {
   const put = await server.api("PUT", `/v1/agents/${agentId}`, {
@@ -127,6 +126,7 @@ describe("with INSIKA_PROVIDER_HOSTS=127.0.0.1", () => {
     const result = await turn(server, "local_ok", model.baseUrl);
     expect(result).toMatchObject({ status: "completed", content: "hi from the local model" });
     expect(model.requests).toHaveLength(1);
+    expect(asksForStream(model.requests[0])).toBe(false);
   });
 
   it("does not follow a provider's redirect", async () => {

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatChunk, startLoopbackModelServer, type LoopbackModelServer } from "../support/loopback-model-server";
+import {
+  asksForStream,
+  chatCompletion,
+  startLoopbackModelServer,
+  type LoopbackModelServer,
+} from "../support/loopback-model-server";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
 
@@ -101,15 +106,9 @@ describe("a model API key stays on the provider path", () => {
   let model: LoopbackModelServer;
 
   beforeAll(async () => {
+    // JSON turns: each step is one non-streaming provider call.
     model = await startLoopbackModelServer([
-      {
-        kind: "sse",
-        events: [
-          { data: chatChunk({ role: "assistant", content: "hello" }) },
-          { data: chatChunk({}, "stop") },
-          { data: "[DONE]" },
-        ],
-      },
+      { kind: "json", body: chatCompletion({ text: "hello" }) },
       // The worst provider: its error page quotes the key back, long, and in encoded forms.
       {
         kind: "error",
@@ -139,8 +138,9 @@ describe("a model API key stays on the provider path", () => {
     expect((await server.api("PUT", "/v1/agents/keyed", agent)).status).toBe(201);
     const sessionId = (await server.api("POST", "/v1/sessions", { agent_id: "keyed" })).body.id;
     const ok = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "hi" });
-    expect(ok.body.status).toBe("completed");
+    expect(ok.body).toMatchObject({ status: "completed", content: "hello" });
     expect(model.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(asksForStream(model.requests[0])).toBe(false);
 
     const failed = await server.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "again" });
     expect(failed.body.status).toBe("failed");
@@ -149,6 +149,7 @@ describe("a model API key stays on the provider path", () => {
     );
     expect(failed.body.error.length).toBeLessThan(400);
     expect(failed.body).toMatchObject({ code: "model_error", fault: "model" });
+    expect(asksForStream(model.requests[1])).toBe(false);
 
     // A data tool cannot read the provider key: {{secret.llm_key}} is not provisioned for it.
     const manifest = await server.api("POST", "/v1/tools/manifest", {

@@ -1,8 +1,8 @@
 /**
  * Test-only: a scripted model server on 127.0.0.1 (a loopback server, see
  * startLoopbackServer) that records every request, its JSON body parsed, and answers each
- * one with the next scripted response (SSE events or a plain error); plus the provider
- * fetches and stream chunks the provider tests use with it.
+ * one with the next scripted response (SSE events, a JSON answer or a plain error); plus the
+ * provider fetches, stream chunks and answer bodies the provider tests use with it.
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { parseProviderPosture, type FetchLike } from "@/lib/egress";
@@ -26,9 +26,22 @@ export interface ModelRequest {
   body: unknown;
 }
 
+/**
+ * Whether a request asked the provider to stream: its body's `stream` as sent, absent meaning
+ * false (the default of Chat Completions and of Anthropic's Messages; the AI SDK's
+ * non-streaming calls leave it out).
+ */
+export function asksForStream(request: ModelRequest | undefined): boolean {
+  if (request === undefined) throw new Error("test: no such model request");
+  const body = request.body as { stream?: unknown } | null;
+  return typeof body === "object" && body !== null && body.stream === true;
+}
+
 export type ScriptedResponse =
   /** SSE: each entry is written as one event (`event:` line only when `event` is set). */
   | { kind: "sse"; events: Array<{ event?: string; data: string }>; hang?: boolean }
+  /** A whole (non-streamed) answer: `body` sent as JSON with status 200, e.g. chatCompletion(...). */
+  | { kind: "json"; body: unknown }
   | { kind: "error"; status: number; body: string; contentType?: string };
 
 export interface LoopbackModelServer {
@@ -55,6 +68,10 @@ export async function startLoopbackModelServer(script: ScriptedResponse[]): Prom
     }
     if (next.kind === "error") {
       res.writeHead(next.status, { "content-type": next.contentType ?? "application/json" }).end(next.body);
+      return;
+    }
+    if (next.kind === "json") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(next.body));
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -102,6 +119,45 @@ export function chatUsageChunk(promptTokens: number, completionTokens: number): 
       total_tokens: promptTokens + completionTokens,
     },
   });
+}
+
+/** What a non-streamed Chat Completions answer holds: text and/or tool calls, and usage. */
+export interface ChatAnswer {
+  text?: string;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  usage?: { prompt: number; completion: number };
+}
+
+/**
+ * OpenAI Chat Completions answer body (`object: "chat.completion"`, what `stream: false` gets):
+ * one choice, finishing with `tool_calls` when it makes calls, else `stop`.
+ */
+export function chatCompletion(answer: ChatAnswer): Record<string, unknown> {
+  const toolCalls = answer.toolCalls ?? [];
+  const message: Record<string, unknown> = { role: "assistant", content: answer.text ?? null };
+  if (toolCalls.length > 0) {
+    message.tool_calls = toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments },
+    }));
+  }
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: "test-model",
+    choices: [{ index: 0, message, finish_reason: toolCalls.length > 0 ? "tool_calls" : "stop" }],
+    ...(answer.usage
+      ? {
+          usage: {
+            prompt_tokens: answer.usage.prompt,
+            completion_tokens: answer.usage.completion,
+            total_tokens: answer.usage.prompt + answer.usage.completion,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Anthropic Messages stream event. */

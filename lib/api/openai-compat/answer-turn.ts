@@ -16,11 +16,14 @@ interface TurnParams {
   actor: Principal;
 }
 
-/** Runs a turn to its end (or until it waits) and returns it as an answer. */
+/**
+ * Runs a turn to its end (or until it waits) and returns it as an answer. Not streamed: each
+ * model step may be one non-streaming provider call.
+ */
 export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: string; answer: TurnAnswer }> {
   let answer: TurnAnswer | undefined;
   const sink: AnswerSink = { start: () => undefined, text: () => undefined, end: (a) => (answer = a) };
-  const turn = await startTurn(db, { ...params, listener: answerListener(sink) });
+  const turn = await startTurn(db, { ...params, streaming: false, listener: answerListener(sink) });
   const result = await turn.done;
   answer ??= {
     status: result.status,
@@ -54,6 +57,7 @@ export async function streamTurn(
     sessionId: params.sessionId,
     message: params.message,
     actor: params.actor,
+    streaming: true,
     listener: answerListener(params.sink),
   });
   turn.done.catch((error: unknown) => {

@@ -45,6 +45,8 @@ export interface LaunchParams {
   resume?: ResumeState;
   listener?: EventListener;
   signal?: AbortSignal;
+  /** Whether a client reads the turn's text as it is produced (RunTurnInput.streaming); default true. */
+  streaming?: boolean;
   crash?: CrashPoint;
   /** The turn row was just created (the recorder need not read back what it holds). */
   fresh?: boolean;
@@ -72,6 +74,7 @@ export async function startNewTurn(
     rateLimit?: { max: number; windowMs: number };
     listener?: EventListener;
     signal?: AbortSignal;
+    streaming?: boolean;
     parentBudget?: SubagentBudget;
   },
 ): Promise<StartedTurn> {
@@ -150,6 +153,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       checkpoints: recorder,
       ...(setup.gate ? { gate: setup.gate } : {}),
       ...(params.signal ? { signal: params.signal } : {}),
+      ...(params.streaming === false ? { streaming: false } : {}),
       ...(params.resume ? { resume: params.resume } : {}),
     })
       .then(async (result) => {
@@ -209,7 +213,16 @@ export function childRunner(db: Db, parent: SessionRow, depth: number, parentBud
   return async (agentId, message, signal) => {
     const agent = await getAgentOrThrow(db, agentId);
     const session = await insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
-    const child = await startNewTurn(db, { session, agent, message, depth: depth + 1, signal, parentBudget });
+    // Not streamed: no client reads a child's text as it is produced (its parent gets the result).
+    const child = await startNewTurn(db, {
+      session,
+      agent,
+      message,
+      depth: depth + 1,
+      signal,
+      streaming: false,
+      parentBudget,
+    });
     const result = await child.done;
     return {
       agent: agentId,

@@ -19,7 +19,8 @@ import { resumeTurn } from "./resume-turn";
  * ends or waits. The turn keeps running if the client goes away (and survives a restart:
  * it is resumed). One running or waiting turn per session (409 otherwise); 409 too when the
  * session's agent was deleted. `signal`
- * cancels the turn.
+ * cancels the turn. `streaming` (default true) says whether the client reads the text as it is
+ * produced; false lets each model step be one non-streaming provider call (same events).
  *
  * `actor` is who starts it: a session it may not see is not found (maySeeSession), the
  * turn row records its key, and its turns-per-minute limit applies (429). null: the
@@ -33,6 +34,7 @@ export async function startTurn(
     actor: Principal | null;
     listener?: EventListener;
     signal?: AbortSignal;
+    streaming?: boolean;
   },
 ): Promise<StartedTurn> {
   if (params.message.trim() === "") throw validationFailed("message must not be empty");
@@ -51,6 +53,7 @@ export async function startTurn(
     ...(rateLimit ? { rateLimit } : {}),
     ...(params.listener ? { listener: params.listener } : {}),
     ...(params.signal ? { signal: params.signal } : {}),
+    ...(params.streaming === false ? { streaming: false } : {}),
   });
 }
 

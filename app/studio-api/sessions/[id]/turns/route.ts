@@ -27,6 +27,7 @@ export const POST = studioRoute<{ id: string }>(
       sessionId: params.id,
       message,
       actor: principal,
+      streaming: true,
       // `seq` stays in the data: after a wait, the playground follows the turn from there.
       listener: ({ type, ...data }) => {
         channel.send(type, data);

@@ -20,6 +20,7 @@ export const POST = route<{ id: string }>(
         sessionId: params.id,
         message,
         actor: principal,
+        streaming: true,
         listener: ({ type, seq: _seq, at: _at, ...data }) => {
           channel.send(type, data);
           if (isTerminalEvent(type)) channel.close();
@@ -28,7 +29,8 @@ export const POST = route<{ id: string }>(
       turn.done.catch(() => channel.close());
       return channel.response;
     }
-    const turn = await startTurn(db, { sessionId: params.id, message, actor: principal });
+    // Nobody reads the text before the end: each model step may be one non-streaming provider call.
+    const turn = await startTurn(db, { sessionId: params.id, message, actor: principal, streaming: false });
     const result = await turn.done;
     return json(turnResultJson(turn.turnId, result));
   },
