@@ -73,6 +73,13 @@ export interface Db {
   /** `fn` as one transaction; on a transaction's handle, a savepoint inside it. */
   transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * On a transaction's handle: runs `hook` just before this handle's transaction commits (or
+   * its savepoint is released), or before a savepoint opens on it, whichever comes first; once
+   * per `key` until then, however often it is asked; forgotten when it rolls back. For rows a
+   * transaction gathers as it goes and writes in one statement (in the order they came).
+   */
+  beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void;
+  /**
    * Inside a transaction: waits until no other transaction holds the lock called `name`, and
    * holds it until this one ends (PostgreSQL: a transaction-scoped advisory lock; SQLite
    * needs nothing, a transaction holds the database's write lock from its start).

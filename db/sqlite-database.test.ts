@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
+import type { Db } from "./database";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { describe, expect, it } from "vitest";
 import * as schema from "./schema";
@@ -93,5 +94,31 @@ describe("SqliteDatabase: a transaction holds the connection across its awaits",
     );
     expect(order).toEqual(["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"]);
     expect(client.prepare("select count(*) from t").pluck().get()).toBe(3);
+  });
+
+  it("runs a beforeCommit hook once per key at its handle's end or before a savepoint opens, and forgets an undone savepoint's", async () => {
+    const { db, client } = fixture();
+    const ran: string[] = [];
+    const hook = (name: string) => async (tx: Db) => {
+      ran.push(name);
+      await tx.execute(sql`insert into t (k, v) values (${ran.length}, ${name})`);
+    };
+    await db.transaction(async (tx) => {
+      tx.beforeCommit("outer", hook("held before the savepoints"));
+      tx.beforeCommit("outer", hook("asked twice"));
+      await tx.transaction(async (savepoint) => savepoint.beforeCommit("kept", hook("released savepoint")));
+      await tx
+        .transaction(async (savepoint) => {
+          savepoint.beforeCommit("undone", hook("undone savepoint"));
+          throw new Error("undo");
+        })
+        .catch(() => undefined);
+      tx.beforeCommit("outer", hook("held after them"));
+      expect(ran).toEqual(["held before the savepoints", "released savepoint"]);
+    });
+    const order = ["held before the savepoints", "released savepoint", "held after them"];
+    expect(ran).toEqual(order);
+    expect(client.prepare("select v from t order by k").pluck().all()).toEqual(order);
+    expect(() => db.beforeCommit("root", hook("never"))).toThrow(/outside a transaction/);
   });
 });

@@ -91,6 +91,8 @@ export class SqliteDatabase implements Db {
   readonly t: Tables = schema;
   /** Notifications of this transaction, told once it commits. */
   private pending: [string, string][] = [];
+  /** What runs just before this handle's transaction or savepoint ends well (beforeCommit), by key. */
+  private readonly hooks = new Map<string, (tx: Db) => Promise<void>>();
   /** The prepared statements this handle has handed out, bound to it. */
   private readonly bound = new Map<string, Statement<unknown>>();
 
@@ -230,6 +232,7 @@ export class SqliteDatabase implements Db {
       let value: T;
       try {
         value = await fn(tx);
+        await tx.runHooks();
         client.exec("COMMIT");
       } catch (error) {
         if (client.inTransaction) client.exec("ROLLBACK");
@@ -245,12 +248,15 @@ export class SqliteDatabase implements Db {
 
   private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const { client } = this.conn;
+    // What this handle holds goes in first: rows it held before the savepoint stay before the savepoint's.
+    await this.runHooks();
     // Named by depth: the same few statements every time (a sibling reuses a released name).
     const name = `sp${this.depth}`;
     client.exec(`SAVEPOINT ${name}`);
     const inner = new SqliteDatabase(this.conn, this.depth + 1);
     try {
       const value = await fn(inner);
+      await inner.runHooks();
       client.exec(`RELEASE ${name}`);
       this.pending.push(...inner.pending);
       return value;
@@ -261,6 +267,18 @@ export class SqliteDatabase implements Db {
       }
       throw error;
     }
+  }
+
+  beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void {
+    if (!this.inTransaction) throw new Error(`beforeCommit('${key}') outside a transaction`);
+    if (!this.hooks.has(key)) this.hooks.set(key, hook);
+  }
+
+  /** Runs (and forgets) the beforeCommit hooks asked for so far. */
+  private async runHooks(): Promise<void> {
+    const hooks = [...this.hooks.values()];
+    this.hooks.clear();
+    for (const hook of hooks) await hook(this);
   }
 
   async lock(_name: string): Promise<void> {

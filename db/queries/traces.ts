@@ -2,6 +2,7 @@
 import { and, asc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "../database";
 import type { toolCalls } from "../schema";
+import { holdRow, holdsRows, type HeldTable } from "./held-rows";
 import { param } from "./prepared";
 
 /** The channel told the turn id each time events of a turn are committed (followers wake on it). */
@@ -12,6 +13,11 @@ export async function insertEvent(
   db: Db,
   values: { turnId: string; seq: number; type: string; data: Record<string, unknown>; at: number },
 ): Promise<void> {
+  if (holdsRows(db)) {
+    const { turnId, seq, type, data, at } = values;
+    holdRow(db, EVENTS, { turn_id: turnId, seq, type, data: JSON.stringify(data), at });
+    return;
+  }
   const insert = db.prepared("events.insert", (o, { events }) =>
     o.insert(events).values({
       turnId: param("turnId"),
@@ -23,6 +29,17 @@ export async function insertEvent(
   );
   await insert.run(values);
 }
+
+const EVENTS: HeldTable = {
+  name: "events",
+  columns: [
+    ["turn_id", "text"],
+    ["seq", "bigint"],
+    ["type", "text"],
+    ["data", "text"],
+    ["at", "bigint"],
+  ],
+};
 
 /** A tool result's event and, when given, its call record, committed together. */
 export async function insertToolResult(

@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../database";
 import type { messages } from "../schema";
+import { holdRow, holdsRows, type HeldTable } from "./held-rows";
 import { jsonOrNull, param, rawParam, storableText } from "./prepared";
 
 export type NewMessage = Omit<typeof messages.$inferInsert, "id">;
@@ -22,15 +23,52 @@ export async function insertMessages(db: Db, rows: NewMessage[]): Promise<void> 
       createdAt: param("createdAt"),
     }),
   );
-  for (const r of rows)
-    await insert.run({
+  for (const r of rows) {
+    const values = {
       ...r,
       content: storableText(db, r.content),
       toolCalls: jsonOrNull(r.toolCalls),
       callId: r.callId ?? null,
       tool: r.tool ?? null,
-    });
+    };
+    if (holdsRows(db)) holdRow(db, MESSAGES, messageRow(values));
+    else await insert.run(values);
+  }
 }
+
+/** A transcript row in database column names (for holdRow). */
+function messageRow(
+  m: Omit<NewMessage, "toolCalls" | "callId" | "tool"> & {
+    toolCalls: string | null;
+    callId: string | null;
+    tool: string | null;
+  },
+) {
+  return {
+    session_id: m.sessionId,
+    turn_id: m.turnId,
+    role: m.role,
+    content: m.content,
+    tool_calls: m.toolCalls,
+    call_id: m.callId,
+    tool: m.tool,
+    created_at: m.createdAt,
+  };
+}
+
+const MESSAGES: HeldTable = {
+  name: "messages",
+  columns: [
+    ["session_id", "text"],
+    ["turn_id", "text"],
+    ["role", "text"],
+    ["content", "text"],
+    ["tool_calls", "text"],
+    ["call_id", "text"],
+    ["tool", "text"],
+    ["created_at", "bigint"],
+  ],
+};
 
 /** The transcript of a session in recorded order. */
 export function listMessages(db: Db, sessionId: string) {

@@ -14,6 +14,8 @@ import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, listTurns, updateTurnStatus } from "@/db/queries/turns";
 import { insertMessages, listMessages } from "@/db/queries/transcripts";
 import { upsertAgent } from "@/db/queries/agents";
+import { insertEvent, listTrace } from "@/db/queries/traces";
+import { groupCommit } from "@/lib/services/turns/group-commit";
 import { agentRow } from "../support/agent-row";
 import { freePort } from "../support/server";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
@@ -117,6 +119,71 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     });
     const rows = await db.execute<{ k: number }>(sql`select k from probe order by k`);
     expect(rows.map((r) => r.k)).toEqual([1, 3]);
+  });
+
+  it("holds a transaction's events and transcript rows and inserts them in order at its commit, one statement per table", async () => {
+    const url = await createTestDatabase();
+    const db = open(url);
+    await upsertAgent(db, agentRow("held"));
+    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
+    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const message = (content: string, extra: Partial<Parameters<typeof insertMessages>[1][number]> = {}) => ({
+      sessionId: "ses_held",
+      turnId: "turn_held",
+      role: "assistant" as const,
+      content,
+      createdAt: 1,
+      ...extra,
+    });
+    await db.transaction(async (tx) => {
+      await insertMessages(tx, [
+        message("one, 'quoted'"),
+        message("two", { toolCalls: [{ id: "c", name: "t", arguments: "{}" }] }),
+      ]);
+      await insertEvent(tx, { turnId: "turn_held", seq: 1, type: "text_delta", data: { text: 'a "b"' }, at: 2 });
+      await insertMessages(tx, [message("three", { role: "tool", callId: "c", tool: "t" })]);
+      await tx.transaction(async (savepoint) => insertMessages(savepoint, [message("four, released")]));
+      await tx
+        .transaction(async (savepoint) => {
+          await insertMessages(savepoint, [message("undone")]);
+          throw new Error("undo the savepoint");
+        })
+        .catch(() => undefined);
+      await insertMessages(tx, [message("five")]);
+      // Held until the end of their handle or a savepoint on it, whichever first: rows held
+      // before a savepoint went in when it opened, its own at its release (a failure there is
+      // its own); the last one waits for the commit.
+      const before = await tx.execute<{ content: string }>(
+        sql`select content from messages where turn_id = 'turn_held' order by id`,
+      );
+      expect(before.map((r) => r.content)).toEqual(["go", "one, 'quoted'", "two", "three", "four, released"]);
+    });
+    const stored = await listMessages(db, "ses_held");
+    expect(stored.map((m) => [m.content, m.toolCalls, m.callId])).toEqual([
+      ["go", null, null],
+      ["one, 'quoted'", null, null],
+      ["two", [{ id: "c", name: "t", arguments: "{}" }], null],
+      ["three", null, "c"],
+      ["four, released", null, null],
+      ["five", null, null],
+    ]);
+    expect((await listTrace(db, ["turn_held"])).events.map((e) => e.data)).toEqual([{ text: 'a "b"' }]);
+  });
+
+  it("a held row that fails at the commit fails only its own write of a group-commit flush", async () => {
+    const url = await createTestDatabase();
+    const db = open(url);
+    await upsertAgent(db, agentRow("held"));
+    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
+    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const event = (turnId: string, seq: number) => ({ turnId, seq, type: "text_delta", data: { seq }, at: seq });
+    const settled = await Promise.allSettled([
+      groupCommit(db, (tx) => insertEvent(tx, event("turn_held", 1))),
+      groupCommit(db, (tx) => insertEvent(tx, event("turn_missing", 2))), // a foreign key the commit refuses
+      groupCommit(db, (tx) => insertEvent(tx, event("turn_held", 3))),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((await listTrace(db, ["turn_held"])).events.map((e) => e.seq)).toEqual([1, 3]);
   });
 
   it("an unreachable server is a clear error within seconds, its password never shown", async () => {

@@ -167,8 +167,9 @@ class WriteQueue {
         return outcomes;
       }, options);
     } catch (error) {
-      if (!(error instanceof WriteFailed)) throw error;
-      // Rolled back as a whole: run the flush again, isolating each write.
+      // A write failed alone, or rows held until the commit did (whose, unknown: Db.beforeCommit):
+      // rolled back as a whole, the flush runs again with each write isolated.
+      if (!(error instanceof WriteFailed) && !failsOnlyItsStatement(error)) throw error;
       return this.commitIsolated(jobs, options);
     }
   }
