@@ -3,7 +3,7 @@
  * process), the environment the services read, a fresh on-disk database, the
  * bench's data tool, and a scripted agent to run turns with.
  */
-import { spawn } from "node:child_process";
+import { execSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -15,6 +15,7 @@ import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
 import { tempDir } from "../test/support/server";
 import { operatorPrincipal } from "@/lib/access/principal";
+import { say } from "./harness";
 
 const OPERATOR = operatorPrincipal("api");
 
@@ -27,18 +28,24 @@ export interface BackendProcess {
   stop(): void;
 }
 
-/** Starts bench/backend-process.ts and waits for its port. */
-export async function startBackendProcess(): Promise<BackendProcess> {
-  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", "backend-process.ts")], {
+/**
+ * Starts a bench process (`bench/<script>`, which prints `{"port": N}` once listening and
+ * exits when its stdin ends, i.e. when this process goes away) and waits for its port.
+ */
+export async function startBenchProcess(script: string, args: string[] = []): Promise<BackendProcess> {
+  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", script), ...args], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const first = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`bench backend exited (${code})`)));
+    child.once("exit", (code) => reject(new Error(`bench process ${script} exited (${code})`)));
   });
   const { port } = JSON.parse(first) as { port: number };
   return { url: `http://127.0.0.1:${port}`, port, stop: () => void child.kill("SIGKILL") };
 }
+
+/** Starts bench/backend-process.ts and waits for its port. */
+export const startBackendProcess = () => startBenchProcess("backend-process.ts");
 
 /**
  * The environment the services parse once (lib/env, the egress posture): call it
@@ -55,6 +62,17 @@ export function benchEnv(backendPort: number, extra: Record<string, string> = {}
 }
 
 const dbDirs: string[] = [];
+
+/** Waits for a build someone else is running (bounded), else builds; `bench` names the caller in what it prints. */
+export async function ensureBuild(bench: string): Promise<void> {
+  for (let waited = 0; !fs.existsSync(".next/BUILD_ID") && fs.existsSync(".next/lock") && waited < 300; waited += 2) {
+    if (waited === 0) say(`${bench}: a build is in progress, waiting for it (at most 5 min)`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  if (fs.existsSync(".next/BUILD_ID")) return;
+  say(`${bench}: no build found, running \`npm run build\` first`);
+  execSync("npm run build", { stdio: "inherit" });
+}
 
 /** A fresh database file (WAL, synchronous=NORMAL, migrated, WAL checkpointed on a worker), as the server opens it; removed at exit. */
 export function freshDb(): SqliteDatabase {

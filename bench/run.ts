@@ -24,6 +24,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   studio: () => import("./studio"),
   postgres: () => import("./postgres"),
   "openapi-import": () => import("./openapi-import"),
+  "http-turn": () => import("./http-turn"),
 };
 
 const SELF = fileURLToPath(import.meta.url);

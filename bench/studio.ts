@@ -10,7 +10,6 @@
  * `BENCH_OVERVIEW_ONLY=1` runs only the Overview part.
  */
 import fs from "node:fs";
-import { execSync } from "node:child_process";
 import { chromium, type Page } from "@playwright/test";
 import { dbFile, openDb, type Db } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
@@ -20,7 +19,7 @@ import { insertSession } from "@/db/queries/sessions";
 import { LoginPage } from "../e2e/pages/login-page";
 import { startServer } from "../test/support/server";
 import { manifest } from "./catalog";
-import { sampleCallRecord } from "./fixtures";
+import { ensureBuild, sampleCallRecord } from "./fixtures";
 import { seedCalls } from "../test/support/seed-calls";
 import { describe, row, say, stats, type Row } from "./harness";
 
@@ -128,19 +127,8 @@ async function measure(page: Page, label: string, url: string, ready: string): P
   return s.median;
 }
 
-/** Waits for a build someone else is running (bounded), else builds. */
-async function ensureBuild(): Promise<void> {
-  for (let waited = 0; !fs.existsSync(".next/BUILD_ID") && fs.existsSync(".next/lock") && waited < 300; waited += 2) {
-    if (waited === 0) say("studio: a build is in progress, waiting for it (at most 5 min)");
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
-  if (fs.existsSync(".next/BUILD_ID")) return;
-  say("studio: no build found, running `npm run build` first");
-  execSync("npm run build", { stdio: "inherit" });
-}
-
 export default async function studio(): Promise<Row[]> {
-  await ensureBuild();
+  await ensureBuild("studio");
   const server = await startServer({ env: { INSIKA_EGRESS_ALLOW_HTTP: "1" } });
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",

@@ -94,7 +94,13 @@ export function runCli(args: string[], env: Record<string, string>) {
 const databaseOfDataDir = new Map<string, string>();
 
 export async function startServer(
-  options: { env?: Record<string, string>; port?: number; prepare?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    port?: number;
+    prepare?: boolean;
+    /** Node flags for the server process (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<TestServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.env?.INSIKA_DATA_DIR ?? tempDir();
@@ -126,7 +132,15 @@ export async function startServer(
     }
     child = spawn(
       process.execPath,
-      [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      [
+        ...(options.nodeArgs ?? []),
+        path.join(ROOT, "node_modules/next/dist/bin/next"),
+        "start",
+        "-p",
+        String(port),
+        "-H",
+        "127.0.0.1",
+      ],
       {
         cwd: ROOT,
         env: { ...process.env, ...env },

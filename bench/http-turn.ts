@@ -1,0 +1,432 @@
+/**
+ * http-turn: whole turns end to end through HTTP, as clients use the product. A load-driving
+ * client in this process (undici, a keep-alive pool as big as the concurrency) sends
+ * `POST /v1/sessions/:id/turns` to the BUILT server (`next start`, test/support/server.ts) at
+ * concurrency 50 and 200: each client has its own session (created beforehand with
+ * `POST /v1/sessions`, a fresh one per client per round, TURNS_PER_CLIENT turns in it, so a
+ * turn's history holds at most 9 earlier turns) and sends its turns one after another. Each
+ * turn is a model step (one call of the data tool lookup_item), the tool's HTTP call, a model
+ * step (the answer). The model is an OpenAI-compatible server in its own process
+ * (bench/model-server-process.ts: instant answers, SSE or JSON as asked), the tool backend is
+ * bench/backend-process.ts. Four sides, each measured from outside:
+ *   1. Insika, JSON turn endpoint (the client waits for the JSON answer);
+ *   2. Insika, SSE turn endpoint (`Accept: text/event-stream`; the client reads the stream);
+ *   3. an AI SDK server (bench/aisdk-server-process.ts, its own process): generateText with
+ *      @ai-sdk/openai-compatible against the same model server, one zod tool calling the same
+ *      backend over undici, stopWhen stepCountIs(5), nothing persisted, JSON answer;
+ *   4. the same server's streamText route, the UI message stream (SSE) read to its end.
+ * Insika does what the product does for every turn (auth with a `turns:run` API key, the
+ * session's history to the model, the provider streamed, every event, call and checkpoint
+ * persisted to SQLite); the AI SDK server does none of that. Every answer is checked: an
+ * Insika turn must complete with the answer the model gives after exactly one tool result
+ * (and, on SSE, end with turn_completed after one tool_call and one ok tool_result); an AI SDK
+ * answer must carry the same text after one tool call. Anything else fails the bench.
+ * Rounds of the four sides alternate (order rotating), after one warm-up round per side;
+ * turns/s = turns / wall time of the side's rounds, p50/p95 over every turn's latency (request
+ * sent to the body's last byte). Also `GET /v1/health` requests/s at concurrency 200 (the
+ * floor of a request through Next.js), against a bare Node server's /health.
+ * `BENCH_HTTP_TURN_PROFILE=DIR` instead runs only the Insika JSON load at concurrency 200 with
+ * the server under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Agent, request } from "undici";
+import { startServer, type TestServer } from "../test/support/server";
+import { AISDK_MODEL } from "./aisdk-server-process";
+import { ensureBuild, itemTool, startBackendProcess, startBenchProcess, type BackendProcess } from "./fixtures";
+import { row, say, stats, type Row } from "./harness";
+import { EXPECTED_ANSWER } from "./model-server-process";
+
+const CONCURRENCIES = [50, 200];
+/** Turns each client sends per round, all in the one session it was given for the round. */
+const TURNS_PER_CLIENT = 10;
+const ROUNDS = 4;
+const WARMUP_TURNS_PER_CLIENT = 2;
+const HEALTH_CONCURRENCY = 200;
+const HEALTH_REQUESTS = 10_000;
+const INSIKA_MODEL = "insika-bench";
+const MESSAGE = "find item 42";
+
+type Side = "json" | "sse" | "generate" | "stream";
+const SIDES: Side[] = ["json", "sse", "generate", "stream"];
+const LABEL: Record<Side, string> = {
+  json: "Insika, JSON turn endpoint",
+  sse: "Insika, SSE turn endpoint",
+  generate: "AI SDK server, generateText",
+  stream: "AI SDK server, streamText",
+};
+
+/** The load's client: one keep-alive pool per origin, as big as the largest concurrency. */
+const client = new Agent({ connections: 256, keepAliveTimeout: 4_000 });
+
+async function send(
+  url: string,
+  options: { method?: "GET" | "POST"; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; type: string; text: string }> {
+  const res = await request(url, {
+    method: options.method ?? "POST",
+    dispatcher: client,
+    headers: { ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, type: String(res.headers["content-type"] ?? ""), text };
+}
+
+/** The events of an SSE body: `event:` (when present) and `data:` of each block. */
+function sseEvents(text: string): Array<{ event: string | null; data: string }> {
+  return text
+    .split(/\n\n/)
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      let event: string | null = null;
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      return { event, data: data.join("\n") };
+    });
+}
+
+class TurnCheckError extends Error {}
+
+function fail(side: Side, why: string, answer: { status: number; text: string }): never {
+  throw new TurnCheckError(`${LABEL[side]}: ${why} (HTTP ${answer.status}: ${answer.text.slice(0, 400)})`);
+}
+
+/** Checks an Insika JSON answer: a completed turn with the answer after one tool result. */
+function checkJson(answer: { status: number; text: string }): void {
+  if (answer.status !== 200) fail("json", "not 200", answer);
+  const body = JSON.parse(answer.text) as { status?: string; content?: string };
+  if (body.status !== "completed" || body.content !== EXPECTED_ANSWER)
+    fail("json", `expected a completed turn answering ${JSON.stringify(EXPECTED_ANSWER)}`, answer);
+}
+
+/** Checks an Insika SSE answer: one tool_call, one ok tool_result, then turn_completed with the answer. */
+function checkSse(answer: { status: number; type: string; text: string }): void {
+  if (answer.status !== 200 || !answer.type.startsWith("text/event-stream")) fail("sse", "not an SSE answer", answer);
+  const events = sseEvents(answer.text);
+  const last = events[events.length - 1];
+  const calls = events.filter((e) => e.event === "tool_call").length;
+  const results = events.filter((e) => e.event === "tool_result" && (JSON.parse(e.data) as { ok?: boolean }).ok);
+  if (last?.event !== "turn_completed" || (JSON.parse(last.data) as { content?: string }).content !== EXPECTED_ANSWER)
+    fail("sse", `expected turn_completed answering ${JSON.stringify(EXPECTED_ANSWER)} last`, answer);
+  if (calls !== 1 || results.length !== 1) fail("sse", `expected 1 tool_call and 1 ok tool_result`, answer);
+}
+
+/** Checks the generateText route's JSON: the answer, after one tool call and its result. */
+function checkGenerate(answer: { status: number; text: string }): void {
+  if (answer.status !== 200) fail("generate", "not 200", answer);
+  const body = JSON.parse(answer.text) as { text?: string; tool_calls?: number; tool_results?: number };
+  if (body.text !== EXPECTED_ANSWER || body.tool_calls !== 1 || body.tool_results !== 1)
+    fail("generate", `expected ${JSON.stringify(EXPECTED_ANSWER)} after 1 tool call`, answer);
+}
+
+/** Checks the streamText route's UI message stream: one tool output, the answer's text deltas, finish, [DONE]. */
+function checkStream(answer: { status: number; type: string; text: string }): void {
+  if (answer.status !== 200 || !answer.type.startsWith("text/event-stream"))
+    fail("stream", "not an SSE answer", answer);
+  const events = sseEvents(answer.text);
+  if (events[events.length - 1]?.data !== "[DONE]") fail("stream", "the stream did not end with [DONE]", answer);
+  const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as { type: string; delta?: string });
+  const text = chunks.map((c) => (c.type === "text-delta" ? (c.delta ?? "") : "")).join("");
+  const outputs = chunks.filter((c) => c.type === "tool-output-available").length;
+  if (text !== EXPECTED_ANSWER || outputs !== 1 || !chunks.some((c) => c.type === "finish"))
+    fail("stream", `expected ${JSON.stringify(EXPECTED_ANSWER)} after 1 tool output, then finish`, answer);
+}
+
+interface Setup {
+  server: TestServer;
+  aisdk: BackendProcess;
+  model: BackendProcess;
+  /** A `turns:run` key for the bench agent (what a client holds). */
+  key: string;
+}
+
+async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []): Promise<Setup> {
+  const model = await startBenchProcess("model-server-process.ts");
+  stack.push(() => model.stop());
+  const backend = await startBackendProcess();
+  stack.push(() => backend.stop());
+  const aisdk = await startBenchProcess("aisdk-server-process.ts", [`${model.url}/v1`, backend.url]);
+  stack.push(() => aisdk.stop());
+  await ensureBuild("http-turn");
+  const server = await startServer({
+    env: {
+      INSIKA_LOG_LEVEL: "error",
+      INSIKA_EGRESS_ALLOW_HTTP: "1",
+      INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+      INSIKA_PROVIDER_HOSTS: `127.0.0.1:${model.port}`,
+    },
+    nodeArgs,
+  });
+  stack.push(async () => {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  });
+  const expect = (what: string, res: { status: number; body: unknown }) => {
+    if (res.status >= 300) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Record<string, unknown>;
+  };
+  expect("PUT /v1/tools/lookup_item", await server.api("PUT", "/v1/tools/lookup_item", itemTool(backend.url)));
+  expect(
+    "PUT /v1/agents/bench",
+    await server.api("PUT", "/v1/agents/bench", {
+      model: { provider: "openai-compatible", model: INSIKA_MODEL, base_url: `${model.url}/v1` },
+      metadata: { store_id: "store-1" },
+      tools_allow: ["lookup_item"],
+    }),
+  );
+  const made = expect(
+    "POST /v1/keys",
+    await server.api("POST", "/v1/keys", { name: "http-turn bench", scopes: ["turns:run"], agents: ["bench"] }),
+  );
+  return { server, aisdk, model, key: String(made.key) };
+}
+
+function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) => Promise<void>> {
+  const auth = { authorization: `Bearer ${key}` };
+  const turnUrl = (session: string) => `${server.url}/v1/sessions/${session}/turns`;
+  return {
+    json: async (session) => checkJson(await send(turnUrl(session), { body: { message: MESSAGE }, headers: auth })),
+    sse: async (session) =>
+      checkSse(
+        await send(turnUrl(session), {
+          body: { message: MESSAGE },
+          headers: { ...auth, accept: "text/event-stream" },
+        }),
+      ),
+    generate: async () => checkGenerate(await send(`${aisdk.url}/generate`, { body: { message: MESSAGE } })),
+    stream: async () => checkStream(await send(`${aisdk.url}/stream`, { body: { message: MESSAGE } })),
+  };
+}
+
+/** `count` sessions of the bench agent, created with the client's key (not timed). */
+async function createSessions({ server, key }: Setup, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, async () => {
+        const res = await send(`${server.url}/v1/sessions`, {
+          body: { agent_id: "bench" },
+          headers: { authorization: `Bearer ${key}` },
+        });
+        if (res.status !== 201) throw new Error(`POST /v1/sessions: HTTP ${res.status} ${res.text}`);
+        return (JSON.parse(res.text) as { id: string }).id;
+      }),
+    );
+    ids.push(...batch);
+  }
+  return ids;
+}
+
+/**
+ * One round of a side: `concurrency` clients, each sending `perClient` turns one after another
+ * (Insika: in a session of its own, created before the clock starts). Returns the wall time
+ * and every turn's latency, in ms.
+ */
+async function round(
+  s: Setup,
+  turn: (session: string) => Promise<void>,
+  insika: boolean,
+  concurrency: number,
+  perClient: number,
+): Promise<{ wall: number; latencies: number[] }> {
+  const sessions = insika ? await createSessions(s, concurrency) : [];
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, c) => {
+      for (let j = 0; j < perClient; j += 1) {
+        const t = performance.now();
+        await turn(sessions[c] ?? "");
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { wall: performance.now() - started, latencies };
+}
+
+/** CPU ms so far of the Insika server (its process_cpu_seconds_total), the AI SDK server and the model server. */
+async function cpuNow({ server, aisdk, model }: Setup): Promise<{ insika: number; aisdk: number; model: number }> {
+  const metrics = await send(`${server.url}/metrics`, {
+    method: "GET",
+    headers: { authorization: `Bearer ${server.token}` },
+  });
+  const insika = Number(/^process_cpu_seconds_total (\S+)$/m.exec(metrics.text)?.[1] ?? NaN) * 1000;
+  const sdk = JSON.parse((await send(`${aisdk.url}/cpu`, { method: "GET" })).text) as NodeJS.CpuUsage;
+  const ms = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as { cpu: NodeJS.CpuUsage };
+  return { insika, aisdk: (sdk.user + sdk.system) / 1000, model: (ms.cpu.user + ms.cpu.system) / 1000 };
+}
+
+interface ModelStats {
+  requests: number;
+  streamed: number;
+  messages: number;
+}
+
+async function modelStats({ model }: Setup, reset = false): Promise<Record<string, ModelStats>> {
+  const body = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as {
+    models: Record<string, ModelStats>;
+  };
+  if (reset) await send(`${model.url}/stats/reset`);
+  return body.models;
+}
+
+/** The four sides at one concurrency: rows, and lines printed on the way. */
+async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
+  const turn = sides(s);
+  const perRound = concurrency * TURNS_PER_CLIENT;
+  for (const side of SIDES)
+    await round(s, turn[side], side === "json" || side === "sse", concurrency, WARMUP_TURNS_PER_CLIENT);
+  await modelStats(s, true);
+  const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
+  const cpu: Record<Side, { server: number; model: number }> = {
+    json: { server: 0, model: 0 },
+    sse: { server: 0, model: 0 },
+    generate: { server: 0, model: 0 },
+    stream: { server: 0, model: 0 },
+  };
+  const latencies: Record<Side, number[]> = { json: [], sse: [], generate: [], stream: [] };
+  for (let r = 0; r < ROUNDS; r += 1) {
+    const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
+    for (const side of order) {
+      const insika = side === "json" || side === "sse";
+      const before = await cpuNow(s);
+      const result = await round(s, turn[side], insika, concurrency, TURNS_PER_CLIENT);
+      const after = await cpuNow(s);
+      wall[side] += result.wall;
+      latencies[side].push(...result.latencies);
+      cpu[side].server += insika ? after.insika - before.insika : after.aisdk - before.aisdk;
+      cpu[side].model += after.model - before.model;
+    }
+  }
+  const turns = ROUNDS * perRound;
+  const tput = (side: Side) => (turns / wall[side]) * 1000;
+  const lat = Object.fromEntries(SIDES.map((side) => [side, stats(latencies[side])])) as Record<
+    Side,
+    ReturnType<typeof stats>
+  >;
+  say(
+    `  concurrency ${concurrency}: ${ROUNDS} rounds of ${perRound} turns per side (${concurrency} clients × ${TURNS_PER_CLIENT} turns, a fresh session per client per round)`,
+  );
+  for (const side of SIDES) {
+    say(
+      `    ${LABEL[side].padEnd(28)} ${tput(side).toFixed(0).padStart(5)} turns/s   p50 ${lat[side].median.toFixed(1).padStart(6)} ms   p95 ${lat[side].p95.toFixed(1).padStart(6)} ms   max ${lat[side].max.toFixed(0).padStart(5)} ms   CPU per turn: server ${(cpu[side].server / turns).toFixed(2)} ms, model server ${(cpu[side].model / turns).toFixed(2)} ms`,
+    );
+  }
+  const seen = await modelStats(s);
+  const perRequest = (m: ModelStats | undefined) => (m ? (m.messages / m.requests).toFixed(1) : "?");
+  say(
+    `    model requests: Insika ${seen[INSIKA_MODEL]?.requests ?? 0} (${seen[INSIKA_MODEL]?.streamed ?? 0} streamed, ${perRequest(seen[INSIKA_MODEL])} messages each on average: the session's history), AI SDK ${seen[AISDK_MODEL]?.requests ?? 0} (${seen[AISDK_MODEL]?.streamed ?? 0} streamed, ${perRequest(seen[AISDK_MODEL])} messages each)`,
+  );
+  const size = `c=${concurrency}`;
+  const pair = (name: string, ours: Side, theirs: Side): Row[] => [
+    row({
+      name,
+      size,
+      metric: "throughput",
+      unit: "turns/s",
+      value: tput(ours),
+      baseline: tput(theirs),
+      goal: { on: "ratio", op: ">=", limit: 1 },
+    }),
+    row({ name, size, metric: "p50 latency", unit: "ms", value: lat[ours].median, baseline: lat[theirs].median }),
+    row({
+      name,
+      size,
+      metric: "p95 latency",
+      unit: "ms",
+      value: lat[ours].p95,
+      baseline: lat[theirs].p95,
+      goal: { on: "ratio", op: "<=", limit: 1.2 },
+    }),
+  ];
+  return [
+    ...pair("http-turn JSON vs AI SDK generateText", "json", "generate"),
+    ...pair("http-turn SSE vs AI SDK streamText", "sse", "stream"),
+  ];
+}
+
+/** GET /v1/health on the Insika server against the bare Node server's /health, at HEALTH_CONCURRENCY. */
+async function healthFloor(s: Setup): Promise<Row> {
+  const burst = async (url: string, total: number) => {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: HEALTH_CONCURRENCY }, async () => {
+        while (next < total) {
+          next += 1;
+          const res = await send(url, { method: "GET" });
+          if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+        }
+      }),
+    );
+    return performance.now() - started;
+  };
+  const urls = { insika: `${s.server.url}/v1/health`, node: `${s.aisdk.url}/health` };
+  const wall = { insika: 0, node: 0 };
+  await burst(urls.insika, 2_000);
+  await burst(urls.node, 2_000);
+  for (let r = 0; r < 4; r += 1) {
+    const order = r % 2 === 0 ? (["insika", "node"] as const) : (["node", "insika"] as const);
+    for (const side of order) wall[side] += await burst(urls[side], HEALTH_REQUESTS / 4);
+  }
+  const rate = (side: "insika" | "node") => (HEALTH_REQUESTS / wall[side]) * 1000;
+  say(
+    `  GET /v1/health at concurrency ${HEALTH_CONCURRENCY} (${HEALTH_REQUESTS} requests per side, 4 alternating rounds): Insika (Next.js) ${rate("insika").toFixed(0)} req/s, bare Node http ${rate("node").toFixed(0)} req/s`,
+  );
+  return row({
+    name: "http-turn floor: GET /v1/health",
+    size: `c=${HEALTH_CONCURRENCY}`,
+    metric: "throughput (baseline: bare Node http)",
+    unit: "req/s",
+    value: rate("insika"),
+    baseline: rate("node"),
+  });
+}
+
+/** BENCH_HTTP_TURN_PROFILE: the Insika JSON load at c=200 under --cpu-prof; no rows. */
+async function profile(s: Setup, dir: string): Promise<void> {
+  const json = sides(s).json;
+  await round(s, json, true, 200, WARMUP_TURNS_PER_CLIENT);
+  let turns = 0;
+  let wall = 0;
+  for (let r = 0; r < ROUNDS; r += 1) {
+    const result = await round(s, json, true, 200, TURNS_PER_CLIENT);
+    turns += result.latencies.length;
+    wall += result.wall;
+  }
+  say(`  profiled: ${turns} Insika JSON turns at concurrency 200, ${((turns / wall) * 1000).toFixed(0)} turns/s`);
+  await s.server.stop();
+  const profiles = fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  say(`  profiles in ${dir} (the server's is the largest): ${profiles.join(", ")}`);
+}
+
+export default async function httpTurn(): Promise<Row[]> {
+  const stack: Array<() => unknown> = [];
+  const profileDir = process.env.BENCH_HTTP_TURN_PROFILE;
+  try {
+    if (profileDir) {
+      fs.mkdirSync(profileDir, { recursive: true });
+      const dir = path.resolve(profileDir);
+      const s = await setup(stack, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+      say(`http-turn: profiling the server (${s.server.url}) into ${dir}`);
+      await profile(s, dir);
+      return [];
+    }
+    const s = await setup(stack);
+    say(
+      `http-turn: the built server (${s.server.url}, next start, SQLite), the AI SDK server, the model server and the tool backend each in its own process; undici client in this process; ${WARMUP_TURNS_PER_CLIENT} warm-up turns per client per side, then sides alternating per round (order rotating)`,
+    );
+    const rows: Row[] = [];
+    for (const concurrency of CONCURRENCIES) rows.push(...(await atConcurrency(s, concurrency)));
+    rows.push(await healthFloor(s));
+    return rows;
+  } finally {
+    // Every process this bench started, newest first, even when a check failed.
+    for (const stop of stack.reverse()) await stop();
+    await client.close();
+  }
+}
