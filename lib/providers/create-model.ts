@@ -5,7 +5,8 @@
  * never from the config row and never from the provider SDKs' own env fallbacks
  * (OPENAI_API_KEY, ANTHROPIC_BASE_URL, ...): we always pass key and base URL explicitly.
  * Every provider call goes through the `fetch` in deps (createProviderFetch: the egress guard
- * under INSIKA_PROVIDER_HOSTS), never the SDKs' default global fetch.
+ * under INSIKA_PROVIDER_HOSTS), never the SDKs' default global fetch. The SDK's model object is
+ * reused across steps and turns (provider-model-cache.ts).
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -16,6 +17,7 @@ import { PROVIDER_SECRET_PREFIX } from "@/lib/secrets/secret-source";
 import { AiSdkModel, ProviderError } from "./ai-sdk-model";
 import { DemoModel } from "./demo-model";
 import { dialectFor } from "./dialects";
+import { providerModel } from "./provider-model-cache";
 
 export const MODEL_PROVIDERS = ["openai-compatible", "openai", "anthropic", "demo", "scripted"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -70,14 +72,16 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         strictDialect,
         connect: () => {
           const apiKey = config.api_key_secret ? readKey(config.api_key_secret, deps) : undefined;
-          const sdk = createOpenAICompatible({
-            name: "openai-compatible",
-            baseURL,
-            apiKey,
-            includeUsage: true,
-            fetch: deps.fetch,
-          });
-          return { model: sdk.chatModel(config.model), secrets: apiKey ? [apiKey] : [] };
+          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey ?? ""], () =>
+            createOpenAICompatible({
+              name: "openai-compatible",
+              baseURL,
+              apiKey,
+              includeUsage: true,
+              fetch: deps.fetch,
+            }).chatModel(config.model),
+          );
+          return { model, secrets: apiKey ? [apiKey] : [] };
         },
       });
     }
@@ -91,8 +95,10 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         connect: () => {
           const apiKey = readKey(secretName, deps);
           // Chat Completions (not the Responses API): the same protocol as openai-compatible.
-          const sdk = createOpenAI({ baseURL, apiKey, fetch: deps.fetch });
-          return { model: sdk.chat(config.model), secrets: [apiKey] };
+          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey], () =>
+            createOpenAI({ baseURL, apiKey, fetch: deps.fetch }).chat(config.model),
+          );
+          return { model, secrets: [apiKey] };
         },
       });
     }
@@ -109,8 +115,10 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         providerOptions: { anthropic: { toolStreaming: false } },
         connect: () => {
           const apiKey = readKey(secretName, deps);
-          const sdk = createAnthropic({ baseURL, apiKey, fetch: deps.fetch });
-          return { model: sdk.messages(config.model), secrets: [apiKey] };
+          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey], () =>
+            createAnthropic({ baseURL, apiKey, fetch: deps.fetch }).messages(config.model),
+          );
+          return { model, secrets: [apiKey] };
         },
       });
     }
