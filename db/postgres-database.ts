@@ -14,6 +14,7 @@ import pg from "pg";
 import { describeError, log } from "@/lib/log";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import { pgTables } from "./pg-schema";
+import { NotificationListener } from "./postgres-notification-listener";
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /** pg_advisory_lock key the migrating instance holds ("insika" in ASCII). */
@@ -222,7 +223,7 @@ export class PostgresDatabase implements Db {
 
   async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
     await this.enter();
-    this.shared.listener ??= new NotificationListener(this.shared.url);
+    this.shared.listener ??= new NotificationListener(this.shared.url, CONNECT_TIMEOUT_MS);
     return this.shared.listener.add(channel, listener);
   }
 
@@ -292,68 +293,4 @@ function changedRows(result: unknown): number {
 function statementName(key: string): string {
   const hash = crypto.createHash("sha1").update(key).digest("hex").slice(0, 10);
   return `${key.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 40)}_${hash}`;
-}
-
-/** LISTEN on a connection of its own, for every channel this process listens to; reconnects after a drop. */
-class NotificationListener {
-  private client?: pg.Client;
-  private connecting?: Promise<pg.Client>;
-  private readonly channels = new Map<string, Set<(payload: string) => void>>();
-  private closed = false;
-
-  constructor(private readonly url: string) {}
-
-  async add(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
-    let set = this.channels.get(channel);
-    const fresh = !set;
-    if (!set) this.channels.set(channel, (set = new Set()));
-    set.add(listener);
-    const client = await this.connect();
-    if (fresh) await client.query(`listen ${quoteIdent(channel)}`);
-    return async () => {
-      set.delete(listener);
-    };
-  }
-
-  private connect(): Promise<pg.Client> {
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-      client.on("notification", (message) => {
-        for (const listener of this.channels.get(message.channel) ?? []) listener(message.payload ?? "");
-      });
-      client.on("error", (error) => {
-        log.warn("postgres notification connection lost; reconnecting", describeError(error));
-        this.client = undefined;
-        if (!this.closed) setTimeout(() => void this.reconnect(), 1_000).unref();
-      });
-      await client.connect();
-      for (const channel of this.channels.keys()) await client.query(`listen ${quoteIdent(channel)}`);
-      this.client = client;
-      this.connecting = undefined;
-      return client;
-    })().catch((error: unknown) => {
-      this.connecting = undefined;
-      throw error;
-    });
-    return this.connecting;
-  }
-
-  private async reconnect(): Promise<void> {
-    try {
-      await this.connect();
-    } catch (error) {
-      log.warn("postgres notification connection: reconnect failed", describeError(error));
-      if (!this.closed) setTimeout(() => void this.reconnect(), 2_000).unref();
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => undefined);
-  }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }

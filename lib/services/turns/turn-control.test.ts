@@ -13,7 +13,8 @@ import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/por
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "@/lib/services/approvals/approval-gate";
 import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./load-resume-state";
-import { LeaseLostError, TurnRecorder } from "./turn-recorder";
+import { TurnRecorder } from "./turn-recorder";
+import { LeaseLostError } from "./lease-fence";
 import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
 import { agentRow } from "@/test/support/agent-row";
