@@ -12,6 +12,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { describeError, log } from "@/lib/log";
+import { CommitHooks } from "./commit-hooks";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import { pgTables } from "./pg-schema";
 import { NotificationListener } from "./postgres-notification-listener";
@@ -44,7 +45,7 @@ export class PostgresDatabase implements Db {
   readonly dialect = "postgres" as const;
   readonly t: Tables = pgTables;
   /** What runs just before this handle's transaction or savepoint ends well (beforeCommit), by key. */
-  private readonly hooks = new Map<string, (tx: Db) => Promise<void>>();
+  private readonly hooks = new CommitHooks();
   /** In a transaction: its notifications, sent just before it commits. */
   private readonly pending: [string, string][] = [];
   /** In a transaction: the shared statements, each bound to this transaction's connection. */
@@ -179,13 +180,13 @@ export class PostgresDatabase implements Db {
   async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await this.enter();
     // A savepoint: what this handle holds goes in first, so rows it held before stay before the savepoint's.
-    if (this.inTransaction) await this.runHooks();
+    if (this.inTransaction) await this.hooks.run(this);
     return this.pgOrm.transaction(async (tx) => {
       if (options.relaxed && !options.durable && !this.inTransaction)
         await tx.execute(sql`set local synchronous_commit to off`);
       const inner = new PostgresDatabase(this.shared, tx as unknown as PgOrm, true);
       const value = await fn(inner);
-      await inner.runHooks();
+      await inner.hooks.run(inner);
       // A savepoint's notifications wait for its transaction; the outermost sends them all.
       if (this.inTransaction) this.pending.push(...inner.pending);
       else if (inner.pending.length > 0) await tx.execute(notifyAll(inner.pending));
@@ -194,15 +195,7 @@ export class PostgresDatabase implements Db {
   }
 
   beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void {
-    if (!this.inTransaction) throw new Error(`beforeCommit('${key}') outside a transaction`);
-    if (!this.hooks.has(key)) this.hooks.set(key, hook);
-  }
-
-  /** Runs (and forgets) the beforeCommit hooks asked for so far. */
-  private async runHooks(): Promise<void> {
-    const hooks = [...this.hooks.values()];
-    this.hooks.clear();
-    for (const hook of hooks) await hook(this);
+    this.hooks.add(this, key, hook);
   }
 
   async lock(name: string): Promise<void> {

@@ -13,6 +13,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { TransactionEndedError } from "./database-errors";
+import { CommitHooks } from "./commit-hooks";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import * as schema from "./schema";
 
@@ -92,7 +93,7 @@ export class SqliteDatabase implements Db {
   /** Notifications of this transaction, told once it commits. */
   private pending: [string, string][] = [];
   /** What runs just before this handle's transaction or savepoint ends well (beforeCommit), by key. */
-  private readonly hooks = new Map<string, (tx: Db) => Promise<void>>();
+  private readonly hooks = new CommitHooks();
   /** The prepared statements this handle has handed out, bound to it. */
   private readonly bound = new Map<string, Statement<unknown>>();
 
@@ -232,7 +233,7 @@ export class SqliteDatabase implements Db {
       let value: T;
       try {
         value = await fn(tx);
-        await tx.runHooks();
+        await tx.hooks.run(tx);
         client.exec("COMMIT");
       } catch (error) {
         if (client.inTransaction) client.exec("ROLLBACK");
@@ -249,14 +250,14 @@ export class SqliteDatabase implements Db {
   private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const { client } = this.conn;
     // What this handle holds goes in first: rows it held before the savepoint stay before the savepoint's.
-    await this.runHooks();
+    await this.hooks.run(this);
     // Named by depth: the same few statements every time (a sibling reuses a released name).
     const name = `sp${this.depth}`;
     client.exec(`SAVEPOINT ${name}`);
     const inner = new SqliteDatabase(this.conn, this.depth + 1);
     try {
       const value = await fn(inner);
-      await inner.runHooks();
+      await inner.hooks.run(inner);
       client.exec(`RELEASE ${name}`);
       this.pending.push(...inner.pending);
       return value;
@@ -270,15 +271,7 @@ export class SqliteDatabase implements Db {
   }
 
   beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void {
-    if (!this.inTransaction) throw new Error(`beforeCommit('${key}') outside a transaction`);
-    if (!this.hooks.has(key)) this.hooks.set(key, hook);
-  }
-
-  /** Runs (and forgets) the beforeCommit hooks asked for so far. */
-  private async runHooks(): Promise<void> {
-    const hooks = [...this.hooks.values()];
-    this.hooks.clear();
-    for (const hook of hooks) await hook(this);
+    this.hooks.add(this, key, hook);
   }
 
   async lock(_name: string): Promise<void> {
