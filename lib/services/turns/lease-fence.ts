@@ -20,9 +20,9 @@ export class LeaseLostError extends DomainError {
 }
 
 /**
- * The fence of a run's writes: before a flush runs them, one read of the lease rows of every
- * turn of `instance` with a write in it (leases surely held skip it); a write of a turn taken
- * over fails with LeaseLostError, unrun.
+ * The check the recorder hands the group commit with each write of a run of `turnId`: before a
+ * flush runs its writes, one read of the lease rows of every turn of `instance` with a write in
+ * it (the leases surely held are not read).
  */
 export function leaseFence(instance: string, turnId: string): FlushCheck {
   return {
