@@ -10,7 +10,8 @@ import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import type { ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec } from "@/lib/engine/ports";
-import { AiSdkModel, ProviderError, toProviderPrompt, toProviderTools } from "./ai-sdk-model";
+import { AiSdkModel, toProviderPrompt, toProviderTools } from "./ai-sdk-model";
+import { ProviderError } from "./provider-error";
 
 const usage = (input?: number, output?: number) => ({
   inputTokens: { total: input, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },

@@ -1,7 +1,7 @@
 // Wire tests: anthropic (Messages API, streamed and not) against a loopback server.
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
-import { ProviderError } from "./ai-sdk-model";
+import { ProviderError } from "./provider-error";
 import {
   anthropicEvent,
   asksForStream,

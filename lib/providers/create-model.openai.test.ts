@@ -1,7 +1,7 @@
 // Wire tests: openai-compatible and openai (Chat Completions, streamed and not) against a loopback server.
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
-import { ProviderError } from "./ai-sdk-model";
+import { ProviderError } from "./provider-error";
 import type { Model, ModelMessage, ModelStreamPart } from "@/lib/engine/ports";
 import {
   asksForStream,

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEgressDispatcher, parseProviderPosture, type EgressPosture } from "@/lib/egress";
 import { harness, recordingConnector } from "@/test/support/egress-doubles";
 import { collect, firstTurn, secrets } from "@/test/support/wire-fixtures";
-import { ProviderError } from "./ai-sdk-model";
+import { ProviderError } from "./provider-error";
 import { createModel } from "./create-model";
-import { MAX_EXCERPT_CHARS } from "./ai-sdk-model";
+import { MAX_EXCERPT_CHARS } from "./provider-error";
 import { createProviderFetch } from "./provider-fetch";
 
 const KEY = "sk-live-0123456789abcdef";

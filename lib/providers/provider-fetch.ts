@@ -7,7 +7,7 @@
  */
 import type { EgressDispatcher, EgressPosture, FetchLike, Resolver } from "@/lib/egress";
 import { EgressBlockedError, guardedFetch } from "@/lib/egress";
-import { ProviderError } from "./ai-sdk-model";
+import { ProviderError } from "./provider-error";
 
 /** Knobs for tests: a stub resolver, a dispatcher with a recording connector. */
 export interface ProviderFetchOptions {
