@@ -3,9 +3,7 @@
  * synchronously behind an asynchronous face. A transaction holds the connection across the
  * awaits of its body, so a gate keeps every other statement of this process out until it
  * ends (otherwise a statement of another request would silently join it, and vanish with
- * its rollback). A statement that waits at the gate longer than GATE_WAIT_MS fails: that is
- * a transaction of this process stuck, or a statement issued on the root handle from inside
- * a transaction (which would wait for itself).
+ * its rollback): connection-gate.ts.
  */
 import { EventEmitter } from "node:events";
 import type Database from "better-sqlite3";
@@ -14,55 +12,11 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { TransactionEndedError } from "./database-errors";
 import { CommitHooks } from "./commit-hooks";
+import { ConnectionGate } from "./connection-gate";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import * as schema from "./schema";
 
-const GATE_WAIT_MS = 10_000;
 const dialect = new SQLiteSyncDialect();
-
-/** Who holds the connection: the transaction in progress and those waiting for it. */
-class ConnectionGate {
-  held = false;
-  private waiting: (() => void)[] = [];
-
-  constructor(private readonly waitMs = GATE_WAIT_MS) {}
-
-  /** Resolves once no transaction holds the connection. */
-  async pass(): Promise<void> {
-    while (this.held) await this.wait();
-  }
-
-  async acquire(): Promise<void> {
-    while (this.held) await this.wait();
-    this.held = true;
-  }
-
-  release(): void {
-    this.held = false;
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const wake of waiting) wake();
-  }
-
-  private wait(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting = this.waiting.filter((w) => w !== wake);
-        reject(
-          new Error(
-            `database busy: a transaction of this process has held the connection for ${this.waitMs / 1000} s ` +
-              "(a statement on the root handle inside a transaction waits for itself)",
-          ),
-        );
-      }, this.waitMs);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiting.push(wake);
-    });
-  }
-}
 
 /** What a connection and every transaction handle on it share. */
 interface Connection {
