@@ -25,6 +25,13 @@ import {
   wireTools,
 } from "@/test/support/wire-fixtures";
 
+/** What the scripted first turn ends with, streamed or not: its two tool calls, then usage. */
+const CALLS_AND_FINISH = [
+  { type: "tool-call", call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' } },
+  { type: "tool-call", call: { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
+  { type: "finish", usage: { inputTokens: 42, outputTokens: 17 } },
+];
+
 const KEY = "sk-test-123-do-not-leak";
 let server: LoopbackModelServer | undefined;
 afterEach(async () => {
@@ -91,12 +98,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       expect(parts).toStrictEqual([
         { type: "text-delta", text: "Let me " },
         { type: "text-delta", text: "look that up." },
-        {
-          type: "tool-call",
-          call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
-        },
-        { type: "tool-call", call: { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
-        { type: "finish", usage: { inputTokens: 42, outputTokens: 17 } },
+        ...CALLS_AND_FINISH,
       ]);
 
       const first = server.requests[0]!;
@@ -187,12 +189,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
 
       expect(await collectWhole(model, firstTurn)).toStrictEqual([
         { type: "text-delta", text: "Let me look that up." },
-        {
-          type: "tool-call",
-          call: { id: "call_a", name: "search_catalog", arguments: '{"query": "lamp", "limit": 3}' },
-        },
-        { type: "tool-call", call: { id: "call_b", name: "subscribe", arguments: '{"email": "a@b.c"}' } },
-        { type: "finish", usage: { inputTokens: 42, outputTokens: 17 } },
+        ...CALLS_AND_FINISH,
       ]);
       const first = server.requests[0]!;
       expect(first.url).toBe("/v1/chat/completions");
