@@ -113,7 +113,7 @@ function handWrittenTrace() {
 }
 
 /** Sets up the sides against one backend; `round(side, n)` runs n turns of a side at concurrency 16. */
-export async function setup() {
+async function setup() {
   const backend = await startBackendProcess();
   const scripts = tempDir("insika-scripts-");
   benchEnv(backend.port, { INSIKA_SCRIPTED_DIR: scripts });

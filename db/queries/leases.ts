@@ -128,25 +128,6 @@ export async function heldLeases(db: Db, params: { instance: string; turnIds: st
   return new Set((await held.all({ instance: params.instance, ids })).map((row) => row.turnId));
 }
 
-/** Whether `instance` still owns the turn (one turn's fence, outside a flush). */
-export async function holdsLease(db: Db, params: { turnId: string; instance: string }): Promise<boolean> {
-  if (db.dialect === "postgres" && db.inTransaction) {
-    // FOR SHARE: a takeover (claimTurn's UPDATE) waits until this transaction commits, so the
-    // owner's writes in it land before the new owner's, never after.
-    const [row] = await db.execute<{ instance: string | null }>(
-      sql`select runner_instance as instance from checkpoints where turn_id = ${params.turnId} for share`,
-    );
-    return row?.instance === params.instance;
-  }
-  const owner = db.prepared("checkpoints.owner", (o, { checkpoints }) =>
-    o
-      .select({ instance: checkpoints.runnerInstance })
-      .from(checkpoints)
-      .where(eq(checkpoints.turnId, param("turnId"))),
-  );
-  return (await owner.get({ turnId: params.turnId }))?.instance === params.instance;
-}
-
 /**
  * The turns a resume pass may take over now: running ones whose lease has expired (or that
  * never had one), and waiting ones with no pending approval left (decided or expired

@@ -3,7 +3,7 @@ import { openDb } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
-import { claimTurn, holdsLease, listResumableTurns, renewLeases } from "@/db/queries/leases";
+import { claimTurn, heldLeases, listResumableTurns, renewLeases } from "@/db/queries/leases";
 import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertTurn } from "@/db/queries/turns";
 import { insertSession } from "@/db/queries/sessions";
@@ -303,7 +303,7 @@ describe("turn recorder and resume state", () => {
       await claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 20_000, leaseMs: 15_000, from: "running" }),
     ).toBe(true);
     expect(await renewLeases(db, { instance: "ins_old", turnIds: ["t"], until: 40_000 })).toBe(0);
-    expect(await holdsLease(db, { turnId: "t", instance: "ins_old" })).toBe(false);
+    expect((await heldLeases(db, { turnIds: ["t"], instance: "ins_old" })).has("t")).toBe(false);
     // The old owner (stalled past its lease, still running) can no longer write or journal a call.
     await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
     await expect(
