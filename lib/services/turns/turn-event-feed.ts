@@ -27,6 +27,8 @@ export async function* turnEventFeed(
   if (!(await getTurn(db, turnId))) throw notFound(`turn '${turnId}'`);
   const waker = await turnWaker(db);
   let last = afterSeq;
+  /** The turn was seen ended: one more read holds everything it will ever have. */
+  let ended = false;
   while (!signal.aborted) {
     // Listen before reading: a commit between the read and the wait still wakes this follower.
     const woken = waker.next(turnId, signal);
@@ -36,10 +38,17 @@ export async function* turnEventFeed(
       yield { ...row.data, seq: row.seq, type: row.type, at: row.at };
       if (isTerminalEvent(row.type)) return woken.cancel();
     }
+    // Ended with no terminal event in its trace (recorded by an older build): nothing more will come.
+    if (ended) return woken.cancel();
     if (rows.length === 0) {
-      // A turn that ended without a terminal event in its trace (recorded by an older build): nothing more will come.
       const turn = await getTurn(db, turnId);
-      if (turn && turn.status !== "running" && turn.status !== "waiting") return woken.cancel();
+      // It may have ended between the read above and this one (its terminal event commits with
+      // its row): read once more before stopping.
+      if (turn && turn.status !== "running" && turn.status !== "waiting") {
+        ended = true;
+        woken.cancel();
+        continue;
+      }
       await woken.promise;
     } else woken.cancel();
   }
