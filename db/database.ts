@@ -73,12 +73,15 @@ export interface Db {
   /** `fn` as one transaction; on a transaction's handle, a savepoint inside it. */
   transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
-   * On a transaction's handle: runs `hook` just before this handle's transaction commits (or
-   * its savepoint is released), or before a savepoint opens on it, whichever comes first; once
-   * per `key` until then, however often it is asked; forgotten when it rolls back. For rows a
-   * transaction gathers as it goes and writes in one statement (in the order they came).
+   * On a transaction's handle: runs the statement `build` makes just before this handle's
+   * transaction commits (or its savepoint is released), or before a savepoint opens on it,
+   * whichever comes first; once per `key` until then, however often it is asked; forgotten when
+   * it rolls back. For rows a transaction gathers as it goes and writes in one statement (in the
+   * order they came). PostgreSQL runs the statements due at one moment, and at the commit the
+   * transaction's notifications, as one statement (each a data-modifying WITH part of it): so a
+   * statement given here must be an insert, update or delete that reads no row another writes.
    */
-  beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void;
+  beforeCommit(key: string, build: () => SQL): void;
   /**
    * Inside a transaction: waits until no other transaction holds the lock called `name`, and
    * holds it until this one ends (PostgreSQL: a transaction-scoped advisory lock; SQLite

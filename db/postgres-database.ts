@@ -180,22 +180,30 @@ export class PostgresDatabase implements Db {
   async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await this.enter();
     // A savepoint: what this handle holds goes in first, so rows it held before stay before the savepoint's.
-    if (this.inTransaction) await this.hooks.run(this);
+    if (this.inTransaction) await this.writeHeld([]);
     return this.pgOrm.transaction(async (tx) => {
       if (options.relaxed && !options.durable && !this.inTransaction)
         await tx.execute(sql`set local synchronous_commit to off`);
       const inner = new PostgresDatabase(this.shared, tx as unknown as PgOrm, true);
       const value = await fn(inner);
-      await inner.hooks.run(inner);
-      // A savepoint's notifications wait for its transaction; the outermost sends them all.
-      if (this.inTransaction) this.pending.push(...inner.pending);
-      else if (inner.pending.length > 0) await tx.execute(notifyAll(inner.pending));
+      // A savepoint's notifications wait for its transaction; the outermost sends them all,
+      // in the one statement that writes what it held.
+      if (this.inTransaction) {
+        await inner.writeHeld([]);
+        this.pending.push(...inner.pending);
+      } else await inner.writeHeld(inner.pending);
       return value;
     });
   }
 
-  beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void {
-    this.hooks.add(this, key, hook);
+  beforeCommit(key: string, build: () => SQL): void {
+    this.hooks.add(this, key, build);
+  }
+
+  /** The statements due now (beforeCommit) and `notifications`, in one statement (one round trip). */
+  private async writeHeld(notifications: [string, string][]): Promise<void> {
+    const statement = oneStatement(this.hooks.take(), notifications);
+    if (statement) await this.pgOrm.execute(statement);
   }
 
   async lock(name: string): Promise<void> {
@@ -266,10 +274,23 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** One statement sending every notification (channel, payload) of a transaction. */
-function notifyAll(notifications: [string, string][]): SQL {
-  const list = JSON.stringify(notifications);
-  return sql`select pg_notify(n->>0, n->>1) from jsonb_array_elements(cast(${list} as text)::jsonb) as n`;
+/**
+ * `writes` (inserts, updates, deletes) and `notifications` (channel, payload) as one statement:
+ * each write a data-modifying WITH part (PostgreSQL runs every one, to the end, whether or not the
+ * rest reads it), the notifications its query. Undefined when there is nothing to send.
+ */
+function oneStatement(writes: SQL[], notifications: [string, string][]): SQL | undefined {
+  const notify =
+    notifications.length > 0
+      ? sql`select pg_notify(n->>0, n->>1) from jsonb_array_elements(cast(${JSON.stringify(notifications)} as text)::jsonb) as n`
+      : undefined;
+  if (writes.length === 0) return notify;
+  if (writes.length === 1 && !notify) return writes[0];
+  const parts = sql.join(
+    writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`),
+    sql`, `,
+  );
+  return sql`with ${parts} ${notify ?? sql`select 1`}`;
 }
 
 function rowsOf(result: unknown): unknown[] {

@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
-import type { Db } from "./database";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { describe, expect, it } from "vitest";
 import * as schema from "./schema";
@@ -96,12 +95,12 @@ describe("SqliteDatabase: a transaction holds the connection across its awaits",
     expect(client.prepare("select count(*) from t").pluck().get()).toBe(3);
   });
 
-  it("runs a beforeCommit hook once per key at its handle's end or before a savepoint opens, and forgets an undone savepoint's", async () => {
+  it("runs a beforeCommit statement once per key at its handle's end or before a savepoint opens, and forgets an undone savepoint's", async () => {
     const { db, client } = fixture();
     const ran: string[] = [];
-    const hook = (name: string) => async (tx: Db) => {
+    const hook = (name: string) => () => {
       ran.push(name);
-      await tx.execute(sql`insert into t (k, v) values (${ran.length}, ${name})`);
+      return sql`insert into t (k, v) values (${ran.length}, ${name})`;
     };
     await db.transaction(async (tx) => {
       tx.beforeCommit("outer", hook("held before the savepoints"));

@@ -187,7 +187,7 @@ export class SqliteDatabase implements Db {
       let value: T;
       try {
         value = await fn(tx);
-        await tx.hooks.run(tx);
+        await tx.writeHeld();
         client.exec("COMMIT");
       } catch (error) {
         if (client.inTransaction) client.exec("ROLLBACK");
@@ -204,14 +204,14 @@ export class SqliteDatabase implements Db {
   private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const { client } = this.conn;
     // What this handle holds goes in first: rows it held before the savepoint stay before the savepoint's.
-    await this.hooks.run(this);
+    await this.writeHeld();
     // Named by depth: the same few statements every time (a sibling reuses a released name).
     const name = `sp${this.depth}`;
     client.exec(`SAVEPOINT ${name}`);
     const inner = new SqliteDatabase(this.conn, this.depth + 1);
     try {
       const value = await fn(inner);
-      await inner.hooks.run(inner);
+      await inner.writeHeld();
       client.exec(`RELEASE ${name}`);
       this.pending.push(...inner.pending);
       return value;
@@ -224,8 +224,13 @@ export class SqliteDatabase implements Db {
     }
   }
 
-  beforeCommit(key: string, hook: (tx: Db) => Promise<void>): void {
-    this.hooks.add(this, key, hook);
+  beforeCommit(key: string, build: () => SQL): void {
+    this.hooks.add(this, key, build);
+  }
+
+  /** Runs the statements due before a commit, a release or a savepoint (beforeCommit), one by one. */
+  private async writeHeld(): Promise<void> {
+    for (const statement of this.hooks.take()) await this.execute(statement);
   }
 
   async lock(_name: string): Promise<void> {

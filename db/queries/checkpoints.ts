@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../database";
 import type { CallJournalRow, JournaledOutcome, JournaledStart, StoredCheckpoint } from "../schema";
+import { holdsRows, holdUpdate, type HeldUpdate } from "./held-rows";
 import { param, rawParam } from "./prepared";
 import { insertMessages, type NewMessage } from "./transcripts";
 
@@ -21,6 +22,12 @@ export async function saveCheckpoint(
   // In a transaction already (the group commit's): its own would only add a savepoint.
   if (!db.inTransaction) return db.transaction((tx) => saveCheckpoint(tx, params));
   const now = params.now ?? Date.now();
+  if (holdsRows(db)) {
+    const state = JSON.stringify(params.state);
+    holdUpdate(db, CHECKPOINT_STATE, { turn_id: params.turnId, step: params.state.step, state, updated_at: now });
+    await insertMessages(db, params.messages);
+    return;
+  }
   const update = db.prepared("checkpoints.save", (o, t) =>
     o
       .update(t.checkpoints)
@@ -30,6 +37,17 @@ export async function saveCheckpoint(
   await update.run({ turnId: params.turnId, step: params.state.step, state: JSON.stringify(params.state), now });
   await insertMessages(db, params.messages);
 }
+
+/** A checkpoint's step and state, as saveCheckpoint holds them until the commit (held-rows.ts). */
+const CHECKPOINT_STATE: HeldUpdate = {
+  name: "checkpoints",
+  key: ["turn_id", "text"],
+  columns: [
+    ["step", "bigint"],
+    ["state", "text"],
+    ["updated_at", "bigint"],
+  ],
+};
 
 /** Whether a turn has a call record (trace row) for this provider call id. */
 export async function hasToolCallRecord(db: Db, params: { turnId: string; callId: string }): Promise<boolean> {

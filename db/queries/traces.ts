@@ -41,6 +41,20 @@ const EVENTS: HeldTable = {
   ],
 };
 
+const TOOL_CALLS: HeldTable = {
+  name: "tool_calls",
+  columns: [
+    ["turn_id", "text"],
+    ["call_id", "text"],
+    ["tool", "text"],
+    ["ok", "boolean"],
+    ["started_at", "bigint"],
+    ["duration_ms", "bigint"],
+    ["queued_ms", "bigint"],
+    ["record", "text"],
+  ],
+};
+
 /** A tool result's event and, when given, its call record, committed together. */
 export async function insertToolResult(
   db: Db,
@@ -53,6 +67,20 @@ export async function insertToolResult(
 
 /** Records one tool call (the trace's call record). */
 export async function insertToolCall(db: Db, values: Omit<typeof toolCalls.$inferInsert, "id">): Promise<void> {
+  if (holdsRows(db)) {
+    const { turnId, callId, tool, ok, startedAt, durationMs, queuedMs, record } = values;
+    holdRow(db, TOOL_CALLS, {
+      turn_id: turnId,
+      call_id: callId,
+      tool,
+      ok,
+      started_at: startedAt,
+      duration_ms: durationMs,
+      queued_ms: queuedMs,
+      record: JSON.stringify(record),
+    });
+    return;
+  }
   const insert = db.prepared("tool_calls.insert", (o, { toolCalls }) =>
     o.insert(toolCalls).values({
       turnId: param("turnId"),

@@ -6,7 +6,8 @@
  * cannot be reached.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { migrationState } from "@/db/queries/database-info";
@@ -14,7 +15,8 @@ import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, listTurns, updateTurnStatus } from "@/db/queries/turns";
 import { insertMessages, listMessages } from "@/db/queries/transcripts";
 import { upsertAgent } from "@/db/queries/agents";
-import { insertEvent, listTrace } from "@/db/queries/traces";
+import { getCheckpoint, saveCheckpoint } from "@/db/queries/checkpoints";
+import { insertEvent, insertToolCall, listTrace } from "@/db/queries/traces";
 import { groupCommit } from "@/lib/services/turns/group-commit";
 import { agentRow } from "../support/agent-row";
 import { freePort } from "../support/server";
@@ -168,6 +170,67 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
       ["five", null, null],
     ]);
     expect((await listTrace(db, ["turn_held"])).events.map((e) => e.data)).toEqual([{ text: 'a "b"' }]);
+  });
+
+  it("holds a checkpoint's updates (the last of a row wins) and call records with the other rows, all written in one statement at the commit", async () => {
+    const url = await createTestDatabase();
+    const db = open(url);
+    await upsertAgent(db, agentRow("held"));
+    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
+    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const initial = (await getCheckpoint(db, "turn_held"))!.state;
+    const [one, two, three] = [1, 2, 3].map((step) => ({ ...initial, step })) as [
+      typeof initial,
+      typeof initial,
+      typeof initial,
+    ];
+    const call = (callId: string, ok: boolean) => ({
+      turnId: "turn_held",
+      callId,
+      tool: "lookup",
+      ok,
+      startedAt: 5,
+      durationMs: 7,
+      queuedMs: 0,
+      record: { tool: "lookup", note: 'it said "no" \u0000 \\ ☃' },
+    });
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    await db.transaction(async (tx) => {
+      await saveCheckpoint(tx, { turnId: "turn_held", state: one, messages: [], now: 10 });
+      await insertToolCall(tx, call("c1", true));
+      await insertEvent(tx, { turnId: "turn_held", seq: 1, type: "tool_result", data: { ok: true }, at: 11 });
+      await saveCheckpoint(tx, { turnId: "turn_held", state: two, messages: [], now: 12 });
+      await insertToolCall(tx, call("c2", false));
+      await tx.notify("insika_held_test", "written");
+      expect((await getCheckpoint(tx, "turn_held"))?.step).toBe(initial.step); // held: not written yet
+    });
+    const texts = sent.mock.calls.map(([query]) =>
+      typeof query === "string" ? query : (query as { text: string }).text,
+    );
+    sent.mockRestore();
+    // begin, the read above, one statement for everything held and the notification, commit.
+    expect(texts).toHaveLength(4);
+    for (const part of [/^with /, /insert into events/, /insert into tool_calls/, /update checkpoints/, /pg_notify/])
+      expect(texts[2]).toMatch(part);
+    expect(await getCheckpoint(db, "turn_held")).toMatchObject({ step: 2, state: two, updatedAt: 12 });
+    const trace = await listTrace(db, ["turn_held"]);
+    expect(trace.calls.map((c) => [c.callId, c.ok, c.record])).toEqual([
+      ["c1", true, call("c1", true).record],
+      ["c2", false, call("c2", false).record],
+    ]);
+    // A savepoint's held update is written at its release, and forgotten when it is undone.
+    await db.transaction(async (tx) => {
+      await tx.transaction(async (savepoint) =>
+        saveCheckpoint(savepoint, { turnId: "turn_held", state: three, messages: [] }),
+      );
+      await tx
+        .transaction(async (savepoint) => {
+          await saveCheckpoint(savepoint, { turnId: "turn_held", state: one, messages: [] });
+          throw new Error("undo the savepoint");
+        })
+        .catch(() => undefined);
+    });
+    expect((await getCheckpoint(db, "turn_held"))?.step).toBe(3);
   });
 
   it("a held row that fails at the commit fails only its own write of a group-commit flush", async () => {
