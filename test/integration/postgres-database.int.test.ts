@@ -123,7 +123,7 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     expect(rows.map((r) => r.k)).toEqual([1, 3]);
   });
 
-  it("holds a transaction's events and transcript rows and inserts them in order at its commit, one statement per table", async () => {
+  it("holds a transaction's events and transcript rows and inserts them in order at its commit", async () => {
     const url = await createTestDatabase();
     const db = open(url);
     await upsertAgent(db, agentRow("held"));
