@@ -1,4 +1,5 @@
 import { askGate } from "./ask-gate";
+import { callEvent, toolResultEvent } from "./call-events";
 import { callIdentity } from "./call-identity";
 import { completedCall, reusedOutcome } from "./completed-call";
 import { isSystemTool } from "./is-system-tool";
@@ -8,7 +9,6 @@ import type { BatchContext, BatchResult } from "./batch-context";
 import type {
   CheckpointStore,
   CompletedCall,
-  EngineEvent,
   HaltVerdict,
   ModelMessage,
   ModelToolCall,
@@ -19,7 +19,8 @@ import type {
 } from "./ports";
 import { OUTCOME_UNKNOWN, type PriorCall } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
-import { errorMessage, ownFailureCode, PERSISTENCE_CODES, TurnFailure } from "./turn-failure";
+import { writeJournal } from "./journal-write";
+import { errorMessage, TurnFailure } from "./turn-failure";
 
 export type { BatchContext, BatchResult } from "./batch-context";
 
@@ -139,7 +140,7 @@ class BatchRun {
       refusal = verdict;
     }
     if (refusal !== undefined) {
-      await this.scope.events.record(callEvent(planned));
+      await this.scope.events.record(callEvent(call, planned.args));
       return this.#settle(planned, { kind: "outcome", outcome: errorOutcome(refusal) }, 0, 0);
     }
 
@@ -173,7 +174,7 @@ class BatchRun {
       };
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
-      this.scope.events.post(callEvent(planned));
+      this.scope.events.post(callEvent(call, args));
       const startedAt = this.scope.clock.now();
       end = await runToolCall({
         executor: this.scope.executor,
@@ -230,7 +231,7 @@ class BatchRun {
   /** A call an earlier run of the turn already made: its result again, or "outcome unknown". */
   async #replay(planned: PlannedCall, prior: PriorCall): Promise<void> {
     this.scope.budget.take(); // counted when it was first asked for; keep the tally
-    await this.scope.events.record(callEvent(planned, true));
+    await this.scope.events.record(callEvent(planned.call, planned.args, true));
     if (prior.kind === "reuse")
       return this.#settle(planned, { kind: "outcome", outcome: reusedOutcome(prior.call) }, 0, 0, true);
     // Its trace record (what it sent, from the journal) is kept like any failed call's.
@@ -244,21 +245,11 @@ class BatchRun {
     kind: K,
     entry: Parameters<NonNullable<CheckpointStore[K]>>[0],
   ): Promise<boolean> {
-    const journal = this.scope.journal;
-    const write = journal?.[kind] as ((entry: unknown) => void | Promise<void>) | undefined;
-    if (!journal || !write) return true;
-    try {
-      await write.call(journal, entry);
-      return true;
-    } catch (error) {
-      const failure = new TurnFailure(
-        ownFailureCode(error, PERSISTENCE_CODES) ?? "checkpoint_failed",
-        `checkpoint failed: ${errorMessage(error)}`,
-      );
-      this.#journalFailure ??= failure;
-      this.#stop.abort(failure);
-      return false;
-    }
+    const failure = await writeJournal(this.scope.journal, kind, entry);
+    if (!failure) return true;
+    this.#journalFailure ??= failure;
+    this.#stop.abort(failure);
+    return false;
   }
 
   /** Records a finished call: tool message now (completion order), then its journal entry and tool_result. */
@@ -292,18 +283,9 @@ class BatchRun {
       completed && !replayed && this.scope.journal?.callCompleted
         ? this.#journal("callCompleted", completed)
         : undefined;
-    const announced = this.scope.events.record({
-      type: "tool_result",
-      call_id: call.id,
-      tool: call.name,
-      ok: outcome.ok,
-      ...(outcome.ok ? { result: parseJson(outcome.content) } : { error: outcome.error }),
-      duration_ms: durationMs,
-      queued_ms: queuedMs,
-      ...(halted ? { halted: true } : {}),
-      ...(outcome.record !== undefined ? { record: outcome.record } : {}),
-      ...(replayed ? { replayed: true as const } : {}),
-    });
+    const announced = this.scope.events.record(
+      toolResultEvent(call, outcome, { durationMs, queuedMs }, { halted, replayed }),
+    );
     // A call without side effects need not hold the batch for them: a crash that loses them
     // only makes a resume send it again. The turn waits for them with its next checkpoint.
     if (!replayed && this.scope.executor.sideEffect?.(call.name) === false) {
@@ -321,24 +303,5 @@ class BatchRun {
       const content = JSON.stringify({ error: `not run: ${why}` });
       this.#messages.push({ role: "tool", callId: call.id, tool: call.name, content });
     }
-  }
-}
-
-/** The `tool_call` event announcing a call (again, `replayed`, on resume). */
-function callEvent({ call, args }: PlannedCall, replayed = false): EngineEvent {
-  return {
-    type: "tool_call",
-    call_id: call.id,
-    tool: call.name,
-    arguments: args,
-    ...(replayed ? { replayed: true as const } : {}),
-  };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
