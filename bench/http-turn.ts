@@ -35,7 +35,7 @@ import { startServer, type TestServer } from "../test/support/server";
 import { AISDK_MODEL } from "./aisdk-server-process";
 import { ensureBuild, itemTool, startBackendProcess, startBenchProcess, type BackendProcess } from "./fixtures";
 import { row, say, stats, type Row } from "./harness";
-import { EXPECTED_ANSWER } from "./model-server-process";
+import { checkGenerate, checkJson, checkSse, checkStream, LABEL, SIDES, type Side } from "./http-turn-answers";
 
 const CONCURRENCIES = [50, 200];
 /** Turns each client sends per round, all in the one session it was given for the round. */
@@ -46,15 +46,6 @@ const HEALTH_CONCURRENCY = 200;
 const HEALTH_REQUESTS = 10_000;
 const INSIKA_MODEL = "insika-bench";
 const MESSAGE = "find item 42";
-
-type Side = "json" | "sse" | "generate" | "stream";
-const SIDES: Side[] = ["json", "sse", "generate", "stream"];
-const LABEL: Record<Side, string> = {
-  json: "Insika, JSON turn endpoint",
-  sse: "Insika, SSE turn endpoint",
-  generate: "AI SDK server, generateText",
-  stream: "AI SDK server, streamText",
-};
 
 /** The load's client: one keep-alive pool per origin, as big as the largest concurrency. */
 const client = new Agent({ connections: 256, keepAliveTimeout: 4_000 });
@@ -71,69 +62,6 @@ async function send(
   });
   const text = await res.body.text();
   return { status: res.statusCode, type: String(res.headers["content-type"] ?? ""), text };
-}
-
-/** The events of an SSE body: `event:` (when present) and `data:` of each block. */
-function sseEvents(text: string): Array<{ event: string | null; data: string }> {
-  return text
-    .split(/\n\n/)
-    .filter((block) => block.trim() !== "")
-    .map((block) => {
-      let event: string | null = null;
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-      }
-      return { event, data: data.join("\n") };
-    });
-}
-
-class TurnCheckError extends Error {}
-
-function fail(side: Side, why: string, answer: { status: number; text: string }): never {
-  throw new TurnCheckError(`${LABEL[side]}: ${why} (HTTP ${answer.status}: ${answer.text.slice(0, 400)})`);
-}
-
-/** Checks an Insika JSON answer: a completed turn with the answer after one tool result. */
-function checkJson(answer: { status: number; text: string }): void {
-  if (answer.status !== 200) fail("json", "not 200", answer);
-  const body = JSON.parse(answer.text) as { status?: string; content?: string };
-  if (body.status !== "completed" || body.content !== EXPECTED_ANSWER)
-    fail("json", `expected a completed turn answering ${JSON.stringify(EXPECTED_ANSWER)}`, answer);
-}
-
-/** Checks an Insika SSE answer: one tool_call, one ok tool_result, then turn_completed with the answer. */
-function checkSse(answer: { status: number; type: string; text: string }): void {
-  if (answer.status !== 200 || !answer.type.startsWith("text/event-stream")) fail("sse", "not an SSE answer", answer);
-  const events = sseEvents(answer.text);
-  const last = events[events.length - 1];
-  const calls = events.filter((e) => e.event === "tool_call").length;
-  const results = events.filter((e) => e.event === "tool_result" && (JSON.parse(e.data) as { ok?: boolean }).ok);
-  if (last?.event !== "turn_completed" || (JSON.parse(last.data) as { content?: string }).content !== EXPECTED_ANSWER)
-    fail("sse", `expected turn_completed answering ${JSON.stringify(EXPECTED_ANSWER)} last`, answer);
-  if (calls !== 1 || results.length !== 1) fail("sse", `expected 1 tool_call and 1 ok tool_result`, answer);
-}
-
-/** Checks the generateText route's JSON: the answer, after one tool call and its result. */
-function checkGenerate(answer: { status: number; text: string }): void {
-  if (answer.status !== 200) fail("generate", "not 200", answer);
-  const body = JSON.parse(answer.text) as { text?: string; tool_calls?: number; tool_results?: number };
-  if (body.text !== EXPECTED_ANSWER || body.tool_calls !== 1 || body.tool_results !== 1)
-    fail("generate", `expected ${JSON.stringify(EXPECTED_ANSWER)} after 1 tool call`, answer);
-}
-
-/** Checks the streamText route's UI message stream: one tool output, the answer's text deltas, finish, [DONE]. */
-function checkStream(answer: { status: number; type: string; text: string }): void {
-  if (answer.status !== 200 || !answer.type.startsWith("text/event-stream"))
-    fail("stream", "not an SSE answer", answer);
-  const events = sseEvents(answer.text);
-  if (events[events.length - 1]?.data !== "[DONE]") fail("stream", "the stream did not end with [DONE]", answer);
-  const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as { type: string; delta?: string });
-  const text = chunks.map((c) => (c.type === "text-delta" ? (c.delta ?? "") : "")).join("");
-  const outputs = chunks.filter((c) => c.type === "tool-output-available").length;
-  if (text !== EXPECTED_ANSWER || outputs !== 1 || !chunks.some((c) => c.type === "finish"))
-    fail("stream", `expected ${JSON.stringify(EXPECTED_ANSWER)} after 1 tool output, then finish`, answer);
 }
 
 interface Setup {
