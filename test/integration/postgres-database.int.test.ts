@@ -32,6 +32,15 @@ afterAll(async () => {
   await Promise.all(opened.map((db) => db.close()));
 });
 
+/** A fresh database with one session ("ses_held") and its turn ("turn_held"), for the held-rows tests. */
+async function withHeldTurn(): Promise<Db> {
+  const db = open(await createTestDatabase());
+  await upsertAgent(db, agentRow("held"));
+  await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
+  await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+  return db;
+}
+
 describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", () => {
   it("three instances starting at once on an empty database migrate it once, under the lock", async () => {
     const url = await createTestDatabase();
@@ -124,11 +133,7 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
   });
 
   it("holds a transaction's events and transcript rows and inserts them in order at its commit", async () => {
-    const url = await createTestDatabase();
-    const db = open(url);
-    await upsertAgent(db, agentRow("held"));
-    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
-    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const db = await withHeldTurn();
     const message = (content: string, extra: Partial<Parameters<typeof insertMessages>[1][number]> = {}) => ({
       sessionId: "ses_held",
       turnId: "turn_held",
@@ -173,11 +178,7 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
   });
 
   it("holds a checkpoint's updates (the last of a row wins) and call records with the other rows, all written in one statement at the commit", async () => {
-    const url = await createTestDatabase();
-    const db = open(url);
-    await upsertAgent(db, agentRow("held"));
-    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
-    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const db = await withHeldTurn();
     const initial = (await getCheckpoint(db, "turn_held"))!.state;
     const [one, two, three] = [1, 2, 3].map((step) => ({ ...initial, step })) as [
       typeof initial,
@@ -234,11 +235,7 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
   });
 
   it("a held row that fails at the commit fails only its own write of a group-commit flush", async () => {
-    const url = await createTestDatabase();
-    const db = open(url);
-    await upsertAgent(db, agentRow("held"));
-    await insertSession(db, { id: "ses_held", agentId: "held", tenant: null });
-    await insertTurn(db, { id: "turn_held", sessionId: "ses_held", userMessage: "go" });
+    const db = await withHeldTurn();
     const event = (turnId: string, seq: number) => ({ turnId, seq, type: "text_delta", data: { seq }, at: seq });
     const settled = await Promise.allSettled([
       groupCommit(db, (tx) => insertEvent(tx, event("turn_held", 1))),
