@@ -125,13 +125,19 @@ describe("the settle writes of a call without side effects", () => {
     return { store, log, commit: () => commit() };
   }
 
-  it("do not hold the batch: the next checkpoint is written alongside, and the turn waits for both", async () => {
+  /** A turn calling `tool` (call a; "charge" has side effects) then answering, 20 ms in, its completions held. */
+  async function turnCalling(tool: string) {
     const executor = fakeExecutor(() => okOutcome(1));
-    executor.sideEffect = (tool) => tool === "charge";
+    executor.sideEffect = (name) => name === "charge";
     const { store, log, commit } = slowCompletions();
-    const model = scriptedModel([[toolCall("lookup", {}, { id: "a" })], [text("done")]]);
+    const model = scriptedModel([[toolCall(tool, {}, { id: "a" })], [text("done")]]);
     const done = runTurn(input({ model, executor, checkpoints: store }));
     await new Promise((resolve) => setTimeout(resolve, 20));
+    return { model, log, commit, done };
+  }
+
+  it("do not hold the batch: the next checkpoint is written alongside, and the turn waits for both", async () => {
+    const { model, log, commit, done } = await turnCalling("lookup");
     // The checkpoint after the batch was handed over before the completion committed, and the
     // model was not asked again before it did.
     expect(log).toEqual(["save 0", "started a", "completing a", "save 0"]);
@@ -142,12 +148,7 @@ describe("the settle writes of a call without side effects", () => {
   });
 
   it("of a side-effecting call hold the batch until they are durable", async () => {
-    const executor = fakeExecutor(() => okOutcome(1));
-    executor.sideEffect = (tool) => tool === "charge";
-    const { store, log, commit } = slowCompletions();
-    const model = scriptedModel([[toolCall("charge", {}, { id: "a" })], [text("done")]]);
-    const done = runTurn(input({ model, executor, checkpoints: store }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { log, commit, done } = await turnCalling("charge");
     expect(log).toEqual(["save 0", "started a", "completing a"]);
     commit();
     expect(await done).toMatchObject({ status: "completed" });

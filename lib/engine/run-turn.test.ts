@@ -12,6 +12,7 @@ import {
   type RecordingSink,
   turnInput,
   type TurnInputOverrides,
+  ONE_CALL_TURN_EVENTS,
 } from "./test-support";
 
 const input = (overrides: TurnInputOverrides) =>
@@ -73,14 +74,7 @@ describe("runTurn: streaming and the tool loop", () => {
       arguments: { q: "shoes" },
       ctx: { chat_id: "chat-9" },
     });
-    expect(sink.types()).toEqual([
-      "turn_started",
-      "text_delta",
-      "tool_call",
-      "tool_result",
-      "text_delta",
-      "turn_completed",
-    ]);
+    expect(sink.types()).toEqual([...ONE_CALL_TURN_EVENTS]);
     expect(sink.ofType("tool_call")[0]).toEqual({
       type: "tool_call",
       call_id: "c1",
@@ -208,14 +202,7 @@ describe("runTurn: streaming flag", () => {
     const result = await runTurn(input({ model, sink, streaming: false }));
     expect(result).toMatchObject({ status: "completed", content: "Done." });
     expect(flags).toEqual([false, false]);
-    expect(sink.types()).toEqual([
-      "turn_started",
-      "text_delta",
-      "tool_call",
-      "tool_result",
-      "text_delta",
-      "turn_completed",
-    ]);
+    expect(sink.types()).toEqual([...ONE_CALL_TURN_EVENTS]);
   });
 
   it("asks with streaming: true by default", async () => {

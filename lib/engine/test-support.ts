@@ -128,3 +128,13 @@ const TERMINAL = new Set(["turn_completed", "turn_halted", "turn_waiting", "turn
 export function terminalEvents(sink: RecordingSink): EngineEvent[] {
   return sink.events.filter((event) => TERMINAL.has(event.type));
 }
+
+/** The event types of a turn that says something, calls one tool and answers. */
+export const ONE_CALL_TURN_EVENTS = [
+  "turn_started",
+  "text_delta",
+  "tool_call",
+  "tool_result",
+  "text_delta",
+  "turn_completed",
+] as const;

@@ -63,6 +63,10 @@ const toolStep: ScriptedResponse = {
     .concat([{ data: "[DONE]" }]),
 };
 
+/** The second request of the bench conversation: the lead-in, both calls and their results. */
+const lampsAnswered = () =>
+  secondTurn("Let me look that up.", ["call_a", "call_b"], ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}']);
+
 const answerStep: ScriptedResponse = {
   kind: "sse",
   events: [
@@ -132,14 +136,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
         { role: "user", content: "find lamps and subscribe a@b.c" },
       ]);
 
-      const answer = await collect(
-        model,
-        secondTurn(
-          "Let me look that up.",
-          ["call_a", "call_b"],
-          ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}'],
-        ),
-      );
+      const answer = await collect(model, lampsAnswered());
       expect(answer).toStrictEqual([
         { type: "text-delta", text: "Found 2 lamps" },
         { type: "text-delta", text: "; you are subscribed." },
@@ -203,14 +200,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       ]);
       expect((body.tools as unknown[]).length).toBe(2);
 
-      const answer = await collectWhole(
-        model,
-        secondTurn(
-          "Let me look that up.",
-          ["call_a", "call_b"],
-          ['{"query": "lamp", "limit": 3}', '{"email": "a@b.c"}'],
-        ),
-      );
+      const answer = await collectWhole(model, lampsAnswered());
       expect(answer).toStrictEqual([
         { type: "text-delta", text: "Found 2 lamps; you are subscribed." },
         { type: "finish", usage: { inputTokens: 80, outputTokens: 9 } },

@@ -14,6 +14,7 @@ import {
   type ScriptedResponse,
 } from "../support/loopback-model-server";
 import { startServer, tempDir, type TestServer } from "../support/server";
+import { ONE_CALL_TURN_EVENTS } from "@/lib/engine/test-support";
 
 /** SSE events of a response body, as {event, data} pairs (`data` parsed unless it is [DONE]). */
 function parseSse(text: string): { event: string; data: any }[] {
@@ -92,14 +93,7 @@ describe("a turn asks its provider to stream only when its client streams", () =
 
     const trace = await server.api("GET", `/v1/sessions/${id}/trace`);
     const turn = trace.body.turns[0];
-    expect(turn.events.map((e: { type: string }) => e.type)).toEqual([
-      "turn_started",
-      "text_delta",
-      "tool_call",
-      "tool_result",
-      "text_delta",
-      "turn_completed",
-    ]);
+    expect(turn.events.map((e: { type: string }) => e.type)).toEqual([...ONE_CALL_TURN_EVENTS]);
     expect(turn.events.filter((e: { type: string }) => e.type === "text_delta").map((e: any) => e.text)).toEqual([
       "Let me work it out.",
       "6 times 7 is 42.",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, tempDir, type TestServer } from "../support/server";
+import { ONE_CALL_TURN_EVENTS } from "@/lib/engine/test-support";
 
 /** Parses an SSE body into [event, data] pairs. */
 function parseSse(text: string): { event: string; data: any }[] {
@@ -108,14 +109,7 @@ describe("turns over the API with the scripted model", () => {
     });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const events = parseSse(await res.text());
-    expect(events.map((e) => e.event)).toEqual([
-      "turn_started",
-      "text_delta",
-      "tool_call",
-      "tool_result",
-      "text_delta",
-      "turn_completed",
-    ]);
+    expect(events.map((e) => e.event)).toEqual([...ONE_CALL_TURN_EVENTS]);
     expect(events[3]?.data).toMatchObject({ tool: "search", ok: true });
     expect(events[5]?.data.content).toBe("Found a lamp.");
     const hit = backend.requests.at(-1)!;
