@@ -13,6 +13,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { describeError, log } from "@/lib/log";
 import { CommitHooks } from "./commit-hooks";
+import { commitStatement } from "./postgres-commit-statement";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import { pgTables } from "./pg-schema";
 import { NotificationListener } from "./postgres-notification-listener";
@@ -202,7 +203,7 @@ export class PostgresDatabase implements Db {
 
   /** The statements due now (beforeCommit) and `notifications`, in one statement (one round trip). */
   private async writeHeld(notifications: [string, string][]): Promise<void> {
-    const statement = oneStatement(this.hooks.take(), notifications);
+    const statement = commitStatement(this.hooks.take(), notifications);
     if (statement) await this.pgOrm.execute(statement);
   }
 
@@ -272,25 +273,6 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable URL)";
   }
-}
-
-/**
- * `writes` (inserts, updates, deletes) and `notifications` (channel, payload) as one statement:
- * each write a data-modifying WITH part (PostgreSQL runs every one, to the end, whether or not the
- * rest reads it), the notifications its query. Undefined when there is nothing to send.
- */
-function oneStatement(writes: SQL[], notifications: [string, string][]): SQL | undefined {
-  const notify =
-    notifications.length > 0
-      ? sql`select pg_notify(n->>0, n->>1) from jsonb_array_elements(cast(${JSON.stringify(notifications)} as text)::jsonb) as n`
-      : undefined;
-  if (writes.length === 0) return notify;
-  if (writes.length === 1 && !notify) return writes[0];
-  const parts = sql.join(
-    writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`),
-    sql`, `,
-  );
-  return sql`with ${parts} ${notify ?? sql`select 1`}`;
 }
 
 function rowsOf(result: unknown): unknown[] {
