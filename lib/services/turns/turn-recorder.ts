@@ -39,6 +39,7 @@ import type { RunTurnResult } from "@/lib/engine/run-turn";
 import type { CallDescriber } from "./sent-call-record";
 import { groupCommit, type FlushCheck } from "./group-commit";
 import { leaseFence } from "./lease-fence";
+import { toolCallRow, type ToolResultSummary } from "./tool-call-row";
 
 export type EventListener = (event: EngineEvent & { seq: number; at: number }) => void;
 
@@ -205,34 +206,12 @@ export class TurnRecorder implements EventSink, CheckpointStore {
   }
 
   /** The trace row of a tool result; undefined when a replayed result's row already exists. */
-  private async callRecord(
-    tx: Db,
-    summary: Omit<Extract<EngineEvent, { type: "tool_result" }>, "type" | "record">,
-    record: unknown,
-    at: number,
-  ) {
+  private async callRecord(tx: Db, summary: ToolResultSummary, record: unknown, at: number) {
     // A replayed result already has its call record, unless the process died between the
     // journal and the record: then the replay fills the gap so the trace has every call.
     if (summary.replayed && (await hasToolCallRecord(tx, { turnId: this.turnId, callId: summary.call_id })))
       return undefined;
-    return {
-      turnId: this.turnId,
-      callId: summary.call_id,
-      tool: summary.tool,
-      ok: summary.ok,
-      startedAt: Math.round(at - summary.duration_ms),
-      durationMs: Math.round(summary.duration_ms),
-      queuedMs: Math.round(summary.queued_ms),
-      record: {
-        ...(record as Record<string, unknown> | undefined),
-        ...(summary.replayed
-          ? { replayed: true, result: summary.result ?? null, ...(summary.error ? { error: summary.error } : {}) }
-          : {}),
-        duration_ms: Math.round(summary.duration_ms),
-        queued_ms: Math.round(summary.queued_ms),
-        halted: summary.halted ?? false,
-      },
-    };
+    return toolCallRow(this.turnId, summary, record, at);
   }
 
   async save(checkpoint: TurnCheckpoint): Promise<void> {
