@@ -97,11 +97,21 @@ export async function renewLeases(
   return renew.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), until: params.until });
 }
 
-/** `column in (the strings of the JSON array bound to the named parameter)`, in this dialect. */
+/**
+ * `column` is one of the strings of the JSON array bound to the named parameter, in this dialect.
+ * On PostgreSQL the list is made an array first (`= any(array(…))`, an init plan) so that the
+ * column's index is searched for each: the planner turns `in (select jsonb_array_elements_text(…))`
+ * into a semi-join that scans the whole table, per flush and per heartbeat.
+ */
 function inJsonList(db: Db, column: SQLiteColumn, name: string): SQL {
   return db.dialect === "postgres"
-    ? sql`${column} in (select jsonb_array_elements_text(cast(${param(name)} as text)::jsonb))`
+    ? sql`${column} = any(${pgTextArray(param(name))})`
     : sql`${column} in (select value from json_each(${param(name)}))`;
+}
+
+/** The strings of a JSON array (text bound as `value`) as a PostgreSQL text[]. */
+function pgTextArray(value: unknown): SQL {
+  return sql`array(select jsonb_array_elements_text(cast(${value} as text)::jsonb))`;
 }
 
 /**
@@ -115,7 +125,7 @@ export async function heldLeases(db: Db, params: { instance: string; turnIds: st
   const ids = JSON.stringify(params.turnIds);
   if (db.dialect === "postgres") {
     const rows = await db.execute<{ turn_id: string }>(
-      sql`select turn_id from checkpoints where runner_instance = ${params.instance} and turn_id in (select jsonb_array_elements_text(cast(${ids} as text)::jsonb))${db.inTransaction ? sql` for share` : sql``}`,
+      sql`select turn_id from checkpoints where runner_instance = ${params.instance} and turn_id = any(${pgTextArray(ids)})${db.inTransaction ? sql` for share` : sql``}`,
     );
     return new Set(rows.map((row) => row.turn_id));
   }

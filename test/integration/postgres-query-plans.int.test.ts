@@ -1,0 +1,132 @@
+/**
+ * The statements every turn runs on PostgreSQL, planned by the real server on a table big
+ * enough for the planner to choose: they find their rows through an index, never by reading
+ * the whole table. A scan costs nothing on an empty test database and grows with every turn
+ * an operator keeps; these statements run once per group-commit flush (the lease fence) and
+ * once per heartbeat (the lease renewal), so a scan there slows every turn of the fleet.
+ * Each is checked both as the server plans it with its values (an unnamed statement) and as
+ * a prepared statement's generic plan (what a pool connection settles on after a few runs).
+ */
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openPostgres } from "@/db/client";
+import type { Db } from "@/db/database";
+import { upsertAgent } from "@/db/queries/agents";
+import { heldLeases, renewLeases } from "@/db/queries/leases";
+import { insertSession } from "@/db/queries/sessions";
+import { agentRow } from "../support/agent-row";
+import { createTestDatabase, testPostgresUrl } from "../support/test-database";
+
+const TURNS = 3_000;
+const INSTANCE = "ins_plans";
+
+interface SentQuery {
+  text: string;
+  values: unknown[];
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan (EXPLAIN's JSON form), depth first. */
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+/** The tables a plan reads by scanning them whole. */
+function scannedTables(plan: PlanNode): string[] {
+  return nodesOf(plan)
+    .filter((node) => node["Node Type"] === "Seq Scan")
+    .map((node) => node["Relation Name"] ?? "?");
+}
+
+describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use their indexes", () => {
+  let url: string;
+  let db: Db;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    url = await createTestDatabase();
+    db = openPostgres(url, { poolSize: 2 });
+    await upsertAgent(db, agentRow("plans"));
+    await insertSession(db, { id: "ses_plans", agentId: "plans", tenant: null });
+    await db.execute(
+      sql`insert into turns (id, session_id, seq, status, user_message, started_at) select 'turn_' || i, 'ses_plans', i, 'running', 'go', 0 from generate_series(1, ${TURNS}::int) as i`,
+    );
+    await db.execute(
+      sql`insert into checkpoints (turn_id, step, state, depth, runner_instance, lease_expires_at, updated_at) select 'turn_' || i, 0, '{}', 0, ${INSTANCE}, 0, 0 from generate_series(1, ${TURNS}::int) as i`,
+    );
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query("analyze");
+  });
+
+  afterAll(async () => {
+    await admin?.end();
+    await db?.close();
+  });
+
+  /** The statements `run` sends to the server (text and values), in order. */
+  async function sentBy(run: () => Promise<unknown>): Promise<SentQuery[]> {
+    const sent: SentQuery[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      if (typeof config === "string") sent.push({ text: config, values: values ?? [] });
+      else sent.push({ text: config.text, values: config.values ?? values ?? [] });
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    try {
+      await run();
+    } finally {
+      spy.mockRestore();
+    }
+    return sent.filter((q) => /checkpoints/.test(q.text));
+  }
+
+  /** The plan of `q` with its values, and the generic plan of the same statement prepared. */
+  async function plansOf(q: SentQuery): Promise<{ custom: PlanNode; generic: PlanNode }> {
+    const custom = await admin.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      `explain (format json) ${q.text}`,
+      q.values,
+    );
+    await admin.query("deallocate all");
+    await admin.query(`prepare probe as ${q.text}`);
+    await admin.query("set plan_cache_mode = force_generic_plan");
+    const literals = q.values.map((v) => admin.escapeLiteral(String(v))).join(", ");
+    const generic = await admin.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      `explain (format json) execute probe(${literals})`,
+    );
+    await admin.query("reset plan_cache_mode");
+    return { custom: custom.rows[0]!["QUERY PLAN"][0].Plan, generic: generic.rows[0]!["QUERY PLAN"][0].Plan };
+  }
+
+  const some = ["turn_17", "turn_1200", "turn_2999", "turn_missing"];
+
+  it("the lease fence of a flush reads the checkpoints of its turns by key", async () => {
+    const sent = await sentBy(() => db.transaction((tx) => heldLeases(tx, { instance: INSTANCE, turnIds: some })));
+    expect(sent).toHaveLength(1);
+    const { custom, generic } = await plansOf(sent[0]!);
+    expect(scannedTables(custom)).toEqual([]);
+    expect(scannedTables(generic)).toEqual([]);
+    // And it still answers: the turns the instance owns among those asked for.
+    const held = await db.transaction((tx) => heldLeases(tx, { instance: INSTANCE, turnIds: some }));
+    expect([...held].sort()).toEqual(["turn_1200", "turn_17", "turn_2999"]);
+  });
+
+  it("the heartbeat renews the leases of its turns by key", async () => {
+    const sent = await sentBy(() => renewLeases(db, { instance: INSTANCE, turnIds: some, until: 42 }));
+    expect(sent).toHaveLength(1);
+    const { custom, generic } = await plansOf(sent[0]!);
+    expect(scannedTables(custom)).toEqual([]);
+    expect(scannedTables(generic)).toEqual([]);
+    expect(await renewLeases(db, { instance: INSTANCE, turnIds: some, until: 43 })).toBe(3);
+  });
+});
