@@ -84,8 +84,11 @@ function updateAll(table: HeldUpdate, rows: Record<string, unknown>[]): SQL {
   const typed = columns.map(([column, type]) => `${column} ${type}`).join(", ");
   const set = table.columns.map(([column]) => `${column} = v.${column}`).join(", ");
   const [key] = table.key;
+  // The planner takes json_to_recordset for 100 rows whatever it holds, and for a table of a few
+  // thousand rows would rather scan it than look 100 keys up: the limit (the rows it does hold)
+  // lets it see a flush's few rows, each then found by key.
   // Names and types come from the fixed table specs in this module's callers, never from input.
-  return sql`update ${sql.raw(table.name)} as t set ${sql.raw(set)} from json_to_recordset(cast(${JSON.stringify(rows)} as text)::json) as v(${sql.raw(typed)}) where t.${sql.raw(key)} = v.${sql.raw(key)}`;
+  return sql`update ${sql.raw(table.name)} as t set ${sql.raw(set)} from (select * from json_to_recordset(cast(${JSON.stringify(rows)} as text)::json) as r(${sql.raw(typed)}) limit ${sql.raw(String(rows.length))}) as v where t.${sql.raw(key)} = v.${sql.raw(key)}`;
 }
 
 /** One statement inserting `rows` into `table`, in their order (PostgreSQL). */

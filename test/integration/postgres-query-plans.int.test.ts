@@ -3,7 +3,8 @@
  * enough for the planner to choose: they find their rows through an index, never by reading
  * the whole table. A scan costs nothing on an empty test database and grows with every turn
  * an operator keeps; these statements run once per group-commit flush (the lease fence) and
- * once per heartbeat (the lease renewal), so a scan there slows every turn of the fleet.
+ * once per heartbeat (the lease renewal), or with every flush's checkpoints (the held update),
+ * so a scan there slows every turn of the fleet.
  * Each is checked both as the server plans it with its values (an unnamed statement) and as
  * a prepared statement's generic plan (what a pool connection settles on after a few runs).
  */
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
+import { saveCheckpoint } from "@/db/queries/checkpoints";
 import { heldLeases, renewLeases } from "@/db/queries/leases";
 import { insertSession } from "@/db/queries/sessions";
 import { agentRow } from "../support/agent-row";
@@ -119,6 +121,25 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
     // And it still answers: the turns the instance owns among those asked for.
     const held = await db.transaction((tx) => heldLeases(tx, { instance: INSTANCE, turnIds: some }));
     expect([...held].sort()).toEqual(["turn_1200", "turn_17", "turn_2999"]);
+  });
+
+  it("a flush's held checkpoint updates find their rows by key", async () => {
+    const state = (turnId: string) => ({ turnId, step: 1, messages: [{ role: "user" as const, content: "go" }] });
+    const sent = await sentBy(() =>
+      db.transaction(async (tx) => {
+        for (const turnId of ["turn_17", "turn_1200", "turn_2999"])
+          await saveCheckpoint(tx, { turnId, state: state(turnId), messages: [], now: 5 });
+      }),
+    );
+    expect(sent).toHaveLength(1); // the three held, written by the commit's one statement
+    expect(sent[0]!.text).toContain("update checkpoints");
+    const { custom, generic } = await plansOf(sent[0]!);
+    expect(scannedTables(custom)).toEqual([]);
+    expect(scannedTables(generic)).toEqual([]);
+    const [row] = await db.execute<{ n: string }>(
+      sql`select count(*) as n from checkpoints where step = 1 and updated_at = 5`,
+    );
+    expect(Number(row?.n)).toBe(3);
   });
 
   it("the heartbeat renews the leases of its turns by key", async () => {
