@@ -101,7 +101,8 @@ export async function renewLeases(
  * `column` is one of the strings of the JSON array bound to the named parameter, in this dialect.
  * On PostgreSQL the list is made an array first (`= any(array(…))`, an init plan) so that the
  * column's index is searched for each: the planner turns `in (select jsonb_array_elements_text(…))`
- * into a semi-join that scans the whole table, per flush and per heartbeat.
+ * into a semi-join (over a scan of the whole table, up to a few thousand rows), and this runs
+ * per flush and per heartbeat.
  */
 function inJsonList(db: Db, column: SQLiteColumn, name: string): SQL {
   return db.dialect === "postgres"
