@@ -7,7 +7,7 @@
  * drizzle-kit reads this module for the PostgreSQL migrations (drizzle.pg.config.ts); at run
  * time the pg connection uses these objects (db/postgres-database.ts).
  */
-import { getTableColumns, type AnyColumn } from "drizzle-orm";
+import { getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -56,6 +56,22 @@ function pgColumn(column: SQLiteColumn): PgColumnBuilderBase {
   return builder;
 }
 
+/**
+ * The PostgreSQL form of each partial index's condition, by index name. SQLite's is written with
+ * its own JSON functions, so it cannot be carried over as it is; an index derived without its
+ * condition would be another index (every row in it, written on every insert). The queries that
+ * use one spell the condition the same way (db/queries/overview.ts), so the planner matches it.
+ */
+const PARTIAL_INDEX_CONDITIONS: Record<string, SQL> = {
+  tool_calls_blocked: sql`(cast(record as jsonb) #>> '{egress,verdict}') = 'blocked'`,
+};
+
+function partialCondition(index: string): SQL {
+  const condition = PARTIAL_INDEX_CONDITIONS[index];
+  if (!condition) throw new Error(`pg-schema: no PostgreSQL form for the condition of the partial index ${index}`);
+  return condition;
+}
+
 type Tables = typeof sqlite;
 type TableName = { [K in keyof Tables]: Tables[K] extends SQLiteTable ? K : never }[keyof Tables];
 
@@ -74,7 +90,8 @@ function derive(table: SQLiteTable) {
       ...config.indexes.map((i) => {
         const cols = i.config.columns.map((c) => col(c as AnyColumn));
         const make = i.config.unique ? uniqueIndex(i.config.name) : index(i.config.name);
-        return make.on(...(cols as [never, ...never[]]));
+        const built = make.on(...(cols as [never, ...never[]]));
+        return i.config.where ? built.where(partialCondition(i.config.name)) : built;
       }),
       ...config.primaryKeys.map((pk) => primaryKey({ columns: pk.columns.map(col) as [never, ...never[]] })),
       ...config.foreignKeys.map((fk) => {

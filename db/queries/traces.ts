@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "../database";
 import type { toolCalls } from "../schema";
 import { holdRow, holdsRows, type HeldTable } from "./held-rows";
-import { param } from "./prepared";
+import { param, rawParam, storableJson } from "./prepared";
 
 /** The channel told the turn id each time events of a turn are committed (followers wake on it). */
 export const TURN_EVENTS_CHANNEL = "insika_turn_events";
@@ -77,7 +77,7 @@ export async function insertToolCall(db: Db, values: Omit<typeof toolCalls.$infe
       started_at: startedAt,
       duration_ms: durationMs,
       queued_ms: queuedMs,
-      record: JSON.stringify(record),
+      record: storableJson(db, record),
     });
     return;
   }
@@ -90,10 +90,10 @@ export async function insertToolCall(db: Db, values: Omit<typeof toolCalls.$infe
       startedAt: param("startedAt"),
       durationMs: param("durationMs"),
       queuedMs: param("queuedMs"),
-      record: param("record"),
+      record: rawParam("record"),
     }),
   );
-  await insert.run(values);
+  await insert.run({ ...values, record: storableJson(db, values.record) });
 }
 
 /** Events and tool calls of the given turns, in order. */

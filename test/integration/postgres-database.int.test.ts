@@ -17,6 +17,7 @@ import { insertMessages, listMessages } from "@/db/queries/transcripts";
 import { upsertAgent } from "@/db/queries/agents";
 import { getCheckpoint, saveCheckpoint } from "@/db/queries/checkpoints";
 import { insertEvent, insertToolCall, listTrace } from "@/db/queries/traces";
+import { countBlockedCalls, listCalls, listRecentBlockedCalls } from "@/db/queries/overview";
 import { groupCommit } from "@/lib/services/turns/group-commit";
 import { agentRow } from "../support/agent-row";
 import { freePort } from "../support/server";
@@ -113,6 +114,36 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     await updateTurnStatus(db, { id: "turn_nul", status: "completed", content: "x\u0000y" });
     expect((await listMessages(db, "ses_nul")).map((m) => m.content)).toEqual(["hi", "a\uFFFDb"]);
     expect((await listTurns(db, "ses_nul"))[0]?.content).toBe("x\uFFFDy");
+  });
+
+  it("a call record with a NUL or a lone surrogate is stored so that PostgreSQL's JSON functions read it: the Overview still answers", async () => {
+    const db = open(await createTestDatabase());
+    await upsertAgent(db, agentRow("nul"));
+    await insertSession(db, { id: "ses_nul", agentId: "nul", tenant: null });
+    await insertTurn(db, { id: "turn_nul", sessionId: "ses_nul", userMessage: "hi" });
+    const now = Date.now();
+    const call = (callId: string, verdict: string) => ({
+      turnId: "turn_nul",
+      callId,
+      tool: "lookup",
+      ok: verdict === "allowed",
+      startedAt: now,
+      durationMs: 1,
+      queuedMs: 0,
+      // What a hostile backend or model can put in a record: JSON.stringify writes \u0000 and \ud800 escapes.
+      record: { arguments: { q: "lone \ud800" }, result: "a\u0000b", egress: { verdict, rule: "private" } },
+    });
+    await insertToolCall(db, call("direct", "allowed"));
+    await db.transaction((tx) => insertToolCall(tx, call("held", "blocked"))); // the held path
+    const window = { since: now - 3_600_000, bucketMs: 60_000 };
+    expect(await countBlockedCalls(db, window)).toEqual([expect.objectContaining({ tool: "lookup", n: 1 })]);
+    expect(await listRecentBlockedCalls(db, { since: window.since, limit: 10 })).toHaveLength(1);
+    expect((await listCalls(db, { since: window.since, limit: 10 })).map((c) => c.callId).sort()).toEqual([
+      "direct",
+      "held",
+    ]);
+    const trace = await listTrace(db, ["turn_nul"]);
+    expect(trace.calls[0]?.record).toMatchObject({ arguments: { q: "lone \uFFFD" }, result: "a\uFFFDb" });
   });
 
   it("a nested transaction is a savepoint: its failure is undone alone", async () => {
@@ -215,9 +246,11 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
       expect(texts[2]).toMatch(part);
     expect(await getCheckpoint(db, "turn_held")).toMatchObject({ step: 2, state: two, updatedAt: 12 });
     const trace = await listTrace(db, ["turn_held"]);
+    // Quotes, backslashes and non-ASCII text kept; the NUL stored as U+FFFD (storableJson).
+    const stored = { tool: "lookup", note: 'it said "no" \uFFFD \\ ☃' };
     expect(trace.calls.map((c) => [c.callId, c.ok, c.record])).toEqual([
-      ["c1", true, call("c1", true).record],
-      ["c2", false, call("c2", false).record],
+      ["c1", true, stored],
+      ["c2", false, stored],
     ]);
     // A savepoint's held update is written at its release, and forgotten when it is undone.
     await db.transaction(async (tx) => {

@@ -16,12 +16,14 @@ import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
 import { saveCheckpoint } from "@/db/queries/checkpoints";
 import { heldLeases, renewLeases } from "@/db/queries/leases";
+import { countBlockedCalls, listRecentBlockedCalls } from "@/db/queries/overview";
 import { insertSession } from "@/db/queries/sessions";
 import { agentRow } from "../support/agent-row";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 
 const TURNS = 3_000;
 const INSTANCE = "ins_plans";
+const NOW = Date.now();
 
 interface SentQuery {
   text: string;
@@ -31,6 +33,7 @@ interface SentQuery {
 interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
+  "Index Name"?: string;
   Plans?: PlanNode[];
 }
 
@@ -62,6 +65,10 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
     await db.execute(
       sql`insert into checkpoints (turn_id, step, state, depth, runner_instance, lease_expires_at, updated_at) select 'turn_' || i, 0, '{}', 0, ${INSTANCE}, 0, 0 from generate_series(1, ${TURNS}::int) as i`,
     );
+    // One call per turn, every hundredth refused by the egress guard.
+    await db.execute(
+      sql`insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) select 'turn_' || i, 'call_1', 'lookup', i % 100 <> 0, ${NOW}::bigint - i * 1000, 5, 0, case when i % 100 = 0 then '{"egress":{"verdict":"blocked","rule":"private"}}' else '{"egress":{"verdict":"allowed"}}' end from generate_series(1, ${TURNS}::int) as i`,
+    );
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query("analyze");
@@ -73,7 +80,7 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
   });
 
   /** The statements `run` sends to the server (text and values), in order. */
-  async function sentBy(run: () => Promise<unknown>): Promise<SentQuery[]> {
+  async function sentBy(run: () => Promise<unknown>, about = /checkpoints/): Promise<SentQuery[]> {
     const sent: SentQuery[] = [];
     const query = pg.Client.prototype.query;
     const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
@@ -90,7 +97,7 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
     } finally {
       spy.mockRestore();
     }
-    return sent.filter((q) => /checkpoints/.test(q.text));
+    return sent.filter((q) => about.test(q.text));
   }
 
   /** The plan of `q` with its values, and the generic plan of the same statement prepared. */
@@ -140,6 +147,25 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
       sql`select count(*) as n from checkpoints where step = 1 and updated_at = 5`,
     );
     expect(Number(row?.n)).toBe(3);
+  });
+
+  it("the Overview finds the calls the egress guard refused through the partial index of them", async () => {
+    const [index] = (await admin.query("select indexdef from pg_indexes where indexname = 'tool_calls_blocked'")).rows;
+    expect(index?.indexdef).toMatch(/WHERE .*egress,verdict.*= 'blocked'/);
+    const since = NOW - 3_600_000;
+    const sent = await sentBy(async () => {
+      await countBlockedCalls(db, { since, bucketMs: 60_000 });
+      await listRecentBlockedCalls(db, { since, limit: 10 });
+    }, /tool_calls/);
+    expect(sent).toHaveLength(2);
+    for (const q of sent) {
+      const { custom } = await plansOf(q);
+      expect(scannedTables(custom)).not.toContain("tool_calls"); // (sessions, joined, holds one row)
+      expect(nodesOf(custom).map((node) => node["Index Name"])).toContain("tool_calls_blocked");
+    }
+    expect(await countBlockedCalls(db, { since, bucketMs: 60_000 })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: "lookup" })]),
+    );
   });
 
   it("the heartbeat renews the leases of its turns by key", async () => {
