@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Response } from "@playwright/test";
 import { LoginPage } from "./pages/login-page";
 
 test("the Studio home page asks for the token, refuses a wrong one and signs in with the right one", async ({
@@ -52,14 +52,20 @@ test("the session cookie is Secure when the request came over https (X-Forwarded
   const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-proto": "https" } });
   const page = await context.newPage();
   const setCookies: string[] = [];
-  page.on("response", async (res) => {
-    const header = await res.headerValue("set-cookie");
-    if (header?.includes("insika_session=")) setCookies.push(header);
-  });
+  const noteCookie = (res: Response) =>
+    res.headerValue("set-cookie").then(
+      (header) => {
+        if (header?.includes("insika_session=")) setCookies.push(header);
+      },
+      // A response still being read when the context closes has nothing to say here.
+      () => undefined,
+    );
+  page.on("response", noteCookie);
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(process.env.E2E_TOKEN!);
   await expect.poll(() => setCookies.length).toBeGreaterThan(0);
   expect(setCookies[0]).toMatch(/;\s*secure/i);
+  page.off("response", noteCookie);
   await context.close();
 });
