@@ -4,7 +4,7 @@ import { upsertAgent } from "./agents";
 import { agentRow } from "@/test/support/agent-row";
 import { updateTurnStatus, insertTurn, listTurns, SessionBusyError } from "./turns";
 import { insertEvent, listTurnEvents } from "./traces";
-import { insertSession, listSessionSummaries } from "./sessions";
+import { insertSession, listSessionSummaries, listSessions, type SessionFilter } from "./sessions";
 import { listMessages } from "./transcripts";
 
 async function seeded() {
@@ -54,6 +54,101 @@ describe("listSessionSummaries", () => {
       ["s4", 2, "m4b"],
       ["s3", 2, "m3b"],
     ]);
+  });
+});
+
+describe("the session lists at volume", () => {
+  const SESSIONS = 5_000;
+  const TENANTS = 500;
+
+  /** 5,000 sessions of two agents and 500 tenants, updated at 5,000 distinct times (and one tie). */
+  async function manySessions() {
+    const db = await seeded();
+    const insert = db.client.prepare(
+      "insert into sessions (id, agent_id, tenant, created_at, updated_at) values (?, ?, ?, ?, ?)",
+    );
+    db.client.transaction(() => {
+      for (let i = 0; i < SESSIONS; i++) {
+        insert.run(
+          `s${String(i).padStart(5, "0")}`,
+          i % 2 ? "a1" : "a2",
+          `t${i % TENANTS}`,
+          i,
+          i === 4_999 ? 4_998 : i,
+        );
+      }
+    })();
+    db.client.exec("analyze");
+    return db;
+  }
+
+  /** The statements `run` prepares, each with the values it ran with. */
+  async function statementsOf(db: Awaited<ReturnType<typeof seeded>>, run: () => Promise<unknown>) {
+    const ran: { source: string; values: unknown[] }[] = [];
+    const prepare = db.client.prepare.bind(db.client);
+    db.client.prepare = ((source: string) => {
+      const statement = prepare(source);
+      const entry = { source, values: [] as unknown[] };
+      ran.push(entry);
+      for (const method of ["all", "get", "run", "iterate"] as const) {
+        const original = statement[method].bind(statement) as (...values: unknown[]) => unknown;
+        (statement as unknown as Record<string, unknown>)[method] = (...values: unknown[]) => {
+          entry.values = values;
+          return original(...values);
+        };
+      }
+      return statement;
+    }) as typeof db.client.prepare;
+    try {
+      await run();
+    } finally {
+      db.client.prepare = prepare;
+    }
+    return ran;
+  }
+
+  const filters: [string, SessionFilter][] = [
+    ["every session (the Studio, an admin key)", {}],
+    ["one agent", { agentId: "a1" }],
+    ["a key's one agent", { agentIds: ["a1"] }],
+    ["a key's agents", { agentIds: ["a1", "a2"] }],
+    ["one tenant", { tenant: "t7" }],
+    ["a pinned key's tenant and agent", { agentIds: ["a1"], tenant: "t7" }],
+  ];
+
+  it.each(filters)("%s: the newest sessions come from an index, not from sorting the table", async (_, filter) => {
+    const db = await manySessions();
+    for (const list of [listSessions, listSessionSummaries]) {
+      const ran = await statementsOf(db, () => list(db, filter));
+      expect(ran).toHaveLength(1);
+      const { source, values } = ran[0]!;
+      const plan = (db.client.prepare(`explain query plan ${source}`).all(...values) as { detail: string }[]).map(
+        (row) => row.detail,
+      );
+      expect(plan.filter((step) => /^SCAN sessions$/.test(step))).toEqual([]);
+      expect(plan.filter((step) => step.startsWith("USE TEMP B-TREE"))).toEqual([]);
+    }
+  });
+
+  it.each(filters)("%s: newest first, ties by id, only the sessions the filter names", async (_, filter) => {
+    const db = await manySessions();
+    const expected = Array.from({ length: SESSIONS }, (_, i) => ({
+      id: `s${String(i).padStart(5, "0")}`,
+      agentId: i % 2 ? "a1" : "a2",
+      tenant: `t${i % TENANTS}`,
+      updatedAt: i === 4_999 ? 4_998 : i,
+    }))
+      .filter(
+        (s) =>
+          (filter.agentId === undefined || s.agentId === filter.agentId) &&
+          (filter.agentIds === undefined || filter.agentIds.includes(s.agentId)) &&
+          (filter.tenant === undefined || s.tenant === filter.tenant),
+      )
+      .sort((x, y) => y.updatedAt - x.updatedAt || (y.id < x.id ? -1 : 1))
+      .slice(0, 100)
+      .map((s) => s.id);
+    expect((await listSessions(db, filter)).map((s) => s.id)).toEqual(expected);
+    expect((await listSessionSummaries(db, filter)).map((s) => s.id)).toEqual(expected);
   });
 });
 

@@ -52,7 +52,10 @@ function sessionWhere({ sessions }: Tables, params: SessionFilter) {
   );
 }
 
-/** Recent sessions, newest first, optionally filtered. */
+/**
+ * Recent sessions, newest first (ties by id), optionally filtered. Every filter has an index in
+ * that order (schema/sessions.ts), so a list reads its first rows, whatever the table holds.
+ */
 export function listSessions(db: Db, params: SessionFilter & { limit?: number } = {}): Promise<SessionRow[]> {
   const { sessions } = db.t;
   return db.all(
@@ -60,7 +63,7 @@ export function listSessions(db: Db, params: SessionFilter & { limit?: number } 
       .select()
       .from(sessions)
       .where(sessionWhere(db.t, params))
-      .orderBy(desc(sessions.updatedAt))
+      .orderBy(desc(sessions.updatedAt), desc(sessions.id))
       .limit(params.limit ?? 100),
   );
 }

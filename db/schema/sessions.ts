@@ -14,7 +14,14 @@ export const sessions = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("sessions_agent_updated").on(t.agentId, t.updatedAt)],
+  // The lists read newest first: one agent's sessions, one tenant's (a pinned key's), or all of
+  // them (the Studio, an admin key); each reads its first rows from an index instead of sorting
+  // every session.
+  (t) => [
+    index("sessions_agent_updated").on(t.agentId, t.updatedAt, t.id),
+    index("sessions_tenant_updated").on(t.tenant, t.updatedAt, t.id),
+    index("sessions_updated").on(t.updatedAt, t.id),
+  ],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;

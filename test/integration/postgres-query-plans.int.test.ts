@@ -10,7 +10,7 @@
  */
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
@@ -19,35 +19,12 @@ import { heldLeases, renewLeases } from "@/db/queries/leases";
 import { countBlockedCalls, listRecentBlockedCalls } from "@/db/queries/overview";
 import { insertSession } from "@/db/queries/sessions";
 import { agentRow } from "../support/agent-row";
+import { nodesOf, plansOf, scannedTables, sentBy } from "../support/postgres-plans";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 
 const TURNS = 3_000;
 const INSTANCE = "ins_plans";
 const NOW = Date.now();
-
-interface SentQuery {
-  text: string;
-  values: unknown[];
-}
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-/** Every node of a plan (EXPLAIN's JSON form), depth first. */
-function nodesOf(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-}
-
-/** The tables a plan reads by scanning them whole. */
-function scannedTables(plan: PlanNode): string[] {
-  return nodesOf(plan)
-    .filter((node) => node["Node Type"] === "Seq Scan")
-    .map((node) => node["Relation Name"] ?? "?");
-}
 
 describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use their indexes", () => {
   let url: string;
@@ -79,50 +56,15 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
     await db?.close();
   });
 
-  /** The statements `run` sends to the server (text and values), in order. */
-  async function sentBy(run: () => Promise<unknown>, about = /checkpoints/): Promise<SentQuery[]> {
-    const sent: SentQuery[] = [];
-    const query = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
-      this: pg.Client,
-      ...args: unknown[]
-    ) {
-      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      if (typeof config === "string") sent.push({ text: config, values: values ?? [] });
-      else sent.push({ text: config.text, values: config.values ?? values ?? [] });
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query);
-    try {
-      await run();
-    } finally {
-      spy.mockRestore();
-    }
-    return sent.filter((q) => about.test(q.text));
-  }
-
-  /** The plan of `q` with its values, and the generic plan of the same statement prepared. */
-  async function plansOf(q: SentQuery): Promise<{ custom: PlanNode; generic: PlanNode }> {
-    const custom = await admin.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-      `explain (format json) ${q.text}`,
-      q.values,
-    );
-    await admin.query("deallocate all");
-    await admin.query(`prepare probe as ${q.text}`);
-    await admin.query("set plan_cache_mode = force_generic_plan");
-    const literals = q.values.map((v) => admin.escapeLiteral(String(v))).join(", ");
-    const generic = await admin.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-      `explain (format json) execute probe(${literals})`,
-    );
-    await admin.query("reset plan_cache_mode");
-    return { custom: custom.rows[0]!["QUERY PLAN"][0].Plan, generic: generic.rows[0]!["QUERY PLAN"][0].Plan };
-  }
-
   const some = ["turn_17", "turn_1200", "turn_2999", "turn_missing"];
 
   it("the lease fence of a flush reads the checkpoints of its turns by key", async () => {
-    const sent = await sentBy(() => db.transaction((tx) => heldLeases(tx, { instance: INSTANCE, turnIds: some })));
+    const sent = await sentBy(
+      () => db.transaction((tx) => heldLeases(tx, { instance: INSTANCE, turnIds: some })),
+      /checkpoints/,
+    );
     expect(sent).toHaveLength(1);
-    const { custom, generic } = await plansOf(sent[0]!);
+    const { custom, generic } = await plansOf(admin, sent[0]!);
     expect(scannedTables(custom)).toEqual([]);
     expect(scannedTables(generic)).toEqual([]);
     // And it still answers: the turns the instance owns among those asked for.
@@ -132,15 +74,17 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
 
   it("a flush's held checkpoint updates find their rows by key", async () => {
     const state = (turnId: string) => ({ turnId, step: 1, messages: [{ role: "user" as const, content: "go" }] });
-    const sent = await sentBy(() =>
-      db.transaction(async (tx) => {
-        for (const turnId of ["turn_17", "turn_1200", "turn_2999"])
-          await saveCheckpoint(tx, { turnId, state: state(turnId), messages: [], now: 5 });
-      }),
+    const sent = await sentBy(
+      () =>
+        db.transaction(async (tx) => {
+          for (const turnId of ["turn_17", "turn_1200", "turn_2999"])
+            await saveCheckpoint(tx, { turnId, state: state(turnId), messages: [], now: 5 });
+        }),
+      /checkpoints/,
     );
     expect(sent).toHaveLength(1); // the three held, written by the commit's one statement
     expect(sent[0]!.text).toContain("update checkpoints");
-    const { custom, generic } = await plansOf(sent[0]!);
+    const { custom, generic } = await plansOf(admin, sent[0]!);
     expect(scannedTables(custom)).toEqual([]);
     expect(scannedTables(generic)).toEqual([]);
     const [row] = await db.execute<{ n: string }>(
@@ -159,7 +103,7 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
     }, /tool_calls/);
     expect(sent).toHaveLength(2);
     for (const q of sent) {
-      const { custom } = await plansOf(q);
+      const { custom } = await plansOf(admin, q);
       expect(scannedTables(custom)).not.toContain("tool_calls"); // (sessions, joined, holds one row)
       expect(nodesOf(custom).map((node) => node["Index Name"])).toContain("tool_calls_blocked");
     }
@@ -169,9 +113,9 @@ describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use t
   });
 
   it("the heartbeat renews the leases of its turns by key", async () => {
-    const sent = await sentBy(() => renewLeases(db, { instance: INSTANCE, turnIds: some, until: 42 }));
+    const sent = await sentBy(() => renewLeases(db, { instance: INSTANCE, turnIds: some, until: 42 }), /checkpoints/);
     expect(sent).toHaveLength(1);
-    const { custom, generic } = await plansOf(sent[0]!);
+    const { custom, generic } = await plansOf(admin, sent[0]!);
     expect(scannedTables(custom)).toEqual([]);
     expect(scannedTables(generic)).toEqual([]);
     expect(await renewLeases(db, { instance: INSTANCE, turnIds: some, until: 43 })).toBe(3);

@@ -1,0 +1,4 @@
+DROP INDEX "sessions_agent_updated";--> statement-breakpoint
+CREATE INDEX "sessions_tenant_updated" ON "sessions" USING btree ("tenant","updated_at","id");--> statement-breakpoint
+CREATE INDEX "sessions_updated" ON "sessions" USING btree ("updated_at","id");--> statement-breakpoint
+CREATE INDEX "sessions_agent_updated" ON "sessions" USING btree ("agent_id","updated_at","id");
