@@ -11,7 +11,6 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
 import { saveCheckpoint } from "@/db/queries/checkpoints";
@@ -19,42 +18,36 @@ import { heldLeases, renewLeases } from "@/db/queries/leases";
 import { countBlockedCalls, listRecentBlockedCalls } from "@/db/queries/overview";
 import { insertSession } from "@/db/queries/sessions";
 import { agentRow } from "../support/agent-row";
-import { nodesOf, plansOf, scannedTables, sentBy } from "../support/postgres-plans";
-import { createTestDatabase, testPostgresUrl } from "../support/test-database";
+import { nodesOf, plannedDatabase, plansOf, scannedTables, sentBy } from "../support/postgres-plans";
+import { testPostgresUrl } from "../support/test-database";
 
 const TURNS = 3_000;
 const INSTANCE = "ins_plans";
 const NOW = Date.now();
 
 describe.skipIf(!testPostgresUrl())("the per-turn statements on PostgreSQL use their indexes", () => {
-  let url: string;
   let db: Db;
   let admin: pg.Client;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    url = await createTestDatabase();
-    db = openPostgres(url, { poolSize: 2 });
-    await upsertAgent(db, agentRow("plans"));
-    await insertSession(db, { id: "ses_plans", agentId: "plans", tenant: null });
-    await db.execute(
-      sql`insert into turns (id, session_id, seq, status, user_message, started_at) select 'turn_' || i, 'ses_plans', i, 'running', 'go', 0 from generate_series(1, ${TURNS}::int) as i`,
-    );
-    await db.execute(
-      sql`insert into checkpoints (turn_id, step, state, depth, runner_instance, lease_expires_at, updated_at) select 'turn_' || i, 0, '{}', 0, ${INSTANCE}, 0, 0 from generate_series(1, ${TURNS}::int) as i`,
-    );
-    // One call per turn, every hundredth refused by the egress guard.
-    await db.execute(
-      sql`insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) select 'turn_' || i, 'call_1', 'lookup', i % 100 <> 0, ${NOW}::bigint - i * 1000, 5, 0, case when i % 100 = 0 then '{"egress":{"verdict":"blocked","rule":"private"}}' else '{"egress":{"verdict":"allowed"}}' end from generate_series(1, ${TURNS}::int) as i`,
-    );
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query("analyze");
+    ({ db, admin, close } = await plannedDatabase(async (db) => {
+      await upsertAgent(db, agentRow("plans"));
+      await insertSession(db, { id: "ses_plans", agentId: "plans", tenant: null });
+      await db.execute(
+        sql`insert into turns (id, session_id, seq, status, user_message, started_at) select 'turn_' || i, 'ses_plans', i, 'running', 'go', 0 from generate_series(1, ${TURNS}::int) as i`,
+      );
+      await db.execute(
+        sql`insert into checkpoints (turn_id, step, state, depth, runner_instance, lease_expires_at, updated_at) select 'turn_' || i, 0, '{}', 0, ${INSTANCE}, 0, 0 from generate_series(1, ${TURNS}::int) as i`,
+      );
+      // One call per turn, every hundredth refused by the egress guard.
+      await db.execute(
+        sql`insert into tool_calls (turn_id, call_id, tool, ok, started_at, duration_ms, queued_ms, record) select 'turn_' || i, 'call_1', 'lookup', i % 100 <> 0, ${NOW}::bigint - i * 1000, 5, 0, case when i % 100 = 0 then '{"egress":{"verdict":"blocked","rule":"private"}}' else '{"egress":{"verdict":"allowed"}}' end from generate_series(1, ${TURNS}::int) as i`,
+      );
+    }));
   });
 
-  afterAll(async () => {
-    await admin?.end();
-    await db?.close();
-  });
+  afterAll(() => close?.());
 
   const some = ["turn_17", "turn_1200", "turn_2999", "turn_missing"];
 

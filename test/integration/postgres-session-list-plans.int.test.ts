@@ -10,13 +10,12 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
 import { listSessionSummaries, listSessions, type SessionFilter } from "@/db/queries/sessions";
 import { agentRow } from "../support/agent-row";
-import { plansOf, scannedTables, sentBy, sorts } from "../support/postgres-plans";
-import { createTestDatabase, testPostgresUrl } from "../support/test-database";
+import { plannedDatabase, plansOf, scannedTables, sentBy, sorts } from "../support/postgres-plans";
+import { testPostgresUrl } from "../support/test-database";
 
 const SESSIONS = 20_000;
 const TENANTS = 10;
@@ -32,23 +31,18 @@ const filters: [string, SessionFilter][] = [
 describe.skipIf(!testPostgresUrl())("the session lists on PostgreSQL read the newest sessions from an index", () => {
   let db: Db;
   let admin: pg.Client;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    db = openPostgres(url, { poolSize: 2 });
-    for (const id of ["a1", "a2"]) await upsertAgent(db, agentRow(id));
-    await db.execute(
-      sql`insert into sessions (id, agent_id, tenant, created_at, updated_at) select 'ses_' || lpad(i::text, 5, '0'), case when i % 2 = 1 then 'a1' else 'a2' end, 't' || (i % ${TENANTS}::int), i, i from generate_series(0, ${SESSIONS - 1}::int) as i`,
-    );
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query("analyze");
+    ({ db, admin, close } = await plannedDatabase(async (db) => {
+      for (const id of ["a1", "a2"]) await upsertAgent(db, agentRow(id));
+      await db.execute(
+        sql`insert into sessions (id, agent_id, tenant, created_at, updated_at) select 'ses_' || lpad(i::text, 5, '0'), case when i % 2 = 1 then 'a1' else 'a2' end, 't' || (i % ${TENANTS}::int), i, i from generate_series(0, ${SESSIONS - 1}::int) as i`,
+      );
+    }));
   });
 
-  afterAll(async () => {
-    await admin?.end();
-    await db?.close();
-  });
+  afterAll(() => close?.());
 
   it.each(filters)("%s: no scan of the table, no sort", async (_, filter) => {
     for (const list of [listSessions, listSessionSummaries]) {

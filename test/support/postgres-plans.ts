@@ -7,6 +7,9 @@
 import type pg from "pg";
 import pgModule from "pg";
 import { vi } from "vitest";
+import { openPostgres } from "@/db/client";
+import type { Db } from "@/db/database";
+import { createTestDatabase } from "./test-database";
 
 export interface SentQuery {
   text: string;
@@ -18,6 +21,24 @@ export interface PlanNode {
   "Relation Name"?: string;
   "Index Name"?: string;
   Plans?: PlanNode[];
+}
+
+/** A new database of the test cluster, seeded by `seed` and analyzed, with a second client to ask plans on. */
+export async function plannedDatabase(seed: (db: Db) => Promise<void>) {
+  const url = await createTestDatabase();
+  const db = openPostgres(url, { poolSize: 2 });
+  await seed(db);
+  const admin = new pgModule.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query("analyze");
+  return {
+    db,
+    admin,
+    async close() {
+      await admin.end();
+      await db.close();
+    },
+  };
 }
 
 /** Every node of a plan (EXPLAIN's JSON form), depth first. */
