@@ -21,6 +21,7 @@ import { OUTCOME_UNKNOWN, type PriorCall } from "./resume-ledger";
 import { errorOutcome, runToolCall, type CallEnd } from "./run-tool-call";
 import { writeJournal } from "./journal-write";
 import { errorMessage, TurnFailure } from "./turn-failure";
+import { followSignal } from "./follow-signal";
 
 export type { BatchContext, BatchResult } from "./batch-context";
 
@@ -50,7 +51,12 @@ export type { BatchContext, BatchResult } from "./batch-context";
  * Never rejects.
  */
 export async function runToolBatch(context: BatchContext, calls: ModelToolCall[]): Promise<BatchResult> {
-  return new BatchRun(context, calls).execute();
+  const run = new BatchRun(context, calls);
+  try {
+    return await run.execute();
+  } finally {
+    run.dispose();
+  }
 }
 
 interface PlannedCall {
@@ -74,9 +80,11 @@ class BatchRun {
   #limitExceeded: TurnFailure | undefined;
   #journalFailure: TurnFailure | undefined;
   #waitingOn: TurnCheckpoint["waitingOn"];
-  // Aborted by a halt, a serial limit trip or a wait; `#dispatch` adds the turn's own stops.
+  // Aborted by a halt, a serial limit trip, a wait, or the turn's own stops, whichever comes
+  // first (its reason says which); the link to the turn's ends with dispose().
   readonly #stop = new AbortController();
-  readonly #dispatch: AbortSignal;
+  readonly #dispatch: AbortSignal = this.#stop.signal;
+  readonly dispose: () => void;
   readonly #offered: ReadonlySet<string>;
 
   readonly #step: number;
@@ -85,7 +93,7 @@ class BatchRun {
     private readonly scope: BatchContext,
     private readonly calls: ModelToolCall[],
   ) {
-    this.#dispatch = AbortSignal.any([this.#stop.signal, scope.signals.stopped]);
+    this.dispose = followSignal(this.#stop, scope.signals.stopped);
     this.#offered = scope.offered;
     this.#step = scope.step;
   }

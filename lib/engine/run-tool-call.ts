@@ -1,4 +1,5 @@
 import { abortable } from "./abortable";
+import { followSignal } from "./follow-signal";
 import type { ToolCallRequest, ToolExecutor, ToolOutcome } from "./ports";
 import { errorMessage } from "./turn-failure";
 import { formatSeconds, timeoutMs } from "./turn-limits";
@@ -29,9 +30,11 @@ export interface RunToolCallInput {
  */
 export async function runToolCall(input: RunToolCallInput): Promise<CallEnd> {
   if (input.interrupt.aborted) return interrupted(input.interrupt);
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new Error("tool timeout")), timeoutMs(input.timeoutS));
-  const signal = AbortSignal.any([timeout.signal, input.interrupt]);
+  // The call's signal: aborted by tool_timeout or by `interrupt`, whichever comes first.
+  const call = new AbortController();
+  const timer = setTimeout(() => call.abort(new Error("tool timeout")), timeoutMs(input.timeoutS));
+  const unfollow = followSignal(call, input.interrupt);
+  const signal = call.signal;
   try {
     // new Promise(...) turns a synchronous throw from execute() into a rejection.
     const work = new Promise<unknown>((resolve) => resolve(input.executor.execute({ ...input.request, signal })));
@@ -40,11 +43,12 @@ export async function runToolCall(input: RunToolCallInput): Promise<CallEnd> {
     // Ask which signal fired rather than trusting the error: an executor may reject with
     // its own AbortError once aborted.
     if (input.interrupt.aborted) return interrupted(input.interrupt);
-    if (timeout.signal.aborted) return { kind: "outcome", outcome: errorOutcome(timeoutMessage(input.timeoutS)) };
+    if (signal.aborted) return { kind: "outcome", outcome: errorOutcome(timeoutMessage(input.timeoutS)) };
     // A throwing executor broke its contract (DESIGN §3.3); the model still gets a result.
     return { kind: "outcome", outcome: errorOutcome(`tool failed: ${errorMessage(error)}`) };
   } finally {
     clearTimeout(timer);
+    unfollow();
   }
 }
 

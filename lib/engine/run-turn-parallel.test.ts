@@ -137,3 +137,35 @@ describe("tool_concurrency", () => {
     expect(search?.queued_ms).toBeLessThan(20);
   });
 });
+
+describe("the turn's signals", () => {
+  /** Runs `steps` and returns the MaxListenersExceededWarnings the process emitted meanwhile. */
+  async function leakWarnings(steps: ScriptedPart[][], tool_concurrency: number) {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const executor = delayed(Object.fromEntries(steps.flat().map((part) => [("id" in part && part.id) || "", 1])));
+      const model = scriptedModel([...steps, [text("ok")]]);
+      const result = await runTurn(input({ model, executor, limits: { tool_concurrency, max_tool_calls: 1_000 } }));
+      expect(result.status).toBe("completed");
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
+      return { warnings: warnings.filter((w) => w.name === "MaxListenersExceededWarning"), executor };
+    } finally {
+      process.off("warning", onWarning);
+    }
+  }
+
+  it("keep no listener of a call that ended: 12 batches of 64 calls in parallel, no leak warning", async () => {
+    const steps = Array.from({ length: 12 }, (_, step) => batch(Array.from({ length: 64 }, (_, i) => `s${step}c${i}`)));
+    const { warnings, executor } = await leakWarnings(steps, 64);
+    expect(executor.maxInFlight).toBe(64);
+    expect(warnings).toEqual([]);
+  });
+
+  it("keep no listener of a batch that ended: 100 steps of one call each, no leak warning", async () => {
+    const steps = Array.from({ length: 100 }, (_, step) => batch([`s${step}`]));
+    const { warnings } = await leakWarnings(steps, 1);
+    expect(warnings).toEqual([]);
+  });
+});

@@ -1,6 +1,10 @@
+import { setMaxListeners } from "node:events";
 import { TurnFailure } from "./turn-failure";
 import { formatSeconds, timeoutMs } from "./turn-limits";
 import { errorMessage } from "@/lib/errors";
+
+// Up to 64 calls' listeners and a few of the turn's own on each signal.
+const MAX_LISTENERS = 80;
 
 /**
  * The two ways a turn is stopped from outside its own logic: the caller's signal
@@ -22,6 +26,11 @@ export class TurnSignals {
 
   /** Starts the deadline clock now. */
   constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
+    // Each running call follows one of them (followSignal), so a parallel batch puts up to
+    // tool_concurrency (at most 64) listeners on a signal, besides the batch's and the model
+    // step's: more than Node's default of 10 before it warns of a leak. Each is removed as its
+    // call ends (follow-signal.test.ts, run-turn-parallel.test.ts).
+    setMaxListeners(MAX_LISTENERS, this.cancelled, this.stopped);
     const timedOut = () =>
       this.#stop.abort(new TurnFailure("turn_timeout", `turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
     this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
