@@ -14,6 +14,7 @@ import { TransactionEndedError } from "./database-errors";
 import { CommitHooks } from "./commit-hooks";
 import { ConnectionGate } from "./connection-gate";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
+import { placeholderFiller } from "./placeholder-filler";
 import * as schema from "./schema";
 
 const dialect = new SQLiteSyncDialect();
@@ -33,6 +34,29 @@ interface SyncPrepared {
   get(params?: Record<string, unknown>): unknown;
   run(params?: Record<string, unknown>): { changes: number };
   values(params?: Record<string, unknown>): unknown[][];
+}
+
+/** Drizzle's prepared statement: the SyncPrepared calls, and its text and parameters. */
+interface DrizzlePrepared extends SyncPrepared {
+  getQuery(): { sql: string; params: unknown[] };
+}
+
+/**
+ * `prepared` with a `run` of its own: the parameters filled by placeholderFiller (decided once,
+ * not per run), on a better-sqlite3 statement of the same text. The reads keep Drizzle's
+ * calls, which map the rows. The writes of a turn are all runs.
+ */
+function withFilledRun(prepared: DrizzlePrepared, client: Database.Database): SyncPrepared {
+  const { sql: text, params } = prepared.getQuery();
+  const statement = client.prepare(text);
+  if (statement.reader) return prepared;
+  const fill = placeholderFiller(params);
+  return {
+    all: (values) => prepared.all(values),
+    get: (values) => prepared.get(values),
+    values: (values) => prepared.values(values),
+    run: (values) => statement.run(...fill(values ?? {})),
+  };
 }
 
 interface SyncQuery {
@@ -139,7 +163,8 @@ export class SqliteDatabase implements Db {
     if (!bound) {
       let statement = this.conn.statements.get(key);
       if (!statement) {
-        statement = (build(this.orm, this.t) as unknown as { prepare(): SyncPrepared }).prepare();
+        const prepared = (build(this.orm, this.t) as unknown as { prepare(): DrizzlePrepared }).prepare();
+        statement = withFilledRun(prepared, this.conn.client);
         this.conn.statements.set(key, statement);
       }
       bound = this.bind(statement);
