@@ -105,7 +105,11 @@ export class TurnLoop {
     const { gate, resume, executor, signal } = this.#input;
     const running: Running = {
       limits,
-      signals: new TurnSignals({ turnTimeoutS: limits.turn_timeout, external: signal }),
+      signals: new TurnSignals({
+        turnTimeoutS: limits.turn_timeout,
+        external: signal,
+        toolConcurrency: limits.tool_concurrency,
+      }),
       limiter: new Limiter(limits.tool_concurrency),
       budget: new CallBudget(limits.max_tool_calls),
       serial: limits.tool_concurrency === 1 || gate !== undefined,

@@ -3,8 +3,10 @@ import { TurnFailure } from "./turn-failure";
 import { formatSeconds, timeoutMs } from "./turn-limits";
 import { errorMessage } from "@/lib/errors";
 
-// Up to 64 calls' listeners and a few of the turn's own on each signal.
-const MAX_LISTENERS = 80;
+// Listeners a signal holds besides one per call in flight: the batch's and the model step's.
+const OWN_LISTENERS = 4;
+// Node warns of a leak past 10 listeners on one signal.
+const NODE_DEFAULT_MAX_LISTENERS = 10;
 
 /**
  * The two ways a turn is stopped from outside its own logic: the caller's signal
@@ -24,13 +26,13 @@ export class TurnSignals {
   /** Aborts on cancellation or the deadline, whichever comes first (its reason says which). */
   readonly stopped: AbortSignal = this.#stop.signal;
 
-  /** Starts the deadline clock now. */
-  constructor(options: { turnTimeoutS: number; external?: AbortSignal }) {
-    // Each running call follows one of them (followSignal), so a parallel batch puts up to
-    // tool_concurrency (at most 64) listeners on a signal, besides the batch's and the model
-    // step's: more than Node's default of 10 before it warns of a leak. Each is removed as its
-    // call ends (follow-signal.test.ts, run-turn-parallel.test.ts).
-    setMaxListeners(MAX_LISTENERS, this.cancelled, this.stopped);
+  /** Starts the deadline clock now. `toolConcurrency`: the calls that may be in flight at once. */
+  constructor(options: { turnTimeoutS: number; external?: AbortSignal; toolConcurrency: number }) {
+    // Each call in flight follows one of them (followSignal), so a parallel batch puts up to
+    // tool_concurrency listeners on a signal, each removed as its call ends (follow-signal.test.ts,
+    // run-turn-parallel.test.ts). Raised only when needed: setting it costs a few µs a turn.
+    const listeners = options.toolConcurrency + OWN_LISTENERS;
+    if (listeners > NODE_DEFAULT_MAX_LISTENERS) setMaxListeners(listeners, this.cancelled, this.stopped);
     const timedOut = () =>
       this.#stop.abort(new TurnFailure("turn_timeout", `turn timed out after ${formatSeconds(options.turnTimeoutS)}s`));
     this.#timer = setTimeout(timedOut, timeoutMs(options.turnTimeoutS));
