@@ -119,7 +119,7 @@ const OPERATOR = operatorPrincipal("cli");
 async function runKeys(db: Db, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "list") {
-    for (const k of await listKeys(db)) {
+    for (const k of await listKeys(db, OPERATOR)) {
       const limits = [
         k.agents ? `agents ${k.agents.join(",")}` : "",
         k.tenant ? `tenant ${k.tenant}` : "",

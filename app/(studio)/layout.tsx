@@ -1,15 +1,14 @@
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { NavLinks } from "@/components/ui/nav-links";
-import { hasAnyScope } from "@/lib/access/principal";
 import { signOutAction } from "./actions";
-import { STUDIO_PAGES } from "./studio-pages";
+import { STUDIO_PAGES, mayOpen } from "./studio-pages";
 
 export const dynamic = "force-dynamic";
 
 export default async function StudioLayout({ children }: { children: React.ReactNode }) {
   const principal = await requireStudioSession();
   // Only the pages this key may open (each page checks again: it can render without this layout).
-  const nav = STUDIO_PAGES.filter((p) => hasAnyScope(principal, p.scopes)).map(({ href, label }) => ({ href, label }));
+  const nav = STUDIO_PAGES.filter((p) => mayOpen(principal, p)).map(({ href, label }) => ({ href, label }));
   return (
     <div className="flex min-h-screen flex-col">
       <a

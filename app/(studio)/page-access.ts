@@ -6,7 +6,7 @@ import { redirect } from "next/navigation";
 import { hasAnyScope, type Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { homeOf, studioPageOf } from "./studio-pages";
+import { homeOf, mayOpen, studioPageOf } from "./studio-pages";
 
 /**
  * The session's principal when it may open the page at `path` (or, with `scopes`, a page
@@ -15,8 +15,9 @@ import { homeOf, studioPageOf } from "./studio-pages";
  */
 export async function requirePage(path: string, scopes?: readonly Scope[]): Promise<Principal> {
   const principal = await requireStudioSession();
-  const needed = scopes ?? studioPageOf(path)?.scopes ?? ["admin"];
-  if (hasAnyScope(principal, needed)) return principal;
+  const page = studioPageOf(path);
+  if (scopes ? hasAnyScope(principal, scopes) : page ? mayOpen(principal, page) : hasAnyScope(principal, ["admin"]))
+    return principal;
   if (homeOf(principal) === "/playground") redirect("/playground");
   redirect(`/no-access?page=${encodeURIComponent(path)}`);
 }

@@ -10,6 +10,8 @@ export interface StudioPage {
   href: string;
   label: string;
   scopes: readonly Scope[];
+  /** It spans every tenant (keys, audit log): a key pinned to a tenant may not open it. */
+  everyTenant?: true;
 }
 
 export const STUDIO_PAGES: readonly StudioPage[] = [
@@ -23,8 +25,8 @@ export const STUDIO_PAGES: readonly StudioPage[] = [
   { href: "/sessions", label: "Sessions", scopes: ["traces:read"] },
   { href: "/calls", label: "Calls", scopes: ["traces:read"] },
   { href: "/doctor", label: "Doctor", scopes: ["traces:read"] },
-  { href: "/keys", label: "Keys", scopes: ["admin"] },
-  { href: "/audit", label: "Audit", scopes: ["admin"] },
+  { href: "/keys", label: "Keys", scopes: ["admin"], everyTenant: true },
+  { href: "/audit", label: "Audit", scopes: ["admin"], everyTenant: true },
 ];
 
 /** The page a path belongs to (its longest matching href), if any. */
@@ -34,9 +36,14 @@ export function studioPageOf(path: string): StudioPage | undefined {
   ).at(0);
 }
 
+/** True when this key may open `page`: one of its scopes, and no tenant pin on a page of every tenant. */
+export function mayOpen(principal: Principal, page: StudioPage): boolean {
+  return hasAnyScope(principal, page.scopes) && (!page.everyTenant || principal.tenant === null);
+}
+
 /** The first page this key may open: where a sign-in or a refused page lands. */
 export function homeOf(principal: Principal): string | undefined {
-  return STUDIO_PAGES.find((p) => hasAnyScope(principal, p.scopes))?.href;
+  return STUDIO_PAGES.find((p) => mayOpen(principal, p))?.href;
 }
 
 /**

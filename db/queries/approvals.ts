@@ -1,6 +1,7 @@
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../database";
 import type { ApprovalRow, ApprovalStatus } from "../schema";
+import { sessionWhere, type SessionFilter } from "./sessions";
 
 /** Creates a pending approval; returns the existing one if this call already has one. */
 export async function insertApproval(
@@ -38,17 +39,29 @@ export function getApprovalForCall(
   );
 }
 
-/** Approvals, oldest first, optionally in one status. */
+/**
+ * Approvals, oldest first, optionally in one status, of one session, and only of the sessions
+ * `sessions` selects (a key's tenant and agents).
+ */
 export function listApprovals(
   db: Db,
-  params: { status?: ApprovalStatus; limit?: number } = {},
+  params: { status?: ApprovalStatus; limit?: number; sessionId?: string; sessions?: SessionFilter } = {},
 ): Promise<ApprovalRow[]> {
-  const { approvals } = db.t;
+  const { approvals, sessions } = db.t;
+  const ofSessions = params.sessions && sessionWhere(db.t, params.sessions);
   return db.all(
     db.orm
       .select()
       .from(approvals)
-      .where(params.status ? eq(approvals.status, params.status) : undefined)
+      .where(
+        and(
+          params.status ? eq(approvals.status, params.status) : undefined,
+          params.sessionId !== undefined ? eq(approvals.sessionId, params.sessionId) : undefined,
+          ofSessions
+            ? inArray(approvals.sessionId, db.orm.select({ id: sessions.id }).from(sessions).where(ofSessions))
+            : undefined,
+        ),
+      )
       .orderBy(asc(approvals.createdAt), asc(approvals.id))
       .limit(params.limit ?? 500),
   );

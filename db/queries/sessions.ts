@@ -44,7 +44,8 @@ export interface SessionFilter {
   tenant?: string;
 }
 
-function sessionWhere({ sessions }: Tables, params: SessionFilter) {
+/** The condition on `sessions` that a SessionFilter stands for (undefined: every session). */
+export function sessionWhere({ sessions }: Tables, params: SessionFilter) {
   return and(
     params.agentId ? eq(sessions.agentId, params.agentId) : undefined,
     params.agentIds !== undefined ? inArray(sessions.agentId, [...params.agentIds]) : undefined,

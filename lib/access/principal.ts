@@ -38,6 +38,28 @@ export function maySeeSession(principal: Principal, session: { agentId: string; 
   return principal.tenant === null || session.tenant === principal.tenant;
 }
 
+/**
+ * True when the principal may see (and, holding approvals:decide, decide) an approval asked in a
+ * session of this tenant: it holds `approvals:decide` or `traces:read` (admin holds both), and a
+ * pinned key only its own tenant's. (An agent list is for turns:run keys only, see keys.)
+ */
+export function maySeeApproval(principal: Principal, session: { tenant: string | null }): boolean {
+  if (!hasAnyScope(principal, ["approvals:decide", "traces:read"])) return false;
+  return principal.tenant === null || session.tenant === principal.tenant;
+}
+
+/**
+ * Throws `forbidden` for a key pinned to a tenant: `what` spans every tenant (the keys, the
+ * audit log, the metrics), so a pinned key, admin too, may not reach it.
+ */
+export function assertUnpinned(principal: Principal, what: string): void {
+  if (principal.tenant === null) return;
+  throw new DomainError(
+    "forbidden",
+    `this key is pinned to tenant '${principal.tenant}'; ${what} spans every tenant, so it needs a key without a tenant`,
+  );
+}
+
 /** The principal of the operator's own tools (CLI, config file): an admin with no key. */
 export function operatorPrincipal(source: ActorSource): Principal {
   return {

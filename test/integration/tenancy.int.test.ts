@@ -274,4 +274,93 @@ describe("tenancy and per-key limits against the real server", () => {
     expect(backend.requests.at(-1)?.headers["x-key"]).toBe(SECRET); // it was sent...
     expect(JSON.stringify(audit.body)).not.toContain(SECRET); // ...and is masked in the record
   });
+
+  it("a key pinned to a tenant lists, reads and decides only its tenant's approvals; another's is 404 and stays pending", async () => {
+    script("ten-ap", [
+      [{ type: "tool-call", name: "ten_echo", args: {} }],
+      [{ type: "text", text: "approved and echoed" }],
+    ]);
+    const put = await server.api("PUT", "/v1/agents/ten-ap", {
+      model: { provider: "scripted", model: "ten-ap" },
+      tools_allow: ["ten_echo"],
+      approvals: ["ten_echo"],
+    });
+    expect(put.status).toBeLessThan(300);
+    const waitingIn = async (tenant: string) => {
+      const session = (await server.api("POST", "/v1/sessions", { agent_id: "ten-ap", tenant })).body.id as string;
+      const turn = await server.api("POST", `/v1/sessions/${session}/turns`, { message: "pay" });
+      expect(turn.body.status).toBe("waiting");
+      const all = (await server.api("GET", "/v1/approvals?status=pending")).body.approvals as {
+        id: string;
+        session_id: string;
+      }[];
+      return all.find((a) => a.session_id === session)!.id;
+    };
+    const acmeApproval = await waitingIn("ap-acme");
+    const globexApproval = await waitingIn("ap-globex");
+    const decider = await newKey({ name: "globex approver", scopes: ["approvals:decide"], tenant: "ap-globex" });
+    const reader = await newKey({ name: "globex reader", scopes: ["traces:read"], tenant: "ap-globex" });
+    const ids = async (key: string, query = "") =>
+      ((await server.api("GET", `/v1/approvals${query}`, undefined, as(key))).body.approvals as { id: string }[]).map(
+        (a) => a.id,
+      );
+
+    for (const key of [decider, reader]) {
+      expect(await ids(key)).toEqual([globexApproval]);
+      expect(await ids(key, "?status=pending")).toEqual([globexApproval]);
+      const other = await server.api("GET", `/v1/approvals/${acmeApproval}`, undefined, as(key));
+      expect(other.status).toBe(404);
+      expect(other.body.error.code).toBe("not_found");
+      expect((await server.api("GET", `/v1/approvals/${globexApproval}`, undefined, as(key))).status).toBe(200);
+    }
+    // Deciding another tenant's approval is the same 404 as an unknown one, and decides nothing.
+    const forged = await server.api("POST", `/v1/approvals/${acmeApproval}`, { decision: "approved" }, as(decider));
+    expect(forged.status).toBe(404);
+    expect(forged.body.error.message).toBe(
+      (
+        await server.api("POST", "/v1/approvals/apr_unknown", { decision: "approved" }, as(decider))
+      ).body.error.message.replace("apr_unknown", acmeApproval),
+    );
+    expect((await server.api("GET", `/v1/approvals/${acmeApproval}`)).body.status).toBe("pending");
+    const own = await server.api("POST", `/v1/approvals/${globexApproval}`, { decision: "rejected" }, as(decider));
+    expect(own.status).toBe(200);
+    expect(own.body.status).toBe("rejected");
+
+    // An unpinned approver sees both tenants' approvals.
+    const everyone = await newKey({ name: "any approver", scopes: ["approvals:decide"] });
+    expect(await ids(everyone)).toEqual(expect.arrayContaining([acmeApproval, globexApproval]));
+    const decided = await server.api("POST", `/v1/approvals/${acmeApproval}`, { decision: "approved" }, as(everyone));
+    expect(decided.status).toBe(200);
+  });
+
+  it("a key pinned to a tenant, admin too, may not manage keys nor read the audit log (both span every tenant)", async () => {
+    const pinnedAdmin = await newKey({ name: "acme admin", scopes: ["admin"], tenant: "acme" });
+    const victim = await newKey({ name: "globex chat", scopes: ["turns:run"], tenant: "globex" });
+    const keys = (await server.api("GET", "/v1/keys")).body.keys as { id: string; name: string }[];
+    const victimId = keys.find((k) => k.name === "globex chat")!.id;
+    const refusals = [
+      // Minting a key without the pin would be a way out of it.
+      await server.api("POST", "/v1/keys", { name: "escape", scopes: ["admin"] }, as(pinnedAdmin)),
+      await server.api("POST", "/v1/keys", { name: "same", scopes: ["turns:run"], tenant: "acme" }, as(pinnedAdmin)),
+      await server.api("GET", "/v1/keys", undefined, as(pinnedAdmin)),
+      await server.api("DELETE", `/v1/keys/${victimId}`, undefined, as(pinnedAdmin)),
+      await server.api("GET", "/v1/audit", undefined, as(pinnedAdmin)),
+      await server.api("GET", "/v1/audit?action=tool.test", undefined, as(pinnedAdmin)),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe("forbidden");
+      expect(res.body.error.message).toContain("pinned to tenant 'acme'");
+      expect(res.body.error.message).toContain("every tenant");
+    }
+    const after = (await server.api("GET", "/v1/keys")).body.keys as { name: string; status: string }[];
+    expect(after.filter((k) => k.name === "escape" || k.name === "same")).toEqual([]);
+    expect(after.find((k) => k.name === "globex chat")!.status).toBe("active");
+    // The victim's key still works.
+    expect((await server.api("GET", "/v1/sessions", undefined, as(victim))).status).toBe(200);
+    // Within its tenant, the pinned admin still does what admin does.
+    const own = await server.api("POST", "/v1/sessions", { agent_id: "ten-b" }, as(pinnedAdmin));
+    expect(own.status).toBe(201);
+    expect(own.body.tenant).toBe("acme");
+  });
 });

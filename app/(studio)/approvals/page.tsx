@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ApprovalsPage() {
   const principal = await requirePage("/approvals");
-  const rows = await listPendingApprovalRows(studioDb());
+  const rows = await listPendingApprovalRows(studioDb(), principal);
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

@@ -19,7 +19,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 const one = (v: string | string[] | undefined) => (typeof v === "string" ? v.trim() : "");
 
 export default async function AuditPage({ searchParams }: Props) {
-  await requirePage("/audit");
+  const principal = await requirePage("/audit");
   const raw = await searchParams;
   const values: AuditFilterValues = {
     target: one(raw.target),
@@ -38,8 +38,8 @@ export default async function AuditPage({ searchParams }: Props) {
     limit: PAGE_SIZE,
   });
   const db = studioDb();
-  const actors = (await listKeys(db)).map((k) => ({ id: k.id, name: k.name }));
-  const page = parsed.success ? await listAudit(db, parsed.data) : null;
+  const actors = (await listKeys(db, principal)).map((k) => ({ id: k.id, name: k.name }));
+  const page = parsed.success ? await listAudit(db, principal, parsed.data) : null;
   const older = page?.next_before
     ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}`
     : null;

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function KeysPage() {
   const principal = await requirePage("/keys");
   const db = studioDb();
-  const keys = await listKeys(db);
+  const keys = await listKeys(db, principal);
   const agents = (await listAgentSummaries(db)).map((a) => ({ id: a.id, name: a.name }));
   return (
     <div className="flex flex-col gap-4">

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasAnyScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { homeOf, studioPageOf } from "../studio-pages";
+import { homeOf, mayOpen, studioPageOf } from "../studio-pages";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +19,12 @@ export default async function NoAccessPage({ searchParams }: Props) {
     <div className="flex flex-col gap-4">
       <PageHeader title="This key cannot open that page" />
       <p role="alert" className="text-sm">
-        {known ? (
+        {known?.everyTenant && principal.tenant !== null && hasAnyScope(principal, known.scopes) ? (
+          <>
+            The {known.label} page spans every tenant, and this key is pinned to tenant {principal.tenant}; it needs a
+            key without a tenant
+          </>
+        ) : known ? (
           <>
             The {known.label} page needs scope {known.scopes.join(" or ")}
           </>
@@ -28,7 +33,7 @@ export default async function NoAccessPage({ searchParams }: Props) {
         )}
         ; the key <span className="font-medium">{principal.keyName}</span> has{" "}
         {principal.scopes.join(", ") || "no scope"}.
-        {known && hasAnyScope(principal, known.scopes) ? " It may open it now: reload." : ""}
+        {known && mayOpen(principal, known) ? " It may open it now: reload." : ""}
       </p>
       {home ? (
         <p className="text-sm">

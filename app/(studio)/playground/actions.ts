@@ -3,9 +3,9 @@
 import { assertScope } from "@/lib/access/principal";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval } from "@/lib/services/approvals/approvals";
-import { followTurn, turnSessionId } from "@/lib/services/turns/follow-turn";
+import { followTurn } from "@/lib/services/turns/follow-turn";
 import { asResult, studioDb } from "../action-result";
-import { createSessionAs, getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
+import { createSessionAs, getVisibleTurnSessionOrThrow } from "@/lib/services/sessions/session-access";
 
 export async function createSessionAction(agentId: string) {
   const actor = await requireStudioSession();
@@ -33,7 +33,8 @@ export async function followTurnAction(turnId: string, afterSeq: number) {
   return asResult(async () => {
     assertScope(actor, ["traces:read", "turns:run"], "following a turn");
     const db = studioDb();
-    await getVisibleSessionOrThrow(db, actor, await turnSessionId(db, turnId));
+    // One answer for a turn that does not exist and one of a session this key may not see.
+    await getVisibleTurnSessionOrThrow(db, actor, turnId);
     return followTurn(db, turnId, afterSeq);
   });
 }

@@ -2,9 +2,9 @@ import Link from "next/link";
 import { Playground } from "@/components/playground/playground";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { hasAnyScope, mayUseAgent, maySeeSession } from "@/lib/access/principal";
+import { hasAnyScope, mayUseAgent } from "@/lib/access/principal";
 import { listAgentSummaries } from "@/lib/services/agents/agent-page";
-import { listPendingApprovalRows } from "@/lib/services/approvals/approval-page";
+import { listSessionPendingApprovalRows } from "@/lib/services/approvals/approval-page";
 import { listSessionRows } from "@/lib/services/sessions/session-page";
 import { studioDb } from "../action-result";
 import { requirePage } from "../page-access";
@@ -21,14 +21,10 @@ export default async function PlaygroundPage({ searchParams }: Props) {
   // The picker lists only the agents this key may use; the sessions only those it may see.
   const agents = (await listAgentSummaries(db)).filter((a) => mayUseAgent(principal, a.id));
   const current = agents.find((a) => a.id === agent) ?? agents[0];
-  const sessions = current
-    ? (await listSessionRows(db, current.id)).filter((s) =>
-        maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }),
-      )
-    : [];
+  const sessions = current ? await listSessionRows(db, current.id, principal) : [];
   const session = asked && sessions.some((s) => s.id === asked) ? asked : undefined;
   // An earlier turn of this session may be waiting on a person: say so, since this view only shows new turns.
-  const waiting = session ? (await listPendingApprovalRows(db)).filter((a) => a.session_id === session) : [];
+  const waiting = session ? await listSessionPendingApprovalRows(db, principal, session) : [];
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { maySeeSession } from "@/lib/access/principal";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -13,10 +12,8 @@ const TONE = { running: "blue", completed: "green", halted: "violet", waiting: "
 
 export default async function SessionsPage() {
   const principal = await requirePage("/sessions");
-  // A tenant-pinned key sees its tenant only.
-  const sessions = (await listSessionRows(studioDb())).filter((s) =>
-    maySeeSession(principal, { agentId: s.agent_id, tenant: s.tenant }),
-  );
+  // Filtered in the query (a tenant-pinned key sees its tenant only), so the page's 100 are all its own.
+  const sessions = await listSessionRows(studioDb(), undefined, principal);
   return (
     <div className="flex flex-col gap-4">
       <PageHeader

@@ -1,4 +1,4 @@
-// GET /v1/approvals?status=pending — approvals, oldest first (expired ones are marked first)
+// GET /v1/approvals?status=pending — the approvals the key may see, oldest first (expired ones are marked first)
 import { z } from "zod";
 import { json, parseWith, route, refuseMethods } from "@/lib/api/route";
 import { listApprovalsPresented } from "@/lib/services/approvals/approvals";
@@ -10,9 +10,9 @@ export const dynamic = "force-dynamic";
 const query = z.object({ status: z.enum(["pending", "approved", "rejected", "expired"]).optional() });
 
 export const GET = route(
-  async (req, { db }) => {
+  async (req, { db, principal }) => {
     const { status } = parseWith(query, { status: req.nextUrl.searchParams.get("status") ?? undefined });
-    return json({ approvals: await listApprovalsPresented(db, status) });
+    return json({ approvals: await listApprovalsPresented(db, principal, status) });
   },
   { scopes: READ_APPROVALS },
 );

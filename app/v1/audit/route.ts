@@ -6,7 +6,8 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route(
-  async (req, { db }) => json(await listAudit(db, parseWith(auditQuery, Object.fromEntries(req.nextUrl.searchParams)))),
+  async (req, { db, principal }) =>
+    json(await listAudit(db, principal, parseWith(auditQuery, Object.fromEntries(req.nextUrl.searchParams)))),
   { scopes: ["admin"] },
 );
 

@@ -12,6 +12,8 @@ export const POST = route(
   },
 );
 
-export const GET = route(async (_req, { db }) => json({ keys: await listKeys(db) }), { scopes: ["admin"] });
+export const GET = route(async (_req, { db, principal }) => json({ keys: await listKeys(db, principal) }), {
+  scopes: ["admin"],
+});
 
 export const { PUT, PATCH, DELETE } = refuseMethods(["GET", "POST"]);

@@ -1,6 +1,7 @@
 /** Read model for the Studio's Approvals page: pending approvals with their age and time left. */
 import type { Db } from "@/db/database";
-import { listApprovalsPresented } from "./approvals";
+import type { Principal } from "@/lib/access/principal";
+import { listApprovalsPresented, listSessionPendingApprovals, type presentApproval } from "./approvals";
 
 export interface PendingApprovalRow {
   id: string;
@@ -16,9 +17,27 @@ export interface PendingApprovalRow {
   expires_in_ms: number | null;
 }
 
-/** Pending approvals, oldest first (expired ones are marked expired before the list is read). */
-export async function listPendingApprovalRows(db: Db, now = Date.now()): Promise<PendingApprovalRow[]> {
-  return (await listApprovalsPresented(db, "pending")).map((a) => ({
+/** The pending approvals `principal` may see, oldest first (expired ones are marked expired before the list is read). */
+export async function listPendingApprovalRows(
+  db: Db,
+  principal: Principal,
+  now = Date.now(),
+): Promise<PendingApprovalRow[]> {
+  return (await listApprovalsPresented(db, principal, "pending")).map((a) => pendingRow(a, now));
+}
+
+/** The pending approvals of one session `principal` may see (maySeeSession), oldest first. */
+export async function listSessionPendingApprovalRows(
+  db: Db,
+  principal: Principal,
+  sessionId: string,
+  now = Date.now(),
+): Promise<PendingApprovalRow[]> {
+  return (await listSessionPendingApprovals(db, principal, sessionId)).map((a) => pendingRow(a, now));
+}
+
+function pendingRow(a: ReturnType<typeof presentApproval>, now: number): PendingApprovalRow {
+  return {
     id: a.id,
     tool: a.tool,
     arguments: a.arguments,
@@ -29,5 +48,5 @@ export async function listPendingApprovalRows(db: Db, now = Date.now()): Promise
     expires_at: a.expires_at,
     age_ms: a.created_at ? Math.max(0, now - Date.parse(a.created_at)) : 0,
     expires_in_ms: a.expires_at ? Math.max(0, Date.parse(a.expires_at) - now) : null,
-  }));
+  };
 }

@@ -4,9 +4,11 @@
  * demand and from a timer in the server process.
  */
 import type { Db } from "@/db/database";
-import type { Principal } from "@/lib/access/principal";
+import { hasAnyScope, maySeeApproval, type Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { decideApproval as recordDecision, expireApprovals, getApproval, listApprovals } from "@/db/queries/approvals";
+import { getSession, type SessionFilter } from "@/db/queries/sessions";
+import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 import type { ApprovalRow, ApprovalStatus } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
@@ -39,30 +41,73 @@ export async function expireDueApprovals(db: Db, now = Date.now()): Promise<numb
   return expired.length;
 }
 
-/** Approvals, oldest first, optionally in one status (expiry applied first). */
-export async function listApprovalsPresented(db: Db, status?: ApprovalStatus) {
-  await expireDueApprovals(db);
-  return (await listApprovals(db, status ? { status } : {})).map(presentApproval);
+/** The sessions whose approvals `principal` may see (maySeeApproval), as a list filter; undefined: all. */
+function visibleApprovalSessions(principal: Principal): SessionFilter | undefined {
+  if (!hasAnyScope(principal, ["approvals:decide", "traces:read"])) return { agentIds: [] };
+  return principal.tenant === null ? undefined : { tenant: principal.tenant };
 }
 
-/** One approval (expiry applied first). */
-export async function getApprovalOrThrow(db: Db, id: string) {
-  await expireDueApprovals(db);
+/**
+ * The approval, if `principal` may see it (maySeeApproval); not found otherwise, whether or not
+ * it exists, so a key of one tenant learns nothing of another's approvals.
+ */
+async function getVisibleApproval(db: Db, principal: Principal, id: string): Promise<ApprovalRow> {
   const row = await getApproval(db, id);
-  if (!row) throw notFound(`approval '${id}'`);
-  return presentApproval(row);
+  const session = row ? await getSession(db, row.sessionId) : undefined;
+  if (!row || !session || !maySeeApproval(principal, session)) throw notFound(`approval '${id}'`);
+  return row;
 }
 
-/** Records an operator's decision and lets the waiting turn go on; 409 if it was already decided or expired. */
-export async function decideApproval(
-  db: Db,
-  actor: Principal,
-  id: string,
-  params: { decision: "approved" | "rejected"; note?: string },
-) {
+/** The approvals `principal` may see, oldest first, optionally in one status (expiry applied first). */
+export async function listApprovalsPresented(db: Db, principal: Principal, status?: ApprovalStatus) {
+  await expireDueApprovals(db);
+  const sessions = visibleApprovalSessions(principal);
+  return (await listApprovals(db, { ...(status ? { status } : {}), ...(sessions ? { sessions } : {}) })).map(
+    presentApproval,
+  );
+}
+
+/**
+ * The pending approvals of a session `principal` may see (maySeeSession): what its turns wait
+ * for, whatever the key's approval scopes (the playground says so); not found otherwise.
+ */
+export async function listSessionPendingApprovals(db: Db, principal: Principal, sessionId: string) {
+  await getVisibleSessionOrThrow(db, principal, sessionId);
+  await expireDueApprovals(db);
+  return (await listApprovals(db, { status: "pending", sessionId })).map(presentApproval);
+}
+
+/** One approval `principal` may see (expiry applied first). */
+export async function getApprovalOrThrow(db: Db, principal: Principal, id: string) {
+  await expireDueApprovals(db);
+  return presentApproval(await getVisibleApproval(db, principal, id));
+}
+
+type Decision = { decision: "approved" | "rejected"; note?: string };
+
+/**
+ * Records `actor`'s decision and lets the waiting turn go on; not found for an approval the
+ * actor may not see, 409 if it was already decided or expired.
+ */
+export async function decideApproval(db: Db, actor: Principal, id: string, params: Decision) {
+  await expireDueApprovals(db);
+  return recordDecisionBy(db, actor, await getVisibleApproval(db, actor, id), params);
+}
+
+/**
+ * Records the answer of the MCP client whose own call waits on approval `id` (elicitation): the
+ * client asked for that call, so its answer decides whatever its key's approval scopes; the id
+ * comes from the server, never from the client. 409 if it was already decided or expired.
+ */
+export async function answerOwnApproval(db: Db, actor: Principal, id: string, params: Decision) {
   await expireDueApprovals(db);
   const existing = await getApproval(db, id);
   if (!existing) throw notFound(`approval '${id}'`);
+  return recordDecisionBy(db, actor, existing, params);
+}
+
+async function recordDecisionBy(db: Db, actor: Principal, existing: ApprovalRow, params: Decision) {
+  const { id } = existing;
   const row = await db.transaction(async (tx) => {
     const decided = await recordDecision(tx, { id, status: params.decision, note: params.note ?? null });
     if (decided) {

@@ -1,6 +1,7 @@
 /** Reading the audit log back: GET /v1/audit and the Studio's Audit page. */
 import { z } from "zod";
 import type { Db } from "@/db/database";
+import { assertUnpinned, type Principal } from "@/lib/access/principal";
 import { listAuditEntries } from "@/db/queries/audit-log";
 import type { AuditRow } from "@/db/schema";
 
@@ -47,7 +48,8 @@ export function presentAuditEntry(row: AuditRow) {
 }
 
 /** Entries newest first; `next_before` pages back when there may be more. */
-export async function listAudit(db: Db, query: AuditQuery) {
+export async function listAudit(db: Db, actor: Principal, query: AuditQuery) {
+  assertUnpinned(actor, "reading the audit log");
   const rows = await listAuditEntries(db, {
     ...(query.target ? { target: query.target } : {}),
     ...(query.actor ? { actorKeyId: query.actor } : {}),

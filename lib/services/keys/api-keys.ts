@@ -16,7 +16,7 @@ import {
   touchApiKey,
 } from "@/db/queries/api-keys";
 import type { ApiKeyRow } from "@/db/schema";
-import type { Principal, ActorSource } from "@/lib/access/principal";
+import { assertUnpinned, type Principal, type ActorSource } from "@/lib/access/principal";
 import { SCOPES, type Scope } from "@/lib/access/scopes";
 import { DomainError, notFound, validationFailed } from "@/lib/errors";
 import { recordAudit } from "@/lib/services/audit/record-audit";
@@ -77,6 +77,8 @@ export function presentKey(row: ApiKeyRow, now = Date.now()) {
 
 /** Creates a key; the answer is the only place its value ever appears. */
 export async function createKey(db: Db, actor: Principal, body: CreateKeyBody, now = Date.now()) {
+  // A pinned admin could otherwise mint itself a key without the pin.
+  assertUnpinned(actor, "managing keys");
   const expiresAt = body.expires_at === undefined ? null : Date.parse(body.expires_at);
   if (expiresAt !== null && expiresAt <= now) throw validationFailed("expires_at: must be in the future");
   for (const agent of body.agents ?? []) {
@@ -126,12 +128,14 @@ export async function createKey(db: Db, actor: Principal, body: CreateKeyBody, n
   };
 }
 
-export async function listKeys(db: Db, now = Date.now()) {
+export async function listKeys(db: Db, actor: Principal, now = Date.now()) {
+  assertUnpinned(actor, "listing keys");
   return (await listApiKeys(db)).map((row) => presentKey(row, now));
 }
 
 /** Revokes a key (404 unknown, 409 already revoked); it stops working on the next request everywhere. */
 export async function revokeKey(db: Db, actor: Principal, id: string, now = Date.now()) {
+  assertUnpinned(actor, "managing keys");
   const row = await getApiKey(db, id);
   if (!row) throw notFound(`key '${id}'`);
   if (actor.keyId === id) throw new DomainError("conflict", "a key cannot revoke itself: use another admin key");

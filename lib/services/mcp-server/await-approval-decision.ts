@@ -11,7 +11,7 @@ import { getApproval } from "@/db/queries/approvals";
 import type { Principal } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
-import { decideApproval, expireDueApprovals } from "@/lib/services/approvals/approvals";
+import { answerOwnApproval, expireDueApprovals } from "@/lib/services/approvals/approvals";
 
 /** How often the approval row is read while a call waits. */
 export const APPROVAL_POLL_MS = 200;
@@ -89,7 +89,7 @@ async function answerThroughClient(db: Db, params: AwaitApprovalParams, signal: 
     const answer = await params.ask!(signal);
     if (signal.aborted) return; // the wait is over: a late answer decides nothing
     if (!answer) return; // no answer: the wait goes on (the operator may still decide)
-    await decideApproval(db, params.principal, params.approvalId, {
+    await answerOwnApproval(db, params.principal, params.approvalId, {
       decision: answer.decision,
       ...(answer.note ? { note: answer.note } : {}),
     });

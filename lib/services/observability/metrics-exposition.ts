@@ -6,16 +6,11 @@
  */
 import type { Db } from "@/db/client";
 import { countPendingApprovals } from "@/db/queries/pending-approvals";
-import type { Principal } from "@/lib/access/principal";
-import { DomainError } from "@/lib/errors";
+import { assertUnpinned, type Principal } from "@/lib/access/principal";
 import { insikaMetrics } from "@/lib/observability/insika-metrics";
 
 export async function metricsExposition(db: Db, principal: Principal): Promise<{ contentType: string; text: string }> {
-  if (principal.tenant !== null)
-    throw new DomainError(
-      "forbidden",
-      `this key is pinned to tenant '${principal.tenant}'; the metrics are process-wide (every tenant), so they need a key without a tenant`,
-    );
+  assertUnpinned(principal, "reading the metrics");
   const metrics = insikaMetrics();
   metrics.approvalsPending.set(await countPendingApprovals(db));
   return { contentType: metrics.registry.contentType, text: await metrics.registry.metrics() };

@@ -15,13 +15,6 @@ export interface FollowedEvent {
   [key: string]: unknown;
 }
 
-/** The session a turn belongs to (the Studio checks the key may see it before following); 404 for an unknown turn. */
-export async function turnSessionId(db: Db, turnId: string): Promise<string> {
-  const turn = await getTurn(db, turnId);
-  if (!turn) throw notFound(`turn '${turnId}'`);
-  return turn.sessionId;
-}
-
 /** The turn's status and its events after `afterSeq` (at most 500 per call), in order; 404 for an unknown turn. */
 export async function followTurn(
   db: Db,

@@ -12,9 +12,10 @@ type Params = { id: string };
 
 const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() }).strict();
 
-export const GET = route<Params>(async (_req, { db, params }) => json(await getApprovalOrThrow(db, params.id)), {
-  scopes: READ_APPROVALS,
-});
+export const GET = route<Params>(
+  async (_req, { db, params, principal }) => json(await getApprovalOrThrow(db, principal, params.id)),
+  { scopes: READ_APPROVALS },
+);
 
 export const POST = route<Params>(
   async (req, { db, params, principal }) =>
