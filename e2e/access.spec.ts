@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { ApprovalsPage } from "./pages/approvals-page";
 import { KeysPage, createKeyViaApi, signInWith } from "./pages/keys-page";
 import { LoginPage } from "./pages/login-page";
 import { authHeaders, screen, signIn } from "./pages/studio";
@@ -157,4 +158,71 @@ test("Studio writes are audited with the signed-in key and source studio; the Au
   await expect(rows).toHaveCount(2);
   await page.goto("/audit?since=not-a-day");
   await expect(page.getByRole("alert").filter({ hasText: "not valid" })).toBeVisible();
+});
+
+test("a key pinned to a tenant, admin too, opens neither Keys nor Audit and sees only its tenant's approvals", async ({
+  page,
+  request,
+}) => {
+  const put = await request.put("/v1/agents/e2e_tenant_approver", {
+    headers: authHeaders(),
+    data: {
+      name: "Tenant approver",
+      model: { provider: "demo", model: "demo" },
+      tools_allow: ["search_catalog"],
+      approvals: ["search_catalog"],
+      metadata: { store_id: "demo-store" },
+    },
+  });
+  expect(put.ok()).toBe(true);
+  /** A turn of a session of `tenant` that waits on an approval; returns the approval id. */
+  const waitingIn = async (tenant: string) => {
+    const session = (
+      await (
+        await request.post("/v1/sessions", {
+          headers: authHeaders(),
+          data: { agent_id: "e2e_tenant_approver", tenant },
+        })
+      ).json()
+    ).id as string;
+    const turn = await request.post(`/v1/sessions/${session}/turns`, {
+      headers: authHeaders(),
+      data: { message: "search_catalog query=lamp" },
+    });
+    expect((await turn.json()).status).toBe("waiting");
+    const pending = (await (await request.get("/v1/approvals?status=pending", { headers: authHeaders() })).json())
+      .approvals as { id: string; session_id: string }[];
+    return pending.find((a) => a.session_id === session)!.id;
+  };
+  const own = await waitingIn("e2e-acme");
+  const other = await waitingIn("e2e-globex");
+
+  const key = await createKeyViaApi(request, { name: "e2e acme admin", scopes: ["admin"], tenant: "e2e-acme" });
+  await signInWith(page, key);
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  await expect(nav(page)).not.toContainText(["Keys"]);
+  await expect(nav(page)).not.toContainText(["Audit"]);
+  await expect(nav(page)).toContainText(["Approvals"]);
+
+  const approvals = new ApprovalsPage(page);
+  await approvals.goto();
+  await expect(approvals.row(own)).toBeVisible();
+  await expect(approvals.row(other)).toHaveCount(0);
+  await screen(page, "pinned-approvals");
+
+  for (const path of ["/keys", "/audit"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(new RegExp(`/no-access\\?page=${encodeURIComponent(path)}$`));
+    await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toContainText("pinned to tenant e2e-acme");
+  }
+  await screen(page, "pinned-no-access");
+
+  // Leave nothing waiting for the other specs.
+  for (const id of [own, other]) {
+    const decided = await request.post(`/v1/approvals/${id}`, {
+      headers: authHeaders(),
+      data: { decision: "rejected" },
+    });
+    expect(decided.status()).toBe(200);
+  }
 });
