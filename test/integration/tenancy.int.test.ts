@@ -363,4 +363,33 @@ describe("tenancy and per-key limits against the real server", () => {
     expect(own.status).toBe(201);
     expect(own.body.tenant).toBe("acme");
   });
+
+  it("another tenant's turn is unknown to a pinned key: its events, and previous_response_id on /v1/responses", async () => {
+    const acme = await newKey({ name: "acme ev", scopes: ["turns:run", "traces:read"], tenant: "ev-acme" });
+    const globex = await newKey({ name: "globex ev", scopes: ["turns:run", "traces:read"], tenant: "ev-globex" });
+    const session = (await server.api("POST", "/v1/sessions", { agent_id: "ten-b" }, as(acme))).body.id as string;
+    const turn = await server.api("POST", `/v1/sessions/${session}/turns`, { message: "hi" }, as(acme));
+    expect(turn.body.status).toBe("completed");
+    const turnId = turn.body.turn_id as string;
+    const mine = await fetch(`${server.url}/v1/turns/${turnId}/events`, { headers: as(acme) });
+    expect(mine.status).toBe(200);
+    await mine.body?.cancel();
+    const hidden = await fetch(`${server.url}/v1/turns/${turnId}/events`, { headers: as(globex) });
+    const unknown = await fetch(`${server.url}/v1/turns/turn_nope/events`, { headers: as(globex) });
+    expect(hidden.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect((await hidden.json()).error.message).toBe(
+      ((await unknown.json()).error.message as string).replace("turn_nope", turnId),
+    );
+
+    const client = new OpenAI({ apiKey: globex, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const continued = await client.responses
+      .create({ model: "ten-b", input: "and now?", previous_response_id: `resp_${turnId}` })
+      .catch((e: unknown) => e);
+    expect(continued).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((continued as InstanceType<typeof OpenAI.NotFoundError>).message).toContain("previous response not found");
+    // Nothing was added to acme's session.
+    const transcript = await server.api("GET", `/v1/sessions/${session}`, undefined, as(acme));
+    expect(transcript.body.turns).toHaveLength(1);
+  });
 });
