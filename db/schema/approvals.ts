@@ -33,6 +33,9 @@ export const approvals = sqliteTable(
   (t) => [
     uniqueIndex("approvals_turn_identity").on(t.turnId, t.identity),
     index("approvals_status_expires").on(t.status, t.expiresAt),
+    // The lists, oldest first (GET /v1/approvals with and without ?status=): read in order, never sorted.
+    index("approvals_status_created").on(t.status, t.createdAt, t.id),
+    index("approvals_created").on(t.createdAt, t.id),
   ],
 );
 

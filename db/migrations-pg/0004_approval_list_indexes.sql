@@ -1,0 +1,2 @@
+CREATE INDEX "approvals_status_created" ON "approvals" USING btree ("status","created_at","id");--> statement-breakpoint
+CREATE INDEX "approvals_created" ON "approvals" USING btree ("created_at","id");
