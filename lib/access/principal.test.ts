@@ -21,7 +21,7 @@ describe("maySeeApproval", () => {
       expect(maySeeApproval(key(scopes), { tenant: null })).toBe(false);
   });
 
-  it("limits a pinned key to its tenant's sessions, an unpinned one to none", () => {
+  it("limits a pinned key to its tenant's sessions (not another's, nor one without a tenant); an unpinned key sees every tenant's", () => {
     const pinned = key(["admin"], "acme");
     expect(maySeeApproval(pinned, { tenant: "acme" })).toBe(true);
     expect(maySeeApproval(pinned, { tenant: "globex" })).toBe(false);
