@@ -43,12 +43,18 @@ describe("approvals over the API", () => {
         arguments: { key: string };
       }[]
     ).filter((a) => a.session_id === sessionId);
-  async function settled(sessionId: string) {
+  /**
+   * The session once its turn is no longer running; with `pastWaiting`, once it is no longer
+   * waiting either. A decision that lands while the run that asked for it is still ending is
+   * picked up by that run as it ends: the turn can show `waiting` for a moment before it goes on.
+   */
+  async function settled(sessionId: string, options: { pastWaiting?: boolean } = {}) {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       const body = (await server.api("GET", `/v1/sessions/${sessionId}`)).body;
       const turn = body.turns[0];
-      if (turn.status !== "running") return { turn, messages: body.messages as { role: string; content: string }[] };
+      const goingOn = turn.status === "running" || (options.pastWaiting && turn.status === "waiting");
+      if (!goingOn) return { turn, messages: body.messages as { role: string; content: string }[] };
       await sleep(50);
     }
     throw new Error(`turn did not settle\n${server.output().slice(-2000)}`);
@@ -187,7 +193,7 @@ describe("approvals over the API", () => {
     expect(charged("tw-1")).toBe(1);
     expect(charged("tw-2")).toBe(0);
     await server.api("POST", `/v1/approvals/${second!.id}`, { decision: "approved" });
-    const { turn, messages } = await settled(sessionId);
+    const { turn, messages } = await settled(sessionId, { pastWaiting: true });
     expect(turn.status).toBe("completed");
     expect(charged("tw-2")).toBe(1);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "assistant"]);
