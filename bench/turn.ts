@@ -26,6 +26,13 @@ import { tempDir } from "../test/support/server";
 const CONCURRENCY = 16;
 const SIZES = [160, 1_600, 16_000];
 const ROUNDS = 10;
+/**
+ * Warm-up turns per side before any size is measured, in rounds of 160 with the sides
+ * interleaved. V8 needs about this many turns to finish optimizing either side's code (a
+ * 16-turn wave takes about twice as long after 160 turns as after 1,600, on both sides); with
+ * less, the 160-turn rows measured the JIT's progress rather than a running server.
+ */
+const WARMUP_TURNS = 1_600;
 
 type Side = "insika" | "aisdk" | "traced" | "bare";
 
@@ -187,11 +194,15 @@ export async function child([, side, turns]: string[]): Promise<{ start: number;
 export default async function turnBench(): Promise<Row[]> {
   const { round, cpu, stop } = await setup();
   say(
-    `turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), 1 warm-up round of 160 turns per side`,
+    `turn: concurrency ${CONCURRENCY}, ${ROUNDS} rounds per size, sides interleaved per round (order rotating), ${WARMUP_TURNS} warm-up turns per side (rounds of 160, interleaved)`,
   );
   const rows: Row[] = [];
   const sides: Side[] = ["insika", "aisdk", "traced", "bare"];
-  for (const side of sides) await round(side, 160);
+  const warm: Record<Side, number> = { insika: 0, aisdk: 0, traced: 0, bare: 0 };
+  for (let r = 0; r < WARMUP_TURNS / 160; r += 1) for (const side of sides) warm[side] += await round(side, 160);
+  say(
+    `  warm-up (${WARMUP_TURNS} turns per side): ${sides.map((side) => `${side} ${((WARMUP_TURNS / warm[side]) * 1000).toFixed(0)}/s`).join(", ")}`,
+  );
   for (const size of SIZES) {
     const perRound = size / ROUNDS;
     const times: Record<Side, number[]> = { insika: [], aisdk: [], traced: [], bare: [] };
