@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "../client";
 import type { ApprovalStatus } from "../schema";
 import { listApprovals } from "./approvals";
+import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 
 const APPROVALS = 5_000;
 const SESSIONS = 50;
@@ -54,24 +55,9 @@ const lists: [string, Params][] = [
 describe("the approval lists at volume", () => {
   it.each(lists)("%s: the oldest come from an index, not from sorting the table", async (_, params) => {
     const db = manyApprovals();
-    const ran: { source: string; values: unknown[] }[] = [];
-    const prepare = db.client.prepare.bind(db.client);
-    db.client.prepare = ((source: string) => {
-      const statement = prepare(source);
-      const all = statement.all.bind(statement) as (...values: unknown[]) => unknown;
-      (statement as unknown as { all: unknown }).all = (...values: unknown[]) => {
-        ran.push({ source, values });
-        return all(...values);
-      };
-      return statement;
-    }) as typeof db.client.prepare;
-    await listApprovals(db, params);
-    db.client.prepare = prepare;
+    const ran = await statementsOf(db, () => listApprovals(db, params));
     expect(ran).toHaveLength(1);
-    const { source, values } = ran[0]!;
-    const plan = (db.client.prepare(`explain query plan ${source}`).all(...values) as { detail: string }[]).map(
-      (row) => row.detail,
-    );
+    const plan = planOf(db, ran[0]!);
     expect(plan.filter((step) => /^SCAN approvals$/.test(step))).toEqual([]);
     expect(plan.filter((step) => step.startsWith("USE TEMP B-TREE"))).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { updateTurnStatus, insertTurn, listTurns, SessionBusyError } from "./tur
 import { insertEvent, listTurnEvents } from "./traces";
 import { insertSession, listSessionSummaries, listSessions, type SessionFilter } from "./sessions";
 import { listMessages } from "./transcripts";
+import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 
 async function seeded() {
   const db = openDb(":memory:");
@@ -82,31 +83,6 @@ describe("the session lists at volume", () => {
     return db;
   }
 
-  /** The statements `run` prepares, each with the values it ran with. */
-  async function statementsOf(db: Awaited<ReturnType<typeof seeded>>, run: () => Promise<unknown>) {
-    const ran: { source: string; values: unknown[] }[] = [];
-    const prepare = db.client.prepare.bind(db.client);
-    db.client.prepare = ((source: string) => {
-      const statement = prepare(source);
-      const entry = { source, values: [] as unknown[] };
-      ran.push(entry);
-      for (const method of ["all", "get", "run", "iterate"] as const) {
-        const original = statement[method].bind(statement) as (...values: unknown[]) => unknown;
-        (statement as unknown as Record<string, unknown>)[method] = (...values: unknown[]) => {
-          entry.values = values;
-          return original(...values);
-        };
-      }
-      return statement;
-    }) as typeof db.client.prepare;
-    try {
-      await run();
-    } finally {
-      db.client.prepare = prepare;
-    }
-    return ran;
-  }
-
   const filters: [string, SessionFilter][] = [
     ["every session (the Studio, an admin key)", {}],
     ["one agent", { agentId: "a1" }],
@@ -121,10 +97,7 @@ describe("the session lists at volume", () => {
     for (const list of [listSessions, listSessionSummaries]) {
       const ran = await statementsOf(db, () => list(db, filter));
       expect(ran).toHaveLength(1);
-      const { source, values } = ran[0]!;
-      const plan = (db.client.prepare(`explain query plan ${source}`).all(...values) as { detail: string }[]).map(
-        (row) => row.detail,
-      );
+      const plan = planOf(db, ran[0]!);
       expect(plan.filter((step) => /^SCAN sessions$/.test(step))).toEqual([]);
       expect(plan.filter((step) => step.startsWith("USE TEMP B-TREE"))).toEqual([]);
     }

@@ -83,6 +83,13 @@ export function listMessages(db: Db, sessionId: string) {
     .all({ sessionId });
 }
 
+/** The messages of the given turns (a page of a session's), in recorded order: one index probe per turn. */
+export async function listTurnMessages(db: Db, turnIds: string[]) {
+  if (turnIds.length === 0) return [];
+  const { messages } = db.t;
+  return db.all(db.orm.select().from(messages).where(inArray(messages.turnId, turnIds)).orderBy(asc(messages.id)));
+}
+
 /**
  * The messages of a session's finished turns (completed or halted), in recorded order: what
  * the model is sent as history. One statement: a turn still running or waiting, failed or

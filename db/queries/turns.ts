@@ -1,5 +1,5 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
-import { asc, eq, inArray, max, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
@@ -166,6 +166,40 @@ export function listTurns(db: Db, sessionId: string): Promise<TurnRow[]> {
         .orderBy(asc(turns.seq)),
     )
     .all({ sessionId });
+}
+
+/**
+ * One page of a session's turns in seq order: those after `afterSeq`, at most `limit` (null:
+ * every one; the Studio's trace page). Reads the turns_session_seq index in its order, so a
+ * page costs the same however long the session is.
+ */
+export function listTurnsPage(
+  db: Db,
+  sessionId: string,
+  page: { afterSeq: number; limit: number | null },
+): Promise<TurnRow[]> {
+  return db
+    .prepared("turns.page", (o, { turns }) =>
+      o
+        .select()
+        .from(turns)
+        .where(and(eq(turns.sessionId, param("sessionId")), gt(turns.seq, param("afterSeq"))))
+        .orderBy(asc(turns.seq))
+        .limit(param("limit")),
+    )
+    .all({ sessionId, afterSeq: page.afterSeq, limit: page.limit ?? Number.MAX_SAFE_INTEGER });
+}
+
+/** A session's turn by id, or undefined when the session has no such turn. */
+export function getSessionTurn(db: Db, sessionId: string, turnId: string): Promise<TurnRow | undefined> {
+  return db
+    .prepared("turns.getInSession", (o, { turns }) =>
+      o
+        .select()
+        .from(turns)
+        .where(and(eq(turns.sessionId, param("sessionId")), eq(turns.id, param("turnId")))),
+    )
+    .get({ sessionId, turnId });
 }
 
 /** Turns in a status (e.g. "running" ones to resume at start). */

@@ -21,7 +21,7 @@ export const messages = sqliteTable(
     tool: text("tool"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("messages_session_id").on(t.sessionId, t.id)],
+  (t) => [index("messages_session_id").on(t.sessionId, t.id), index("messages_turn").on(t.turnId, t.id)],
 );
 
 export type MessageRow = typeof messages.$inferSelect;

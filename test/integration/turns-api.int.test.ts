@@ -213,6 +213,50 @@ describe("turns over the API with the scripted model", () => {
     ]);
   });
 
+  it("reads a long session a page of turns at a time, and names a bad page parameter", async () => {
+    const turns = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [`m${i + 1}`, [[{ type: "text", text: `a${i + 1}` }]]]),
+    );
+    script("paged", { turns });
+    await agent("paged");
+    const id = await session("paged");
+    for (let i = 1; i <= 5; i++) {
+      expect((await server.api("POST", `/v1/sessions/${id}/turns`, { message: `m${i}` })).body.status).toBe(
+        "completed",
+      );
+    }
+    const contents: string[] = [];
+    const cursors: unknown[] = [];
+    let after: number | null = 0;
+    while (after !== null) {
+      const page = await server.api("GET", `/v1/sessions/${id}?after_seq=${after}&limit=2`);
+      expect(page.status).toBe(200);
+      contents.push(...page.body.messages.map((m: { content: string }) => m.content));
+      cursors.push((after = page.body.next_after_seq));
+    }
+    expect(contents).toEqual(["m1", "a1", "m2", "a2", "m3", "a3", "m4", "a4", "m5", "a5"]);
+    expect(cursors).toEqual([2, 4, null]);
+    const trace = await server.api("GET", `/v1/sessions/${id}/trace?after_seq=3&limit=1`);
+    expect(trace.body.turns.map((t: { seq: number }) => t.seq)).toEqual([4]);
+    expect(trace.body.next_after_seq).toBe(4);
+    // Without parameters: the first 100 turns, so every turn of this session, and no next page.
+    const whole = await server.api("GET", `/v1/sessions/${id}`);
+    expect([whole.body.turns.length, whole.body.next_after_seq]).toEqual([5, null]);
+    for (const [query, names] of [
+      ["limit=0", "limit"],
+      ["limit=5000", "limit"],
+      ["after_seq=-3", "after_seq"],
+      ["after_seq=x", "after_seq"],
+      ["after=2", "after"],
+    ]) {
+      for (const path of [`/v1/sessions/${id}?${query}`, `/v1/sessions/${id}/trace?${query}`]) {
+        const res = await server.api("GET", path);
+        expect([path, res.status, res.body.error.code]).toEqual([path, 422, "validation_failed"]);
+        expect(res.body.error.message).toContain(names);
+      }
+    }
+  });
+
   it("refuses a turn for an unknown session and an empty message", async () => {
     expect((await server.api("POST", "/v1/sessions/ses_nope/turns", { message: "hi" })).status).toBe(404);
     await agent("empty");

@@ -9,6 +9,7 @@ import { DomainError } from "@/lib/errors";
 import { startTurn, resumeTurnAs } from "@/lib/services/turns/start-turn";
 import { listSessionRows } from "./session-page";
 import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
+import { EVERY_TURN } from "./turn-page";
 import { agentRow } from "@/test/support/agent-row";
 
 async function seeded() {
@@ -99,10 +100,14 @@ describe("reading sessions as a key", () => {
   it("answers a session the key may not see as not found (transcript and trace)", async () => {
     const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"], tenant: "t1" });
-    expect((await getTranscriptAs(db, chat, "s_a_t1")).id).toBe("s_a_t1");
+    expect((await getTranscriptAs(db, chat, "s_a_t1", EVERY_TURN)).id).toBe("s_a_t1");
     for (const id of ["s_a_t2", "s_b_t1", "s_a_none", "s_missing"]) {
-      expect(await codeOf(() => getTranscriptAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
-      expect(await codeOf(() => getTraceAs(db, chat, id))).toBe(`not_found: session '${id}' not found`);
+      expect(await codeOf(() => getTranscriptAs(db, chat, id, EVERY_TURN))).toBe(
+        `not_found: session '${id}' not found`,
+      );
+      expect(await codeOf(() => getTraceAs(db, chat, id, { page: EVERY_TURN }))).toBe(
+        `not_found: session '${id}' not found`,
+      );
     }
   });
 

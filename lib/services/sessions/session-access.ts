@@ -12,6 +12,7 @@ import { hasAnyScope, mayUseAgent, maySeeSession, type Principal } from "@/lib/a
 import { DomainError, notFound } from "@/lib/errors";
 import { createSession } from "./create-session";
 import { getTrace, getTranscript, listSessionsPresented } from "./sessions";
+import type { TurnPage } from "./turn-page";
 
 /** 403 unless the principal may start turns with this agent (admin: any agent). */
 export function assertMayUseAgent(principal: Principal, agentId: string): void {
@@ -75,14 +76,19 @@ export function listSessionsAs(db: Db, principal: Principal, agentId?: string) {
   return listSessionsPresented(db, { ...visibleSessionFilter(principal), ...(agentId ? { agentId } : {}) });
 }
 
-/** GET /v1/sessions/:id as `principal`. */
-export async function getTranscriptAs(db: Db, principal: Principal, id: string) {
+/** GET /v1/sessions/:id as `principal`: a page of its turns. */
+export async function getTranscriptAs(db: Db, principal: Principal, id: string, page: TurnPage) {
   await getVisibleSessionOrThrow(db, principal, id);
-  return getTranscript(db, id);
+  return getTranscript(db, id, page);
 }
 
-/** GET /v1/sessions/:id/trace as `principal`. */
-export async function getTraceAs(db: Db, principal: Principal, id: string, options: { turnId?: string } = {}) {
+/** GET /v1/sessions/:id/trace as `principal`: a page of its turns, or one turn. */
+export async function getTraceAs(
+  db: Db,
+  principal: Principal,
+  id: string,
+  options: { turnId?: string; page: TurnPage },
+) {
   await getVisibleSessionOrThrow(db, principal, id);
   return getTrace(db, id, options);
 }

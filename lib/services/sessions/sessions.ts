@@ -5,10 +5,11 @@
 import type { Db } from "@/db/database";
 import { getSession, listSessions, type SessionFilter } from "@/db/queries/sessions";
 import { getSessionToolCall, listTrace } from "@/db/queries/traces";
-import { listMessages } from "@/db/queries/transcripts";
-import { listTurns } from "@/db/queries/turns";
+import { listTurnMessages } from "@/db/queries/transcripts";
+import { getSessionTurn, listTurnsPage } from "@/db/queries/turns";
 import type { ToolCallRow, TurnRow } from "@/db/schema";
 import { notFound } from "@/lib/errors";
+import { nextAfterSeq, type TurnPage } from "./turn-page";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -44,21 +45,39 @@ export async function listSessionsPresented(db: Db, filter?: string | SessionFil
   }));
 }
 
-/** The transcript: messages in order and the turns with their status. */
-export async function getTranscript(db: Db, id: string) {
+/**
+ * A page of the session's turns (read one more than the limit, to tell whether more follow) and
+ * the cursor of the next page.
+ */
+async function readTurnsPage(db: Db, id: string, page: TurnPage) {
+  const read = await listTurnsPage(db, id, {
+    afterSeq: page.afterSeq,
+    limit: page.limit === null ? null : page.limit + 1,
+  });
+  return { turns: page.limit === null ? read : read.slice(0, page.limit), next: nextAfterSeq(read, page) };
+}
+
+/** The transcript of a page of turns: the turns with their status, and their messages in order. */
+export async function getTranscript(db: Db, id: string, page: TurnPage) {
   const session = await getSessionOrThrow(db, id);
+  const { turns, next } = await readTurnsPage(db, id, page);
+  const messages = await listTurnMessages(
+    db,
+    turns.map((t) => t.id),
+  );
   return {
     id: session.id,
     agent_id: session.agentId,
     tenant: session.tenant,
-    turns: (await listTurns(db, id)).map(presentTurn),
-    messages: (await listMessages(db, id)).map((m) => ({
+    turns: turns.map(presentTurn),
+    messages: messages.map((m) => ({
       turn_id: m.turnId,
       role: m.role,
       content: m.content,
       ...(m.toolCalls ? { tool_calls: m.toolCalls } : {}),
       ...(m.callId ? { call_id: m.callId, tool: m.tool } : {}),
     })),
+    next_after_seq: next,
   };
 }
 
@@ -81,10 +100,20 @@ function presentCall(c: ToolCallRow) {
   };
 }
 
-/** Per turn: its ordered events and every tool call record (queue time and halt verdict included). */
-export async function getTrace(db: Db, id: string, options: { turnId?: string } = {}) {
+/**
+ * Per turn of a page (or the one turn `turnId`): its ordered events and every tool call record
+ * (queue time and halt verdict included).
+ */
+export async function getTrace(db: Db, id: string, options: { turnId?: string; page: TurnPage }) {
   const session = await getSessionOrThrow(db, id);
-  const turns = (await listTurns(db, id)).filter((t) => !options.turnId || t.id === options.turnId);
+  let turns: TurnRow[];
+  let next: number | null = null;
+  if (options.turnId !== undefined) {
+    const turn = await getSessionTurn(db, id, options.turnId);
+    turns = turn ? [turn] : [];
+  } else {
+    ({ turns, next } = await readTurnsPage(db, id, options.page));
+  }
   const { events, calls } = await listTrace(
     db,
     turns.map((t) => t.id),
@@ -97,6 +126,7 @@ export async function getTrace(db: Db, id: string, options: { turnId?: string } 
     session_id: session.id,
     agent_id: session.agentId,
     turns: turns.map((t) => ({ ...presentTurn(t), ...byTurn.get(t.id)! })),
+    next_after_seq: next,
   };
 }
 

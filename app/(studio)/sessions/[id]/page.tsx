@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hasAnyScope } from "@/lib/access/principal";
 import { READ_SESSIONS } from "@/lib/access/scopes";
 import { getTrace } from "@/lib/services/sessions/sessions";
+import { EVERY_TURN } from "@/lib/services/sessions/turn-page";
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
@@ -23,7 +24,8 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
   let trace: Awaited<ReturnType<typeof getTrace>>;
   try {
     await getVisibleSessionOrThrow(studioDb(), principal, id);
-    trace = await getTrace(studioDb(), id);
+    // Every turn: the page opens the turn a link names, and shows them all (docs/decisions.md).
+    trace = await getTrace(studioDb(), id, { page: EVERY_TURN });
   } catch {
     notFound();
   }

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_turn" ON "messages" USING btree ("turn_id","id");

@@ -1,0 +1,1 @@
+CREATE INDEX `messages_turn` ON `messages` (`turn_id`,`id`);

@@ -1,0 +1,42 @@
+/**
+ * A page of a session's turns, as GET /v1/sessions/:id and /trace read them: the turns after
+ * `after_seq` in seq order, at most `limit`. A long session is read a page at a time, so no
+ * answer (and no read on the server's event loop) grows with everything a session holds.
+ */
+import { z } from "zod";
+
+export const DEFAULT_TURNS_PER_PAGE = 100;
+export const MAX_TURNS_PER_PAGE = 1_000;
+
+const pageFields = {
+  after_seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_TURNS_PER_PAGE).default(DEFAULT_TURNS_PER_PAGE),
+};
+
+/** The query of GET /v1/sessions/:id. */
+export const transcriptQuery = z.object(pageFields).strict();
+
+/** The query of GET /v1/sessions/:id/trace: a page, or one turn by id. */
+export const traceQuery = z.object({ ...pageFields, turn_id: z.string().min(1).max(200).optional() }).strict();
+
+export interface TurnPage {
+  afterSeq: number;
+  /** At most this many turns; null: every one after afterSeq (the Studio's trace page). */
+  limit: number | null;
+}
+
+/** Every turn of the session (the Studio's trace page). */
+export const EVERY_TURN: TurnPage = { afterSeq: 0, limit: null };
+
+export function turnPage(query: { after_seq: number; limit: number }): TurnPage {
+  return { afterSeq: query.after_seq, limit: query.limit };
+}
+
+/**
+ * The `after_seq` that reads the next page, or null when this one reached the session's last
+ * turn. `turns` is the page read with one turn more than the limit, to know whether more follow.
+ */
+export function nextAfterSeq(turns: readonly { seq: number }[], page: TurnPage): number | null {
+  if (page.limit === null || turns.length <= page.limit) return null;
+  return turns[page.limit - 1]!.seq;
+}
