@@ -64,6 +64,7 @@ function pgColumn(column: SQLiteColumn): PgColumnBuilderBase {
  */
 const PARTIAL_INDEX_CONDITIONS: Record<string, SQL> = {
   tool_calls_blocked: sql`(cast(record as jsonb) #>> '{egress,verdict}') = 'blocked'`,
+  turns_unfinished: sql`status in ('running', 'waiting')`,
 };
 
 function partialCondition(index: string): SQL {

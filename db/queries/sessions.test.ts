@@ -126,6 +126,30 @@ describe("the session lists at volume", () => {
 });
 
 describe("insertTurn", () => {
+  it("finds the session's last seq and whether it is busy by index, not by reading the session's turns", async () => {
+    const db = await seeded();
+    await insertSession(db, { id: "long", agentId: "a1", tenant: null });
+    const turn = db.client.prepare(
+      "insert into turns (id, session_id, seq, status, user_message, started_at) values (?, 'long', ?, 'completed', 'm', ?)",
+    );
+    db.client.transaction(() => {
+      for (let i = 1; i <= 2_000; i++) turn.run(`t${i}`, i, i);
+    })();
+    db.client.exec("analyze");
+    const ran = await statementsOf(db, () =>
+      insertTurn(db, { id: "t_next", sessionId: "long", userMessage: "next", exclusive: true }),
+    );
+    const busy = ran.filter((s) => s.source.includes("max(t.seq)"));
+    expect(busy).toHaveLength(1);
+    const plan = planOf(db, busy[0]!);
+    expect(plan.filter((step) => /^SCAN /.test(step))).toEqual([]);
+    expect(plan.join(" | ")).toMatch(/USING COVERING INDEX turns_session_seq .*USING INDEX turns_unfinished/);
+    expect((await listTurns(db, "long")).at(-1)).toMatchObject({ id: "t_next", seq: 2_001 });
+    await expect(
+      insertTurn(db, { id: "t_busy", sessionId: "long", userMessage: "x", exclusive: true }),
+    ).rejects.toThrow(SessionBusyError);
+  });
+
   it("numbers a session's turns, and with exclusive refuses one while another runs or waits, writing nothing", async () => {
     const db = await seeded();
     await insertSession(db, { id: "s", agentId: "a1", tenant: null });

@@ -1,5 +1,5 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
-import { and, asc, eq, gt, inArray, max, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
@@ -105,15 +105,24 @@ function turnStatements(db: Db) {
   };
 }
 
-// One pass over the session's turns: the last seq, and whether one is still going.
-function sessionTurnsStatement(o: Orm, { turns }: Tables) {
+// The session's last seq and whether one of its turns is still going, each found by an index
+// (turns_session_seq's last entry, turns_unfinished's entries), so a turn start costs the same
+// however many turns the session holds.
+function sessionTurnsStatement(o: Orm, { sessions }: Tables) {
+  // Spelled out: Drizzle leaves columns unqualified in a one-table select, and inside a
+  // subquery on turns an unqualified "id" would be the turn's.
   return o
     .select({
-      lastSeq: max(turns.seq),
-      unfinished: sql<number>`count(*) filter (where ${turns.status} in ('running', 'waiting'))`.mapWith(Number),
+      lastSeq: sql<number | null>`(select max(t.seq) from turns t where t.session_id = "sessions"."id")`.mapWith(
+        Number,
+      ),
+      unfinished:
+        sql<number>`exists (select 1 from turns t where t.session_id = "sessions"."id" and t.status in ('running', 'waiting'))`.mapWith(
+          Number,
+        ),
     })
-    .from(turns)
-    .where(eq(turns.sessionId, param("sessionId")));
+    .from(sessions)
+    .where(eq(sessions.id, param("sessionId")));
 }
 
 function insertTurnStatement(o: Orm, { turns }: Tables) {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { json } from "./columns";
 import { sessions } from "./sessions";
@@ -27,6 +28,10 @@ export const turns = sqliteTable(
   (t) => [
     index("turns_session_seq").on(t.sessionId, t.seq),
     index("turns_status").on(t.status),
+    // The few turns still going, by session: whether a session is busy, without walking its turns.
+    index("turns_unfinished")
+      .on(t.sessionId)
+      .where(sql`status in ('running', 'waiting')`),
     index("turns_key_started").on(t.keyId, t.startedAt),
     index("turns_started").on(t.startedAt),
   ],

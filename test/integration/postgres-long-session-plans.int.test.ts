@@ -1,23 +1,26 @@
 /**
- * A page of a session's turns on PostgreSQL, planned by the real server over 20,000 turns and
- * 60,000 messages: GET /v1/sessions/:id reads its page of turns through turns_session_seq in
- * seq order and their messages through messages_turn, so a page costs the same however long
- * the session or the database is.
+ * What a long session costs on PostgreSQL, planned by the real server over 200 sessions of 100
+ * turns (20,000 turns, 60,000 messages): GET /v1/sessions/:id reads its page of turns through
+ * turns_session_seq in seq order and their messages through messages_turn, and a turn start
+ * finds the session's last seq and whether it is busy through turns_session_seq and
+ * turns_unfinished. Neither reads the session's other turns, so neither costs more as the
+ * session or the database grows.
  */
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/database";
 import { upsertAgent } from "@/db/queries/agents";
+import { insertTurn } from "@/db/queries/turns";
 import { getTranscript } from "@/lib/services/sessions/sessions";
 import { agentRow } from "../support/agent-row";
-import { plannedDatabase, plansOf, scannedTables, sentBy, sorts } from "../support/postgres-plans";
+import { nodesOf, plannedDatabase, plansOf, scannedTables, sentBy, sorts } from "../support/postgres-plans";
 import { testPostgresUrl } from "../support/test-database";
 
 const SESSIONS = 200;
 const TURNS = 20_000;
 
-describe.skipIf(!testPostgresUrl())("a page of a session's turns on PostgreSQL", () => {
+describe.skipIf(!testPostgresUrl())("a long session on PostgreSQL", () => {
   let db: Db;
   let admin: pg.Client;
   let close: () => Promise<void>;
@@ -63,5 +66,27 @@ describe.skipIf(!testPostgresUrl())("a page of a session's turns on PostgreSQL",
     expect(transcript.next_after_seq).toBe(60);
     const last = await getTranscript(db, "s7", { afterSeq: 90, limit: 20 });
     expect([last.turns.length, last.next_after_seq]).toEqual([10, null]);
+  });
+
+  it("a turn start finds the session's last seq and whether it is busy by index", async () => {
+    const sent = await sentBy(
+      () => insertTurn(db, { id: "turn_new", sessionId: "s9", userMessage: "m", exclusive: true }),
+      /max\(t\.seq\)/,
+    );
+    expect(sent).toHaveLength(1);
+    const { custom, generic } = await plansOf(admin, sent[0]!);
+    for (const plan of [custom, generic]) {
+      // (The session's own row may come from a scan of this test's 200 sessions: a few pages.)
+      expect(scannedTables(plan)).not.toContain("turns");
+      const indexes = nodesOf(plan).flatMap((node) => (node["Index Name"] ? [node["Index Name"]] : []));
+      expect(indexes).toEqual(expect.arrayContaining(["turns_session_seq", "turns_unfinished"]));
+    }
+    const turn = await db.get(
+      db.orm
+        .select()
+        .from(db.t.turns)
+        .where(sql`id = 'turn_new'`),
+    );
+    expect(turn?.seq).toBe(101);
   });
 });

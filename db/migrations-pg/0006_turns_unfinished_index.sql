@@ -1,0 +1,1 @@
+CREATE INDEX "turns_unfinished" ON "turns" USING btree ("session_id") WHERE status in ('running', 'waiting');
