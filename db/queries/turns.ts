@@ -1,5 +1,5 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
@@ -178,14 +178,13 @@ export function listTurns(db: Db, sessionId: string): Promise<TurnRow[]> {
 }
 
 /**
- * One page of a session's turns in seq order: those after `afterSeq`, at most `limit` (null:
- * every one; the Studio's trace page). Reads the turns_session_seq index in its order, so a
- * page costs the same however long the session is.
+ * One page of a session's turns in seq order: those after `afterSeq`, at most `limit`. Reads the
+ * turns_session_seq index in its order, so a page costs the same however long the session is.
  */
 export function listTurnsPage(
   db: Db,
   sessionId: string,
-  page: { afterSeq: number; limit: number | null },
+  page: { afterSeq: number; limit: number },
 ): Promise<TurnRow[]> {
   return db
     .prepared("turns.page", (o, { turns }) =>
@@ -196,7 +195,22 @@ export function listTurnsPage(
         .orderBy(asc(turns.seq))
         .limit(param("limit")),
     )
-    .all({ sessionId, afterSeq: page.afterSeq, limit: page.limit ?? Number.MAX_SAFE_INTEGER });
+    .all({ sessionId, afterSeq: page.afterSeq, limit: page.limit });
+}
+
+/** The seq of a session's last turn, 0 when it has none (turns_session_seq's last entry). */
+export async function getLastTurnSeq(db: Db, sessionId: string): Promise<number> {
+  const row = await db
+    .prepared("turns.lastSeq", (o, { turns }) =>
+      o
+        .select({ seq: turns.seq })
+        .from(turns)
+        .where(eq(turns.sessionId, param("sessionId")))
+        .orderBy(desc(turns.seq))
+        .limit(1),
+    )
+    .get({ sessionId });
+  return row?.seq ?? 0;
 }
 
 /** A session's turn by id, or undefined when the session has no such turn. */

@@ -9,8 +9,11 @@ import { DomainError } from "@/lib/errors";
 import { startTurn, resumeTurnAs } from "@/lib/services/turns/start-turn";
 import { listSessionRows } from "./session-page";
 import { createSessionAs, getTraceAs, getTranscriptAs, listSessionsAs } from "./session-access";
-import { EVERY_TURN } from "./turn-page";
+import { MAX_TURNS_PER_PAGE } from "./turn-page";
 import { agentRow } from "@/test/support/agent-row";
+
+/** Every turn of these small sessions: one page of the most a page may hold. */
+const ALL_TURNS = { afterSeq: 0, limit: MAX_TURNS_PER_PAGE };
 
 async function seeded() {
   const db = openDb(":memory:");
@@ -100,12 +103,10 @@ describe("reading sessions as a key", () => {
   it("answers a session the key may not see as not found (transcript and trace)", async () => {
     const db = await seeded();
     const chat = key(["turns:run"], { agents: ["a"], tenant: "t1" });
-    expect((await getTranscriptAs(db, chat, "s_a_t1", EVERY_TURN)).id).toBe("s_a_t1");
+    expect((await getTranscriptAs(db, chat, "s_a_t1", ALL_TURNS)).id).toBe("s_a_t1");
     for (const id of ["s_a_t2", "s_b_t1", "s_a_none", "s_missing"]) {
-      expect(await codeOf(() => getTranscriptAs(db, chat, id, EVERY_TURN))).toBe(
-        `not_found: session '${id}' not found`,
-      );
-      expect(await codeOf(() => getTraceAs(db, chat, id, { page: EVERY_TURN }))).toBe(
+      expect(await codeOf(() => getTranscriptAs(db, chat, id, ALL_TURNS))).toBe(`not_found: session '${id}' not found`);
+      expect(await codeOf(() => getTraceAs(db, chat, id, { page: ALL_TURNS }))).toBe(
         `not_found: session '${id}' not found`,
       );
     }

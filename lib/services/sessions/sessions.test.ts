@@ -5,9 +5,12 @@ import { insertEvent, insertToolCall } from "@/db/queries/traces";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import { getTrace, getTraceCall, getTranscript } from "./sessions";
-import { EVERY_TURN, traceQuery, transcriptQuery, turnPage } from "./turn-page";
+import { MAX_TURNS_PER_PAGE, traceQuery, transcriptQuery, turnPage } from "./turn-page";
 import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 import { agentRow } from "@/test/support/agent-row";
+
+/** Every turn of these small sessions: one page of the most a page may hold. */
+const ALL_TURNS = { afterSeq: 0, limit: MAX_TURNS_PER_PAGE };
 
 async function seeded() {
   const db = openDb(":memory:");
@@ -40,7 +43,7 @@ async function seeded() {
 
 describe("getTrace", () => {
   it("groups events (by seq) and calls (by record order) under their turn", async () => {
-    const trace = await getTrace(await seeded(), "s1", { page: EVERY_TURN });
+    const trace = await getTrace(await seeded(), "s1", { page: ALL_TURNS });
     expect(trace.turns.map((t) => [t.id, t.events.map((e) => e.seq), t.calls.map((c) => c.call_id)])).toEqual([
       ["t1", [1, 2], ["c1", "c2"]],
       ["t2", [1], ["c1"]],
@@ -62,7 +65,7 @@ describe("getTrace", () => {
       queued_ms: 1,
     });
     expect(
-      (await getTrace(await seeded(), "s1", { turnId: "t2", page: EVERY_TURN })).turns.map((t) => [
+      (await getTrace(await seeded(), "s1", { turnId: "t2", page: ALL_TURNS })).turns.map((t) => [
         t.id,
         t.calls.length,
       ]),
@@ -74,10 +77,10 @@ describe("getTraceCall", () => {
   it("returns one call's record as the trace carries it, narrowed by turn when a call id repeats", async () => {
     const db = await seeded();
     expect(await getTraceCall(db, "s1", "c1")).toEqual(
-      (await getTrace(db, "s1", { page: EVERY_TURN })).turns[0]?.calls[0],
+      (await getTrace(db, "s1", { page: ALL_TURNS })).turns[0]?.calls[0],
     );
     expect(await getTraceCall(db, "s1", "c1", "t2")).toEqual(
-      (await getTrace(db, "s1", { page: EVERY_TURN })).turns[1]?.calls[0],
+      (await getTrace(db, "s1", { page: ALL_TURNS })).turns[1]?.calls[0],
     );
     expect(await getTraceCall(db, "s1", "c2")).toMatchObject({ call_id: "c2", arguments: { at: 12 } });
   });
@@ -128,7 +131,7 @@ describe("a session read a page of turns at a time", () => {
     // A page that ends exactly at the last turn says there is no next one.
     expect((await getTranscript(db, "long", { afterSeq: 4, limit: 3 })).next_after_seq).toBeNull();
     expect((await getTranscript(db, "long", { afterSeq: 7, limit: 3 })).turns).toEqual([]);
-    expect((await getTranscript(db, "long", EVERY_TURN)).turns).toHaveLength(7);
+    expect((await getTranscript(db, "long", ALL_TURNS)).turns).toHaveLength(7);
   });
 
   it("pages the trace the same way; one turn by id ignores the page", async () => {
@@ -141,7 +144,7 @@ describe("a session read a page of turns at a time", () => {
     expect(page.next_after_seq).toBe(4);
     const one = await getTrace(db, "long", { turnId: "t6", page: { afterSeq: 0, limit: 1 } });
     expect([one.turns.map((t) => t.id), one.next_after_seq]).toEqual([["t6"], null]);
-    expect((await getTrace(db, "long", { turnId: "t_other", page: EVERY_TURN })).turns).toEqual([]);
+    expect((await getTrace(db, "long", { turnId: "t_other", page: ALL_TURNS })).turns).toEqual([]);
   });
 
   it("reads a page from the indexes, not by scanning the session's turns or messages", async () => {

@@ -50,11 +50,8 @@ export async function listSessionsPresented(db: Db, filter?: string | SessionFil
  * the cursor of the next page.
  */
 async function readTurnsPage(db: Db, id: string, page: TurnPage) {
-  const read = await listTurnsPage(db, id, {
-    afterSeq: page.afterSeq,
-    limit: page.limit === null ? null : page.limit + 1,
-  });
-  return { turns: page.limit === null ? read : read.slice(0, page.limit), next: nextAfterSeq(read, page) };
+  const read = await listTurnsPage(db, id, { afterSeq: page.afterSeq, limit: page.limit + 1 });
+  return { turns: read.slice(0, page.limit), next: nextAfterSeq(read, page) };
 }
 
 /** The transcript of a page of turns: the turns with their status, and their messages in order. */

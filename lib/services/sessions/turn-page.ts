@@ -21,12 +21,9 @@ export const traceQuery = z.object({ ...pageFields, turn_id: z.string().min(1).m
 
 export interface TurnPage {
   afterSeq: number;
-  /** At most this many turns; null: every one after afterSeq (the Studio's trace page). */
-  limit: number | null;
+  /** At most this many turns. */
+  limit: number;
 }
-
-/** Every turn of the session (the Studio's trace page). */
-export const EVERY_TURN: TurnPage = { afterSeq: 0, limit: null };
 
 export function turnPage(query: { after_seq: number; limit: number }): TurnPage {
   return { afterSeq: query.after_seq, limit: query.limit };
@@ -37,6 +34,6 @@ export function turnPage(query: { after_seq: number; limit: number }): TurnPage 
  * turn. `turns` is the page read with one turn more than the limit, to know whether more follow.
  */
 export function nextAfterSeq(turns: readonly { seq: number }[], page: TurnPage): number | null {
-  if (page.limit === null || turns.length <= page.limit) return null;
+  if (turns.length <= page.limit) return null;
   return turns[page.limit - 1]!.seq;
 }

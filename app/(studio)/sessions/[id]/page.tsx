@@ -5,29 +5,37 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasAnyScope } from "@/lib/access/principal";
+import { DomainError } from "@/lib/errors";
 import { READ_SESSIONS } from "@/lib/access/scopes";
 import { getTrace } from "@/lib/services/sessions/sessions";
-import { EVERY_TURN } from "@/lib/services/sessions/turn-page";
+import { TRACE_PAGE_TURNS, traceWindow, type TraceWindow } from "@/lib/services/sessions/trace-window";
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string; call?: string }> };
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ turn?: string; call?: string; after_seq?: string }>;
+};
 
 export default async function SessionTracePage({ params, searchParams }: Props) {
   // A turns:run key opens the trace of its own sessions (the playground links each call to it).
   const principal = await requirePage("/sessions", READ_SESSIONS);
   const { id } = await params;
-  const { turn, call } = await searchParams;
+  const { turn, call, after_seq } = await searchParams;
   let trace: Awaited<ReturnType<typeof getTrace>>;
+  let view: TraceWindow;
   try {
     await getVisibleSessionOrThrow(studioDb(), principal, id);
-    // Every turn: the page opens the turn a link names, and shows them all (docs/decisions.md).
-    trace = await getTrace(studioDb(), id, { page: EVERY_TURN });
-  } catch {
-    notFound();
+    // One page of turns: the one with the call or turn a link names, else the latest.
+    view = await traceWindow(studioDb(), id, { afterSeq: after_seq, turn, call });
+    trace = await getTrace(studioDb(), id, { page: view.page });
+  } catch (error) {
+    // A session this principal may not see is as unknown as one that does not exist.
+    if (error instanceof DomainError && error.code === "not_found") notFound();
+    throw error;
   }
   const turns = trace.turns as unknown as TraceTurn[];
   const withCall = call ? turns.find((t) => t.calls.some((c) => c.call_id === call))?.id : undefined;
@@ -59,7 +67,10 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
           </>
         }
       />
-      {turns.length === 0 ? (
+      <TurnPages sessionId={trace.session_id} view={view} turns={turns} next={trace.next_after_seq} />
+      {turns.length === 0 && view.lastSeq > 0 ? (
+        <EmptyState title="No turns on this page">This session has {view.lastSeq} turns.</EmptyState>
+      ) : turns.length === 0 ? (
         <EmptyState title="No turns in this session yet">Send a message from the playground to run one.</EmptyState>
       ) : (
         <div className="flex flex-col gap-3">
@@ -69,5 +80,45 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
         </div>
       )}
     </div>
+  );
+}
+
+/** Where this page is among the session's turns, and links to the pages before and after it. */
+function TurnPages({
+  sessionId,
+  view,
+  turns,
+  next,
+}: {
+  sessionId: string;
+  view: TraceWindow;
+  turns: TraceTurn[];
+  next: number | null;
+}) {
+  const { afterSeq } = view.page;
+  if (view.lastSeq <= TRACE_PAGE_TURNS && afterSeq === 0) return null;
+  const href = (after: number) => `/sessions/${encodeURIComponent(sessionId)}?after_seq=${after}`;
+  return (
+    <nav
+      aria-label="Pages of turns"
+      className="flex items-center justify-between gap-3 text-sm"
+      data-testid="turn-pages"
+    >
+      <span className="text-zinc-500 dark:text-zinc-400">
+        {turns.length > 0 ? `Turns ${turns[0]!.seq}–${turns.at(-1)!.seq} of ${view.lastSeq}` : `${view.lastSeq} turns`}
+      </span>
+      <span className="flex gap-2">
+        {afterSeq > 0 ? (
+          <Link className={buttonClass("secondary")} href={href(Math.max(0, afterSeq - TRACE_PAGE_TURNS))}>
+            Earlier turns
+          </Link>
+        ) : null}
+        {next !== null ? (
+          <Link className={buttonClass("secondary")} href={href(next)}>
+            Later turns
+          </Link>
+        ) : null}
+      </span>
+    </nav>
   );
 }
