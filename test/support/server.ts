@@ -60,6 +60,8 @@ export function assertServersLoggedNoProcessErrors(): void {
 
 // Tests, Playwright and the bench all run from the repository root.
 const ROOT = process.cwd();
+/** How long a test server may take to exit after a stop signal before it is killed. */
+const STOP_GRACE_MS = 30_000;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -163,12 +165,21 @@ export async function startServer(
     throw new Error(`server did not become healthy:\n${log}`);
   };
 
+  // A graceful stop that hangs is a failure of its own, named with the server's log, not a
+  // test timeout followed by every later test of the file refused a connection.
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     const proc = child;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
     proc.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), STOP_GRACE_MS)));
+    const outcome = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    if (outcome !== "late") return;
+    proc.kill("SIGKILL");
     await exited;
+    throw new Error(`the server did not exit within ${STOP_GRACE_MS / 1000} s of ${signal} (killed); its log:\n${log}`);
   };
 
   await start();
@@ -211,8 +222,11 @@ export async function startServer(
     },
     stop,
     async restart() {
-      await stop();
-      await start();
+      try {
+        await stop();
+      } finally {
+        await start(); // the file's later tests still have a server
+      }
     },
     output: () => log,
   };

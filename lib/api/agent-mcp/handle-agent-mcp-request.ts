@@ -21,6 +21,7 @@ import { readJsonBody } from "../read-json-body";
 import {
   closeSession,
   getLiveSession,
+  isHeld,
   isShuttingDown,
   negotiatedVersion,
   openSession,
@@ -39,7 +40,7 @@ export interface AgentMcpContext {
 /** Answers one request to an agent's MCP endpoint. */
 export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext): Promise<Response> {
   const { db, principal, agentId } = ctx;
-  if (isShuttingDown()) return rpcError(503, -32000, "this server is shutting down; reconnect");
+  if (isShuttingDown()) return unavailable();
   const host = checkMcpRequestHost(req.headers, parseAllowedHosts(ctx.env.INSIKA_MCP_ALLOWED_HOSTS));
   if (!host.ok) return rpcError(403, -32000, host.reason);
   await getAgentForTurnOrThrow(db, agentId);
@@ -60,16 +61,21 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
     const live =
       getLiveSession(sessionId) ??
       (await reviveSession(db, agentId, sessionId, req.headers.get("mcp-protocol-version")));
+    if (!isHeld(live)) return unavailable();
     live.lastUsed = Date.now();
     const response = await live.transport.handleRequest(withSessionVersion(req, live.protocolVersion), {
       authInfo,
       ...(parsedBody !== undefined ? { parsedBody } : {}),
     });
-    if (req.method === "DELETE" && response.ok) {
-      await endMcpSession(db, sessionId);
-      closeSession(sessionId);
+    if (req.method === "DELETE") {
+      // The transport has let go of the session (onsessionclosed): it is not held any more.
+      if (response.ok) {
+        await endMcpSession(db, sessionId);
+        closeSession(sessionId);
+      }
+      return response;
     }
-    return response;
+    return isHeld(live) ? response : discard(response);
   }
 
   if (req.method !== "POST") return sessionlessTransport().handleRequest(req);
@@ -81,9 +87,26 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
   const init = messages.find((m) => isInitializeRequest(m)) as { params: { protocolVersion?: unknown } };
   const id = await createMcpSession(db, principal, agentId);
   const live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
+  if (!isHeld(live)) return unavailable();
   const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
   if (!response.ok) closeSession(live.id);
-  return response;
+  return isHeld(live) || !response.ok ? response : discard(response);
+}
+
+/**
+ * A session closed while its request was on the way to the transport or in it (the shutdown
+ * began, or it was closed here otherwise): a stream the request opened would have nothing to
+ * close it, so it is cancelled, and the client is told to send the request again.
+ */
+async function discard(response: Response): Promise<Response> {
+  await response.body?.cancel().catch(() => undefined);
+  return unavailable();
+}
+
+function unavailable(): Response {
+  return isShuttingDown()
+    ? rpcError(503, -32000, "this server is shutting down; reconnect")
+    : rpcError(503, -32000, "this MCP session was closed here while the request was served; send it again");
 }
 
 /**

@@ -83,6 +83,28 @@ export function getLiveSession(id: string): LiveSession | undefined {
   return registry().sessions.get(id);
 }
 
+/**
+ * Whether this process still holds `live`: a shutdown, an idle close, a DELETE or a deleted
+ * agent may close a session while a request of it is under way.
+ */
+export function isHeld(live: LiveSession): boolean {
+  return registry().sessions.get(live.id) === live;
+}
+
+/**
+ * Registers a session opened or revived here. Once the shutdown began it is closed at once
+ * instead: its request passed the shutdown check before it, and a stream opened on it would
+ * hold the shutdown open forever, nothing left to close it.
+ */
+function hold(live: LiveSession): void {
+  if (registry().closing) {
+    void live.transport.close().catch(() => undefined);
+    return;
+  }
+  registry().sessions.set(live.id, live);
+  startTimer();
+}
+
 function transportFor(sessionId: () => string, onClosed: (id: string) => void) {
   return new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: sessionId,
@@ -117,8 +139,7 @@ export async function openSession(db: Db, agentId: string, id: string, protocolV
   };
   live.offer = await agentMcpToolsFingerprint(db, agentId, id);
   live.prompts = await agentMcpPromptsFingerprint(db, agentId);
-  registry().sessions.set(id, live);
-  startTimer();
+  hold(live);
   return live;
 }
 
@@ -186,8 +207,7 @@ async function revive(db: Db, agentId: string, id: string, protocolVersion: stri
     prompts: await agentMcpPromptsFingerprint(db, agentId),
     protocolVersion: version,
   };
-  registry().sessions.set(id, live);
-  startTimer();
+  hold(live);
   return live;
 }
 

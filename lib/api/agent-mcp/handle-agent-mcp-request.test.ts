@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { upsertAgent } from "@/db/queries/agents";
+import { operatorPrincipal } from "@/lib/access/principal";
+import { parseEnv } from "@/lib/env";
+import { agentRow } from "@/test/support/agent-row";
+import { handleAgentMcpRequest, type AgentMcpContext } from "./handle-agent-mcp-request";
+import { closeAllSessions, getLiveSession } from "./live-mcp-sessions";
+
+const endpoint = "http://127.0.0.1:3000/v1/agents/a/mcp";
+
+function mcpRequest(method: "GET" | "POST", sessionId?: string, body?: unknown): Request {
+  return new Request(endpoint, {
+    method,
+    headers: {
+      host: "127.0.0.1:3000",
+      accept: "application/json, text/event-stream",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(sessionId ? { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+// The registry of live sessions is per process and a shutdown cannot be undone: this file's
+// tests share it, and the shutdown comes last.
+describe("handleAgentMcpRequest around a shutdown", () => {
+  it("refuses (503), and leaves no stream open, a request already under way when the shutdown begins", async () => {
+    const db = openDb(":memory:");
+    await upsertAgent(db, agentRow("a"));
+    const ctx: AgentMcpContext = {
+      db,
+      env: parseEnv({ INSIKA_DATA_DIR: "/nonexistent" }),
+      principal: operatorPrincipal("api"),
+      agentId: "a",
+    };
+    const opened = await handleAgentMcpRequest(
+      mcpRequest("POST", undefined, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+      ctx,
+    );
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    await opened.text();
+    const live = getLiveSession(sessionId)!;
+    expect(live).toBeDefined();
+
+    // The standalone SSE stream of a session held here: open until the session closes.
+    const held = await handleAgentMcpRequest(mcpRequest("GET", sessionId), ctx);
+    expect(held.status).toBe(200);
+    const heldReader = held.body!.getReader();
+
+    // A second GET passes the shutdown check, then the shutdown begins while it waits on the
+    // database: it would revive the session and open a stream nothing closes.
+    const late = handleAgentMcpRequest(mcpRequest("GET", sessionId), ctx);
+    closeAllSessions();
+    const refused = await late;
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("shutting down");
+    expect(getLiveSession(sessionId)).toBeUndefined();
+    // The held stream was ended by the shutdown.
+    for (;;) if ((await heldReader.read()).done) break;
+
+    const after = await handleAgentMcpRequest(mcpRequest("GET", sessionId), ctx);
+    expect(after.status).toBe(503);
+  });
+});
