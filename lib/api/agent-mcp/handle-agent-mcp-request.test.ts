@@ -46,8 +46,7 @@ describe("handleAgentMcpRequest around a shutdown", () => {
     expect(opened.status).toBe(200);
     const sessionId = opened.headers.get("mcp-session-id")!;
     await opened.text();
-    const live = getLiveSession(sessionId)!;
-    expect(live).toBeDefined();
+    expect(getLiveSession(sessionId)).toBeDefined();
 
     // The standalone SSE stream of a session held here: open until the session closes.
     const held = await handleAgentMcpRequest(mcpRequest("GET", sessionId), ctx);
