@@ -9,7 +9,7 @@ import { listTurnMessages } from "@/db/queries/transcripts";
 import { getSessionTurn, listTurnsPage } from "@/db/queries/turns";
 import type { ToolCallRow, TurnRow } from "@/db/schema";
 import { notFound } from "@/lib/errors";
-import { nextAfterSeq, type TurnPage } from "./turn-page";
+import type { TurnPage } from "./turn-page";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -46,12 +46,13 @@ export async function listSessionsPresented(db: Db, filter?: string | SessionFil
 }
 
 /**
- * A page of the session's turns (read one more than the limit, to tell whether more follow) and
- * the cursor of the next page.
+ * A page of the session's turns, and the `after_seq` of the next page: null when this page holds
+ * the session's last turn (one turn more than the limit is read, to tell).
  */
 async function readTurnsPage(db: Db, id: string, page: TurnPage) {
   const read = await listTurnsPage(db, id, { afterSeq: page.afterSeq, limit: page.limit + 1 });
-  return { turns: read.slice(0, page.limit), next: nextAfterSeq(read, page) };
+  const turns = read.slice(0, page.limit);
+  return { turns, next: read.length > page.limit ? turns.at(-1)!.seq : null };
 }
 
 /** The transcript of a page of turns: the turns with their status, and their messages in order. */

@@ -43,6 +43,7 @@ describe("traceWindow", () => {
     expect(await start({ call: "c150", afterSeq: "0" })).toBe(100);
     expect(await start({ afterSeq: "100" })).toBe(100);
     expect(await start({ afterSeq: "37" })).toBe(37);
+    expect(await start({ call: "c_gone", turn: "t150" })).toBe(100);
   });
 
   it("ignores what names nothing in the session, and a session without turns has one empty page", async () => {

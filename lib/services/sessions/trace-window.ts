@@ -29,9 +29,11 @@ export async function traceWindow(
 ): Promise<TraceWindow> {
   const lastSeq = await getLastTurnSeq(db, sessionId);
   const at = (afterSeq: number): TraceWindow => ({ page: { afterSeq, limit: TRACE_PAGE_TURNS }, lastSeq });
-  const turnId = want.call
+  // A call the session does not have leaves the turn the link names, if any.
+  const callTurn = want.call
     ? (await getSessionToolCall(db, { sessionId, callId: want.call, turnId: want.turn }))?.turnId
-    : want.turn;
+    : undefined;
+  const turnId = callTurn ?? want.turn;
   const named = turnId ? await getSessionTurn(db, sessionId, turnId) : undefined;
   if (named) return at(pageStart(named.seq));
   if (want.afterSeq !== undefined && /^\d{1,15}$/.test(want.afterSeq)) return at(Number(want.afterSeq));

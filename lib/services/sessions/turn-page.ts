@@ -28,12 +28,3 @@ export interface TurnPage {
 export function turnPage(query: { after_seq: number; limit: number }): TurnPage {
   return { afterSeq: query.after_seq, limit: query.limit };
 }
-
-/**
- * The `after_seq` that reads the next page, or null when this one reached the session's last
- * turn. `turns` is the page read with one turn more than the limit, to know whether more follow.
- */
-export function nextAfterSeq(turns: readonly { seq: number }[], page: TurnPage): number | null {
-  if (turns.length <= page.limit) return null;
-  return turns[page.limit - 1]!.seq;
-}
