@@ -3,6 +3,7 @@
 // With --demo: the embedded default for a first run — demo seed, and an egress
 // posture relaxed just enough to reach the demo backend on this server's own port.
 import { spawn, spawnSync } from "node:child_process";
+import { serverNodeFlags } from "./server-node-flags.mjs";
 
 const demo = process.argv.includes("--demo");
 const port = process.env.PORT ?? "3000";
@@ -22,7 +23,8 @@ const tsx = "node_modules/tsx/dist/cli.mjs";
 const prepared = spawnSync(process.execPath, [tsx, "cli/insika.ts", "prepare"], { stdio: "inherit", env });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", host], {
+const next = ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", host];
+const server = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), ...next], {
   stdio: "inherit",
   env,
 });

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 
 const READY_TIMEOUT_MS = 60_000; // generous: `next start` is ready in well under a second on an idle machine
 
@@ -25,7 +26,15 @@ export async function startInsika({ root, env }) {
   const token = `example_${crypto.randomBytes(24).toString("hex")}`;
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    [
+      ...serverNodeFlags(),
+      path.join(root, "node_modules/next/dist/bin/next"),
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+    ],
     {
       cwd: root,
       env: {

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { assertNoProcessErrors } from "./server-log-check";
 import { createTestDatabase, testPostgresUrl } from "./test-database";
+import { serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 
 export interface TestServer {
   url: string;
@@ -135,6 +136,8 @@ export async function startServer(
     child = spawn(
       process.execPath,
       [
+        // As scripts/start.mjs runs it in production.
+        ...serverNodeFlags(),
         ...(options.nodeArgs ?? []),
         path.join(ROOT, "node_modules/next/dist/bin/next"),
         "start",
