@@ -184,7 +184,7 @@ export interface TurnGroupRow {
 /**
  * Turns started in the window per bucket, agent and status, with their token usage summed.
  * Grouped by session first, then joined to the sessions for their agent: one session lookup
- * per group instead of one per turn (7 d of 100,000 turns: 168 -> 86 ms on SQLite).
+ * per group instead of one per turn (7 d of 100,000 turns, interleaved runs: 166 -> 132 ms on SQLite).
  */
 export async function listTurnGroups(db: Db, params: WindowParams): Promise<TurnGroupRow[]> {
   const tokens = (field: string) =>
