@@ -3,7 +3,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "cli/**/*.test.ts", "test/unit/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "db/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "components/**/*.test.ts",
+      "test/unit/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 120_000,

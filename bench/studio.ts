@@ -212,7 +212,7 @@ async function overview(page: Page, url: string, db: SqliteDatabase): Promise<Ro
   );
   const rows: Row[] = [];
   for (const window of ["24h", "7d"] as const) {
-    const ready = `document.querySelectorAll('[data-testid="calls-chart"] .recharts-bar-rectangle').length > 0 && document.querySelectorAll('[data-testid="latency-chart"] .recharts-bar-rectangle').length > 0 && Number(document.querySelector('[data-stat-value]')?.getAttribute('data-stat-value')) > 0`;
+    const ready = `document.querySelectorAll('[data-testid="calls-chart"] [data-bar]').length > 0 && document.querySelectorAll('[data-testid="latency-chart"] [data-bar]').length > 0 && Number(document.querySelector('[data-stat-value]')?.getAttribute('data-stat-value')) > 0`;
     const ms = await measure(
       page,
       `Overview, ${window} window, 1,000,000 stored calls`,

@@ -57,12 +57,12 @@ test("the Overview shows the window at a glance, and a chart click opens the cal
   await expect(page.getByTestId("pending-approvals")).toContainText("refund_order");
   await expect(page.getByTestId("failing-tools").locator("tbody tr")).toHaveCount(SEED_TOOLS.length);
   for (const chart of ["turns-chart", "latency-chart", "tokens-chart"])
-    await expect(overview.chart(chart).locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await expect(overview.chart(chart).locator("[data-bar]").first()).toBeVisible();
   await screen(page, "overview-24h");
   await screenVariants(page, "overview-24h");
 
   // The last bar of the "ok" series: the calls of that half hour that went well.
-  await overview.bars("calls-chart", 0).last().click();
+  await overview.bars("calls-chart", "ok").last().click();
   await expect(page).toHaveURL(/\/calls\?outcome=ok&since=\d+&until=\d+/);
   const url = new URL(page.url());
   const since = Number(url.searchParams.get("since"));
@@ -84,17 +84,57 @@ test("the Overview shows the window at a glance, and a chart click opens the cal
   await expect(page).toHaveURL(/\/sessions\/seed_s\d+\?turn=seed_t\d+&call=call_\d+/);
 });
 
+test("the charts are drawn on the server: the page's HTML holds every bar, as links, before any script runs", async ({
+  page,
+}) => {
+  await signIn(page);
+  const res = await page.request.get(`${server.url}/?window=24h`);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  const chart = (testId: string) => {
+    const start = html.indexOf(`data-testid="${testId}"`);
+    expect(start, `${testId} in the HTML`).toBeGreaterThan(-1);
+    return html.slice(start, html.indexOf("</figure>", start));
+  };
+  // Every call of the window is in exactly one bar segment of the calls chart.
+  const bars = [...chart("calls-chart").matchAll(/<a [^>]*data-bar[^>]*>/g)].map((m) => m[0]);
+  expect(bars.length).toBeGreaterThan(0);
+  let total = 0;
+  for (const bar of bars) {
+    expect(bar).toMatch(/href="\/calls\?outcome=(ok|error|blocked)&amp;since=\d+&amp;until=\d+"/);
+    const label = /aria-label="[^"]*: ([\d,]+)"/.exec(bar)?.[1];
+    total += Number(label?.replaceAll(",", ""));
+  }
+  expect(total).toBe(CALLS);
+  for (const testId of ["turns-chart", "latency-chart", "tokens-chart"]) expect(chart(testId)).toContain("data-bar");
+
+  // And they are what a reader sees without script.
+  const noScript = await page.context().browser()!.newContext({ javaScriptEnabled: false });
+  try {
+    await noScript.addCookies(await page.context().cookies());
+    const bare = await noScript.newPage();
+    await bare.goto(`${server.url}/?window=24h`);
+    const ok = bare.getByTestId("calls-chart").locator('[data-bar][data-series="ok"]');
+    await expect(ok.first()).toBeVisible();
+    const box = await bare.getByTestId("calls-chart").locator("svg").boundingBox();
+    expect(box?.width).toBeGreaterThan(200);
+    await screen(bare, "overview-without-script");
+  } finally {
+    await noScript.close();
+  }
+});
+
 test("the latency chart opens a tool's calls, and the tool's page charts its own history", async ({ page }) => {
   await signIn(page);
   const overview = new OverviewPage(page);
   await overview.goto(server.url, "7d");
-  await overview.bars("latency-chart", 1).first().click();
+  await overview.bars("latency-chart", "p95").first().click();
   await expect(page).toHaveURL(/\/calls\?since=\d+&tool=\w+/);
   const tool = new URL(page.url()).searchParams.get("tool")!;
   expect(SEED_TOOLS).toContain(tool);
   await expect(overview.callRows().first()).toContainText(tool);
   await page.goto(`${server.url}/tools/get_order?window=24h`);
-  await expect(page.getByTestId("tool-calls-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByTestId("tool-calls-chart").locator("[data-bar]").first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Call history" })).toContainText(`${CALLS / SEED_TOOLS.length}`);
   await screen(page, "tool-call-history");
 });

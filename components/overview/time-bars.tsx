@@ -1,19 +1,20 @@
-"use client";
 /**
- * A stacked bar chart over time buckets (Recharts). Clicking a bar segment opens the calls
- * behind it: `hrefOf(point, series)` says where (the calls list filtered to that bucket and
- * outcome). Times are shown in UTC, as the server computed the buckets.
+ * A stacked bar chart over time buckets, drawn on the server as SVG: it is in the page's HTML,
+ * so it shows at first paint and works before (or without) any script. Each segment is a link
+ * to the calls behind it, `hrefs[series][index]`, named for screen readers and titled for a
+ * hover tooltip. Times are shown in UTC, as the server computed the buckets.
  */
-import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartLegend, type LegendEntry } from "./chart-legend";
+import { valueAxis } from "./value-axis";
 
-export interface TimeBarSeries {
+export interface TimeBarSeries extends LegendEntry {
   key: string;
-  label: string;
-  color: string;
 }
 
 type Point = { at: number } & Record<string, number>;
+
+/** At most this many time labels under the bars (the others are left out, evenly). */
+const TIME_LABELS = 6;
 
 export function TimeBars({
   data,
@@ -29,38 +30,84 @@ export function TimeBars({
   hrefs: Record<string, string[]>;
   testId: string;
 }) {
-  const router = useRouter();
   const days = bucketMs >= 3_600_000;
-  const tick = (at: number) => {
+  const label = (at: number) => {
     const iso = new Date(at).toISOString();
     return days ? `${iso.slice(5, 10)} ${iso.slice(11, 13)}h` : iso.slice(11, 16);
   };
+  const totals = data.map((p) => series.reduce((sum, s) => sum + (p[s.key] ?? 0), 0));
+  const axis = valueAxis(totals.reduce((max, t) => Math.max(max, t), 0));
+  const n = Math.max(1, data.length);
+  const labelEvery = Math.ceil(n / TIME_LABELS);
   return (
-    <div data-testid={testId} className="h-56 w-full">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#d4d4d8" />
-          <XAxis dataKey="at" tickFormatter={tick} fontSize={11} minTickGap={24} />
-          <YAxis allowDecimals={false} fontSize={11} />
-          <Tooltip labelFormatter={(at) => `${tick(Number(at))} UTC`} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
-          {series.map((s) => (
-            <Bar
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              stackId="one"
-              fill={s.color}
-              cursor="pointer"
-              isAnimationActive={false}
-              onClick={(_entry, index) => {
-                const href = hrefs[s.key]?.[index];
-                if (href) router.push(href);
-              }}
+    <figure data-testid={testId} className="w-full text-[11px] text-zinc-500">
+      <div className="flex h-48">
+        <div className="relative w-12 shrink-0" aria-hidden="true">
+          {axis.ticks.map((t) => (
+            <span key={t} className="absolute right-2 -translate-y-1/2 tabular-nums" style={{ top: axis.top(t) }}>
+              {t.toLocaleString("en")}
+            </span>
+          ))}
+        </div>
+        <svg
+          className="h-full min-w-0 flex-1 overflow-visible"
+          viewBox={`0 0 ${n} ${axis.max}`}
+          preserveAspectRatio="none"
+          role="group"
+          aria-label={`${series.map((s) => s.label).join(", ")} per ${days ? "hour bucket" : "bucket"}`}
+        >
+          {axis.ticks.map((t) => (
+            <line
+              key={t}
+              x1={0}
+              x2={n}
+              y1={axis.max - t}
+              y2={axis.max - t}
+              className="stroke-zinc-300 dark:stroke-zinc-700"
+              strokeDasharray="3 3"
+              vectorEffect="non-scaling-stroke"
             />
           ))}
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+          {series.map((s, k) => (
+            <g key={s.key} fill={s.color}>
+              {data.map((p, i) => {
+                const value = p[s.key] ?? 0;
+                if (value <= 0) return null;
+                // Stacked in series order, the first at the bottom.
+                const below = series.slice(0, k).reduce((sum, b) => sum + (p[b.key] ?? 0), 0);
+                const text = `${label(p.at)} UTC, ${s.label}: ${value.toLocaleString("en")}`;
+                return (
+                  <a
+                    key={p.at}
+                    href={hrefs[s.key]?.[i]}
+                    data-bar
+                    data-series={s.key}
+                    aria-label={text}
+                    className="hover:opacity-80"
+                  >
+                    <title>{text}</title>
+                    <rect x={i + 0.1} width={0.8} y={axis.max - below - value} height={value} />
+                  </a>
+                );
+              })}
+            </g>
+          ))}
+        </svg>
+      </div>
+      <div className="relative ml-12 h-5" aria-hidden="true">
+        {data.map((p, i) =>
+          i % labelEvery === 0 ? (
+            <span
+              key={p.at}
+              className="absolute top-1 -translate-x-1/2 whitespace-nowrap tabular-nums"
+              style={{ left: `${((i + 0.5) / n) * 100}%` }}
+            >
+              {label(p.at)}
+            </span>
+          ) : null,
+        )}
+      </div>
+      <ChartLegend entries={series} />
+    </figure>
   );
 }

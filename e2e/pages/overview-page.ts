@@ -6,7 +6,7 @@ export class OverviewPage {
 
   async goto(base: string, window: "1h" | "24h" | "7d" = "24h") {
     await this.page.goto(`${base}/?window=${window}`);
-    await expect(this.chart("calls-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await expect(this.chart("calls-chart").locator("[data-bar]").first()).toBeVisible();
   }
 
   chart(testId: string): Locator {
@@ -19,9 +19,9 @@ export class OverviewPage {
     return Number(await box.locator("[data-stat-value]").getAttribute("data-stat-value"));
   }
 
-  /** The bars of one series of a chart (Recharts draws one layer per series, in order). */
-  bars(testId: string, series: number): Locator {
-    return this.chart(testId).locator(".recharts-bar").nth(series).locator(".recharts-bar-rectangle");
+  /** The bars (links) of one series of a chart, by its key ("ok", "p95"...), in data order. */
+  bars(testId: string, series: string): Locator {
+    return this.chart(testId).locator(`[data-bar][data-series="${series}"]`);
   }
 
   callRows(): Locator {

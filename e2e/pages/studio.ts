@@ -28,8 +28,9 @@ export async function screenVariants(page: Page, name: string) {
   await screen(page, `dark-${name}`);
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 390, height: 844 });
-  // Polled: charts redraw for the new width only once their ResizeObserver fires (seen late on
-  // a busy machine); an overflow that lasts fails after the poll's timeout.
+  // Polled: a client component that measures itself redraws for the new width only once its
+  // ResizeObserver fires (seen late on a busy machine); an overflow that lasts fails after the
+  // poll's timeout.
   await expect
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
       message: `${name} overflows horizontally on a phone`,
