@@ -1,8 +1,8 @@
 /**
  * A stacked bar chart over time buckets, drawn on the server as SVG: it is in the page's HTML,
  * so it shows at first paint and works before (or without) any script. Each segment is a link
- * to the calls behind it, `hrefs[series][index]`, named for screen readers and titled for a
- * hover tooltip. Times are shown in UTC, as the server computed the buckets.
+ * to the calls behind it, `hrefs[series][index]`, with a `<title>` that names it for screen
+ * readers and shows as a tooltip. Times are shown in UTC, as the server computed the buckets.
  */
 import { ChartLegend, type LegendEntry } from "./chart-legend";
 import { valueAxis } from "./value-axis";
@@ -69,7 +69,9 @@ export function TimeBars({
             />
           ))}
           {series.map((s, k) => (
-            <g key={s.key} fill={s.color}>
+            // One group per series: its color, its hover style and its key hold for every bar in it
+            // (the page carries each bar's markup twice, as HTML and in the RSC payload).
+            <g key={s.key} data-series={s.key} fill={s.color} className="[&>a:hover]:opacity-80">
               {data.map((p, i) => {
                 const value = p[s.key] ?? 0;
                 if (value <= 0) return null;
@@ -77,14 +79,8 @@ export function TimeBars({
                 const below = series.slice(0, k).reduce((sum, b) => sum + (p[b.key] ?? 0), 0);
                 const text = `${label(p.at)} UTC, ${s.label}: ${value.toLocaleString("en")}`;
                 return (
-                  <a
-                    key={p.at}
-                    href={hrefs[s.key]?.[i]}
-                    data-bar
-                    data-series={s.key}
-                    aria-label={text}
-                    className="hover:opacity-80"
-                  >
+                  // The <title> is the link's accessible name and its tooltip.
+                  <a key={p.at} href={hrefs[s.key]?.[i]} data-bar>
                     <title>{text}</title>
                     <rect x={i + 0.1} width={0.8} y={axis.max - below - value} height={value} />
                   </a>

@@ -21,7 +21,9 @@ export class OverviewPage {
 
   /** The bars (links) of one series of a chart, by its key ("ok", "p95"...), in data order. */
   bars(testId: string, series: string): Locator {
-    return this.chart(testId).locator(`[data-bar][data-series="${series}"]`);
+    // A time chart marks its series' group, a category chart each bar.
+    const key = `[data-series="${series}"]`;
+    return this.chart(testId).locator(`${key} [data-bar], [data-bar]${key}`);
   }
 
   callRows(): Locator {
