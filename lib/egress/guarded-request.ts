@@ -6,7 +6,8 @@
  */
 import { CallDeadline } from "./call-deadline";
 import type { Resolver } from "./check-destination";
-import { UnsupportedEncodingError, decodeBody, discardBody, readCapped } from "./decode-body";
+import { bufferedHop } from "./buffered-hop";
+import { UnsupportedEncodingError } from "./decode-body";
 import type { EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
@@ -89,15 +90,6 @@ export interface GuardedFailure {
 
 /** guardedRequest's result; it never throws for guard or network failures. */
 export type GuardedResult = GuardedSuccess | GuardedFailure;
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
 
 function errorKind(err: unknown): { kind: GuardedFailureKind; error: string } {
   if (err instanceof UnsupportedEncodingError) return { kind: "decode", error: err.message };
@@ -182,6 +174,8 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
       },
       { posture: deps.posture, resolver: deps.resolver, dispatcher },
       hops,
+      // The body is read as it arrives, decoded and capped, with no stream per response.
+      bufferedHop({ maxBytes: input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, stopReading: input.stopReading }),
     );
     if (!sent.ok) {
       if (sent.kind === "blocked") {
@@ -192,28 +186,12 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
     }
 
     const { response } = sent;
-    const headers = flattenHeaders(response.headers);
-    let body: Buffer;
-    let truncated = false;
     const method = hops[hops.length - 1]?.method ?? input.method.toUpperCase();
-    if (method === "HEAD" || response.statusCode === 204 || response.statusCode === 304) {
-      await response.body.dump();
-      body = Buffer.alloc(0);
-    } else {
-      let decoded;
-      try {
-        decoded = decodeBody(response.body, headers["content-encoding"]);
-      } catch (err) {
-        discardBody(response.body);
-        throw err;
-      }
-      const stop = input.stopReading;
-      ({ body, truncated } = await readCapped(
-        decoded,
-        input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-        stop && ((chunk) => stop(chunk, headers)),
-      ));
-    }
+    // These have no body by definition, whatever the server sent.
+    const bodiless = method === "HEAD" || response.statusCode === 204 || response.statusCode === 304;
+    const body = bodiless ? Buffer.alloc(0) : response.body;
+    const truncated = bodiless ? false : response.truncated;
+    const headers = response.headers;
     return {
       ok: true,
       status: response.statusCode,

@@ -48,9 +48,50 @@ export interface SendWithRedirectsDeps {
   dispatcher: EgressDispatcher;
 }
 
+/** One hop as the transport sends it: the vetted URL, and the request the loop built. */
+export interface HopInit {
+  dispatcher: Dispatcher;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | null;
+  signal: AbortSignalLike;
+  /** Called once the response's status line is in (a buffering transport answers only after the body). */
+  onResponseStart(statusCode: number): void;
+}
+
+/** What the loop needs of a hop's response: its status, its headers, and a way to let go of a redirect's body. */
+export interface HopResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Frees the connection of a redirect the loop follows (its body is not used). */
+  discard(): Promise<void>;
+}
+
+/** Sends one hop and answers once its response has started (or, for a buffering transport, been read). */
+export type HopTransport<R extends HopResponse> = (url: URL, init: HopInit) => Promise<R>;
+
+/** undici's response, body streamed (what guardedFetch hands on). */
+export type StreamedResponse = Dispatcher.ResponseData & HopResponse;
+
+/** The default transport: undici `request()`, answering at the response headers with the body as a stream. */
+export async function streamedHop(url: URL, init: HopInit): Promise<StreamedResponse> {
+  const response = await request(url, {
+    dispatcher: init.dispatcher,
+    method: init.method as Dispatcher.HttpMethod,
+    headers: init.headers,
+    body: init.body,
+    // undici takes any signal with addEventListener/removeEventListener and
+    // aborted/reason, though its type names only AbortSignal (call-deadline.ts).
+    signal: init.signal as AbortSignal,
+  });
+  // Drain a little so the socket can go back to the pool; a huge redirect body just closes it.
+  const discard = () => response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+  return Object.assign(response, { discard });
+}
+
 /** What the loop ended with; transport errors and aborts are thrown instead. */
-export type SendWithRedirectsOutcome =
-  | { ok: true; response: Dispatcher.ResponseData; url: URL }
+export type SendWithRedirectsOutcome<R extends HopResponse = StreamedResponse> =
+  | { ok: true; response: R; url: URL }
   | { ok: false; kind: "blocked"; block: EgressBlock }
   | { ok: false; kind: "network" | "too-many-redirects" | "invalid-request"; error: string };
 
@@ -117,12 +158,14 @@ function hopUrl(raw: string | URL, base: URL | undefined): string {
  * cross-origin hop Authorization, Cookie, Proxy-Authorization and the secret
  * headers are dropped for the rest of the chain. Appends to `hops` as it goes.
  * Throws undici/abort errors; the callers map them to their own error shapes.
+ * `send` sends each hop (default: streamedHop; guardedRequest reads bodies whole with bufferedHop).
  */
-export async function sendWithRedirects(
+export async function sendWithRedirects<R extends HopResponse = StreamedResponse>(
   input: SendWithRedirectsInput,
   deps: SendWithRedirectsDeps,
   hops: EgressHop[],
-): Promise<SendWithRedirectsOutcome> {
+  send: HopTransport<R> = streamedHop as unknown as HopTransport<R>,
+): Promise<SendWithRedirectsOutcome<R>> {
   let method = input.method.toUpperCase();
   if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) {
     return { ok: false, kind: "invalid-request", error: `method ${JSON.stringify(input.method)} is not allowed` };
@@ -160,16 +203,19 @@ export async function sendWithRedirects(
     };
     hops.push(hop);
     const release = deps.dispatcher.pin(decision.hostname, decision.addresses);
-    let response: Dispatcher.ResponseData;
+    let response: R;
     try {
-      response = await request(decision.url, {
+      response = await send(decision.url, {
         dispatcher: deps.dispatcher.agent,
         method,
         headers,
         body,
-        // undici takes any signal with addEventListener/removeEventListener and
-        // aborted/reason, though its type names only AbortSignal (call-deadline.ts).
-        signal: input.signal as AbortSignal,
+        signal: input.signal,
+        onResponseStart: (statusCode) => {
+          // Known even when reading the body then fails; and the socket exists, so the pin can go.
+          hop.status = statusCode;
+          release();
+        },
       });
     } finally {
       // Once headers are in, the socket exists; later requests re-pin before any new connect.
@@ -181,8 +227,7 @@ export async function sendWithRedirects(
     if (input.redirect === "manual" || !REDIRECTS.has(response.statusCode) || location === undefined) {
       return { ok: true, response, url: decision.url };
     }
-    // Drain a little so the socket can go back to the pool; a huge redirect body just closes it.
-    await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+    await response.discard();
     if (redirects >= input.maxRedirects) {
       return { ok: false, kind: "too-many-redirects", error: `too many redirects (more than ${input.maxRedirects})` };
     }
