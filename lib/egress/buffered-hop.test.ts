@@ -5,6 +5,7 @@
  * that never ends read up to the caller's stop. Loopback only; the hanging connect is a
  * connector that never answers.
  */
+import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEgressDispatcher } from "./egress-dispatcher";
 import { guardedRequest } from "./guarded-request";
@@ -65,5 +66,24 @@ describe("bufferedHop", () => {
     expect(r.ok && r.body.toString()).toBe("data: first\n\n");
     expect(r.ok && r.truncated).toBe(false);
     expect(seen).toEqual(["text/event-stream"]);
+  });
+
+  it("turns a stopReading that throws into this request's failure, plain or decoded", async () => {
+    const s = await server((seen, res) => {
+      if (seen.url === "/gzip") res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync("data: x\n\n"));
+      else res.end("data: x\n\n");
+    });
+    for (const path of ["/plain", "/gzip"]) {
+      const r = await send(
+        {
+          url: `${s.origin}${path}`,
+          stopReading: () => {
+            throw new Error("reader bug");
+          },
+        },
+        DEV,
+      );
+      expect(r, path).toMatchObject({ ok: false, kind: "network", error: "network error: reader bug", status: 200 });
+    }
   });
 });

@@ -145,7 +145,17 @@ class BufferingHandler {
     encoded.on("drain", () => controller.resume());
     const stop = this.read.stopReading;
     const headersRead = this.#headers;
-    readCapped(decoded, this.read.maxBytes, stop && ((chunk) => stop(chunk, headersRead))).then(
+    const stopWhen =
+      stop &&
+      ((chunk: Buffer) => {
+        try {
+          return stop(chunk, headersRead);
+        } catch (err) {
+          this.#fail(err); // as on a plain body: the request's error, not an exception in zlib's callback
+          return true;
+        }
+      });
+    readCapped(decoded, this.read.maxBytes, stopWhen).then(
       ({ body, truncated }) => this.#succeed(body, truncated),
       (err: unknown) => this.#fail(err),
     );
@@ -171,7 +181,16 @@ class BufferingHandler {
     }
     this.#chunks.push(chunk);
     this.#total += chunk.length;
-    if (stopReading?.(chunk, this.#headers)) this.#succeed(Buffer.concat(this.#chunks, this.#total), false);
+    if (stopReading === undefined) return;
+    let stop: boolean;
+    try {
+      stop = stopReading(chunk, this.#headers);
+    } catch (err) {
+      // The caller's own bug: this request's error, not an exception inside undici.
+      this.#fail(err);
+      return;
+    }
+    if (stop) this.#succeed(Buffer.concat(this.#chunks, this.#total), false);
   }
 
   onResponseEnd(): void {
