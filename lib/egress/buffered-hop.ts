@@ -13,7 +13,7 @@ import { PassThrough } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { AbortSignalLike } from "./call-deadline";
 import { decodeBody, readCapped } from "./decode-body";
-import type { HopInit, HopResponse } from "./send-with-redirects";
+import { REDIRECT_DRAIN_BYTES, REDIRECTS, type HopInit, type HopResponse } from "./send-with-redirects";
 
 /** What a buffered hop answers: the status, the headers (lower-cased, repeats joined) and the body read. */
 export interface BufferedResponse extends HopResponse {
@@ -30,10 +30,6 @@ export interface BufferedRead {
   /** Sees each decoded chunk with the headers; true ends the read there (the body so far is the result). */
   stopReading?: (chunk: Buffer, headers: Readonly<Record<string, string>>) => boolean;
 }
-
-/** A redirect's body is read this far at most (the loop follows the Location, the body is not used). */
-const REDIRECT_DRAIN_BYTES = 64 * 1024;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A hop transport for sendWithRedirects that reads each response whole (see the module comment). */
 export function bufferedHop(read: BufferedRead) {
@@ -58,7 +54,7 @@ export function bufferedHop(read: BufferedRead) {
 }
 
 /** Lower-cased names, repeated headers joined with `, `. */
-export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
     const value = headers[name];

@@ -185,13 +185,9 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
       return failure(hops, started, sent.kind, sent.error);
     }
 
+    // bufferedHop has read (and decoded, and capped) the body; HEAD, 204 and 304 come back empty.
     const { response } = sent;
-    const method = hops[hops.length - 1]?.method ?? input.method.toUpperCase();
-    // These have no body by definition, whatever the server sent.
-    const bodiless = method === "HEAD" || response.statusCode === 204 || response.statusCode === 304;
-    const body = bodiless ? Buffer.alloc(0) : response.body;
-    const truncated = bodiless ? false : response.truncated;
-    const headers = response.headers;
+    const { headers, body, truncated } = response;
     return {
       ok: true,
       status: response.statusCode,

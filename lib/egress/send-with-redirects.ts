@@ -85,7 +85,7 @@ export async function streamedHop(url: URL, init: HopInit): Promise<StreamedResp
     signal: init.signal as AbortSignal,
   });
   // Drain a little so the socket can go back to the pool; a huge redirect body just closes it.
-  const discard = () => response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+  const discard = () => response.body.dump({ limit: REDIRECT_DRAIN_BYTES }).catch(() => {});
   return Object.assign(response, { discard });
 }
 
@@ -112,7 +112,10 @@ const DROPPED_HEADERS = new Set([
   "expect",
 ]);
 const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "content-location"];
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The statuses the loop follows (with a Location). */
+export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** A followed redirect's body is read this far at most, so its socket can be reused; past it, closed. */
+export const REDIRECT_DRAIN_BYTES = 64 * 1024;
 
 function cleanHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
