@@ -1,18 +1,26 @@
 /**
  * A fetch-shaped face of the guard, only for libraries that insist on `fetch`
- * (the MCP SDK's StreamableHTTPClientTransport takes a custom fetch). Same
+ * (the MCP SDK's StreamableHTTPClientTransport, the model providers' SDKs). Same
  * checks and pinning as guardedRequest, but fetch semantics: it throws, and the
- * body streams (MCP answers with long-lived SSE), so there is no body cap.
+ * body streams (MCP answers with long-lived SSE), so there is no body cap —
+ * unless the caller asks for the whole body at once (`bufferUpTo`), which is then
+ * read before the Response is made, with a cap.
  */
 import type { Readable } from "node:stream";
 import type { Resolver } from "./check-destination";
+import { bufferedHop, type BufferedResponse } from "./buffered-hop";
 import { decodeBody, discardBody } from "./decode-body";
 import type { EgressBlock, EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
 import { MAX_REDIRECTS } from "./guarded-request";
 import type { EgressPosture } from "./posture";
-import type { EgressHop } from "./send-with-redirects";
+import type {
+  EgressHop,
+  SendWithRedirectsInput,
+  SendWithRedirectsOutcome,
+  StreamedResponse,
+} from "./send-with-redirects";
 import { sendWithRedirects } from "./send-with-redirects";
 
 /** Thrown by guardedFetch when the guard refuses; the message is `destination blocked: <reason>`. */
@@ -38,6 +46,13 @@ export interface GuardedFetchOptions {
   secretHeaderNames?: readonly string[];
   /** Receives the hops of every call (for traces). */
   onHops?: (hops: readonly EgressHop[]) => void;
+  /**
+   * Read each response whole (decoded) before answering, at most this many bytes: a longer
+   * body fails the call. For a caller that reads every answer whole anyway (a provider's
+   * non-streaming call): the body is collected as it arrives (bufferedHop) instead of being
+   * handed on as a stream that the caller then collects. Absent: the body streams, uncapped.
+   */
+  bufferUpTo?: number;
 }
 
 /** The fetch signature the MCP SDK and similar libraries accept. */
@@ -130,13 +145,16 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
  * and pinned like guardedRequest's. A refusal throws {@link EgressBlockedError}
  * (`destination blocked: <reason>`); transport failures throw
  * `TypeError("fetch failed", { cause })`; an abort rejects with the signal's
- * reason, as fetch does. The response body is a decoded stream, never buffered.
+ * reason, as fetch does. The response body is a decoded stream, or with
+ * `bufferUpTo` the decoded body read whole (a longer one fails the call).
  * `redirect: "manual"` returns the 3xx; `"error"` throws on one.
  */
 export function guardedFetch(posture: EgressPosture, options: GuardedFetchOptions = {}): FetchLike {
   const dispatcher = options.dispatcher ?? egressDispatcherFor(posture);
   if (dispatcher.posture !== posture)
     throw new TypeError("guardedFetch: the dispatcher was created for another posture");
+  const cap = options.bufferUpTo;
+  const buffered = cap === undefined ? undefined : bufferedHop({ maxBytes: cap });
 
   return async (input, init = {}) => {
     const req = input instanceof Request ? input : null;
@@ -148,22 +166,22 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
     const redirect = init.redirect ?? req?.redirect ?? "follow";
     const hops: EgressHop[] = [];
 
-    let sent;
+    const request: SendWithRedirectsInput = {
+      method: init.method ?? req?.method ?? "GET",
+      url,
+      headers: Object.fromEntries(headers),
+      body,
+      secretHeaderNames: options.secretHeaderNames,
+      signal: signal ?? new AbortController().signal,
+      redirect: redirect === "follow" ? "follow" : "manual",
+      maxRedirects: MAX_REDIRECTS,
+    };
+    const deps = { posture, resolver: options.resolver, dispatcher };
+    let sent: SendWithRedirectsOutcome<StreamedResponse | BufferedResponse>;
     try {
-      sent = await sendWithRedirects(
-        {
-          method: init.method ?? req?.method ?? "GET",
-          url,
-          headers: Object.fromEntries(headers),
-          body,
-          secretHeaderNames: options.secretHeaderNames,
-          signal: signal ?? new AbortController().signal,
-          redirect: redirect === "follow" ? "follow" : "manual",
-          maxRedirects: MAX_REDIRECTS,
-        },
-        { posture, resolver: options.resolver, dispatcher },
-        hops,
-      );
+      sent = buffered
+        ? await sendWithRedirects(request, deps, hops, buffered)
+        : await sendWithRedirects(request, deps, hops);
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       throw new TypeError("fetch failed", { cause: err });
@@ -177,11 +195,19 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
 
     const { response } = sent;
     if (redirect === "error" && response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
-      discardBody(response.body);
+      await response.discard();
       throw new TypeError("fetch failed", { cause: new Error("unexpected redirect (redirect: error)") });
     }
+    const bodiless = NULL_BODY_STATUSES.has(response.statusCode) || hops[hops.length - 1]?.method === "HEAD";
+    if ("truncated" in response) {
+      if (response.truncated) {
+        throw new TypeError("fetch failed", { cause: new Error(`the response body is larger than ${cap} bytes`) });
+      }
+      const body = bodiless ? null : response.body;
+      return fetchResponse(body, response, decodedHeaders(response.headers), sent.url, hops);
+    }
     let stream: ReadableStream<Uint8Array> | null = null;
-    if (NULL_BODY_STATUSES.has(response.statusCode) || hops[hops.length - 1]?.method === "HEAD") {
+    if (bodiless) {
       discardBody(response.body);
     } else {
       let decoded: Readable;
@@ -193,13 +219,37 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
       }
       stream = toWebStream(decoded);
     }
-    const res = new Response(stream, {
-      status: response.statusCode,
-      statusText: response.statusText,
-      headers: toHeaders(response.headers),
-    });
-    Object.defineProperty(res, "url", { value: sent.url.href });
-    Object.defineProperty(res, "redirected", { value: hops.length > 1 });
-    return res;
+    return fetchResponse(stream, response, toHeaders(response.headers), sent.url, hops);
   };
+}
+
+/** The fetch Response of the last hop, with its final URL. */
+function fetchResponse(
+  body: ReadableStream<Uint8Array> | Buffer | null,
+  response: { statusCode: number; statusText?: string },
+  headers: Headers,
+  url: URL,
+  hops: readonly EgressHop[],
+): Response {
+  // A Buffer is a Uint8Array, which Response takes; TypeScript's DOM types would want an ArrayBuffer-backed view.
+  const res = new Response(body as BodyInit | null, {
+    status: response.statusCode,
+    statusText: response.statusText ?? "",
+    headers,
+  });
+  Object.defineProperty(res, "url", { value: url.href });
+  Object.defineProperty(res, "redirected", { value: hops.length > 1 });
+  return res;
+}
+
+/**
+ * A read body's headers: it is decoded already, so its encoding and length as sent no longer
+ * describe it (a reader that trusted them would decode it twice or cut it short).
+ */
+function decodedHeaders(raw: Record<string, string>): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name !== "content-encoding" && name !== "content-length") out.append(name, value);
+  }
+  return out;
 }

@@ -33,8 +33,11 @@ export interface AiSdkConnection {
 
 export interface AiSdkModelOptions {
   id: string;
-  /** Called once per `stream()`; may throw (e.g. a secret is not provisioned). */
-  connect: () => AiSdkConnection;
+  /**
+   * Called once per `stream()`, told whether the step streams (`doStream`) or is one
+   * non-streaming call (`doGenerate`); may throw (e.g. a secret is not provisioned).
+   */
+  connect: (streaming: boolean) => AiSdkConnection;
   /**
    * `leading` moves every system message to the front (Anthropic takes one system prompt;
    * its adapter would otherwise switch to a beta for mid-conversation system messages).
@@ -62,7 +65,7 @@ export class AiSdkModel implements Model {
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     request.signal.throwIfAborted();
-    const { model, secrets = [] } = this.options.connect();
+    const { model, secrets = [] } = this.options.connect(request.streaming !== false);
     const call: LanguageModelV3CallOptions = {
       prompt: toProviderPrompt(request.messages, this.options.systemPlacement ?? "inline"),
       tools: toProviderTools(request.tools, this.options.strictDialect),

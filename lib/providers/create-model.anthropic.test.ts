@@ -5,7 +5,7 @@ import { ProviderError } from "./provider-error";
 import {
   anthropicEvent,
   asksForStream,
-  loopbackFetch,
+  loopbackFetches,
   startLoopbackModelServer,
   type LoopbackModelServer,
   type ScriptedResponse,
@@ -104,7 +104,7 @@ type Body = {
 function anthropicModel(baseUrl: string, readSecret = secrets({ anthropic_key: KEY })) {
   return createModel(
     { provider: "anthropic", model: "claude-test", base_url: `${baseUrl}/v1`, api_key_secret: "anthropic_key" },
-    { readSecret, fetch: loopbackFetch },
+    { readSecret, ...loopbackFetches },
   );
 }
 

@@ -8,7 +8,7 @@ import {
   chatChunk,
   chatCompletion,
   chatUsageChunk,
-  loopbackFetch,
+  loopbackFetches,
   startLoopbackModelServer,
   type LoopbackModelServer,
   type ScriptedResponse,
@@ -94,7 +94,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([toolStep, answerStep]);
       const model = createModel(
         { provider, model: "test-model", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ llm_key: KEY }), ...loopbackFetches },
       );
       expect(model.id).toBe(`${provider}:test-model`);
 
@@ -181,7 +181,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       ]);
       const model = createModel(
         { provider, model: "test-model", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ llm_key: KEY }), ...loopbackFetches },
       );
 
       expect(await collectWhole(model, firstTurn)).toStrictEqual([
@@ -219,7 +219,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([{ kind: "error", status: 401, body }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ llm_key: KEY }), ...loopbackFetches },
       );
       const error = await collect(model, firstTurn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
@@ -235,7 +235,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([{ kind: "error", status: 401, body }]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ llm_key: KEY }), ...loopbackFetches },
       );
       const error = await collectWhole(model, firstTurn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
@@ -250,7 +250,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       ]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ llm_key: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ llm_key: KEY }), ...loopbackFetches },
       );
       await expect(collect(model, firstTurn)).rejects.toThrow(
         "provider error: 500 Internal Server Error: upstream exploded",
@@ -261,7 +261,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([answerStep]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "llm_key" },
-        { readSecret: secrets({ other: KEY }), fetch: loopbackFetch },
+        { readSecret: secrets({ other: KEY }), ...loopbackFetches },
       );
       const error = (await collect(model, firstTurn).catch((e: unknown) => e)) as Error;
       expect(error.message).toContain('secret "llm_key" is not provisioned');
@@ -277,7 +277,7 @@ describe("openai-compatible specifics", () => {
     server = await startLoopbackModelServer([answerStep]);
     const model = createModel(
       { provider: "openai-compatible", model: "llama3", base_url: `${server.baseUrl}/v1/` },
-      { readSecret: () => undefined, fetch: loopbackFetch },
+      { readSecret: () => undefined, ...loopbackFetches },
     );
     const parts = await collect(model, [{ role: "user", content: "hi" }], []);
     expect(parts.at(-1)).toStrictEqual({ type: "finish", usage: { inputTokens: 80, outputTokens: 9 } });
@@ -291,7 +291,7 @@ describe("openai-compatible specifics", () => {
     let current = "key-one";
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: server.baseUrl, api_key_secret: "k" },
-      { readSecret: (name) => (name === "k" ? current : undefined), fetch: loopbackFetch },
+      { readSecret: (name) => (name === "k" ? current : undefined), ...loopbackFetches },
     );
     await collect(model, firstTurn);
     current = "key-two";
@@ -311,7 +311,7 @@ describe("openai-compatible specifics", () => {
     ]);
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: server.baseUrl },
-      { readSecret: () => undefined, fetch: loopbackFetch },
+      { readSecret: () => undefined, ...loopbackFetches },
     );
     const seen: string[] = [];
     const run = async () => {
@@ -328,7 +328,7 @@ describe("openai-compatible specifics", () => {
     await closed.close();
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: closed.baseUrl },
-      { readSecret: () => undefined, fetch: loopbackFetch },
+      { readSecret: () => undefined, ...loopbackFetches },
     );
     await expect(collect(model, firstTurn)).rejects.toThrow(
       /^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/,
@@ -341,7 +341,7 @@ describe("openai-compatible specifics", () => {
     ]);
     const model = createModel(
       { provider: "openai-compatible", model: "m", base_url: server.baseUrl },
-      { readSecret: () => undefined, fetch: loopbackFetch },
+      { readSecret: () => undefined, ...loopbackFetches },
     );
     const controller = new AbortController();
     const reason = new Error("turn cancelled");

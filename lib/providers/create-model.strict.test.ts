@@ -6,6 +6,7 @@ import {
   anthropicEvent,
   chatChunk,
   loopbackFetch,
+  loopbackFetches,
   startLoopbackModelServer,
   type LoopbackModelServer,
   type ScriptedResponse,
@@ -93,7 +94,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([strictCallStep]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "k", strict: true },
-        { readSecret: secrets({ k: "sk-1" }), fetch: loopbackFetch },
+        { readSecret: secrets({ k: "sk-1" }), ...loopbackFetches },
       );
       const parts = await collect(model, firstTurn);
       expect((server.requests[0]!.body as { tools: unknown }).tools).toStrictEqual(openAiStrictTools);
@@ -107,7 +108,7 @@ for (const provider of ["openai-compatible", "openai"] as const) {
       server = await startLoopbackModelServer([strictCallStep]);
       const model = createModel(
         { provider, model: "m", base_url: `${server.baseUrl}/v1`, api_key_secret: "k" },
-        { readSecret: secrets({ k: "sk-1" }), fetch: loopbackFetch },
+        { readSecret: secrets({ k: "sk-1" }), ...loopbackFetches },
       );
       const parts = await collect(model, firstTurn);
       const tools = (server.requests[0]!.body as { tools: { function: Record<string, unknown> }[] }).tools;
@@ -167,7 +168,7 @@ describe("anthropic, model.strict: true", () => {
         api_key_secret: "k",
         strict: true,
       },
-      { readSecret: secrets({ k: "sk-ant" }), fetch: loopbackFetch },
+      { readSecret: secrets({ k: "sk-ant" }), ...loopbackFetches },
     );
     const parts = await collect(model, firstTurn);
     const tools = (server.requests[0]!.body as { tools: Record<string, unknown>[] }).tools;

@@ -69,4 +69,40 @@ describe("createModel configuration", () => {
     );
     expect(reads).toBe(0);
   });
+
+  it("sends a streamed step with `fetch` and a step nobody streams with `wholeAnswerFetch`", async () => {
+    const configs: ModelConfig[] = [
+      { provider: "openai-compatible", model: "m", base_url: "https://llm.example.com/v1" },
+      { provider: "openai", model: "m", api_key_secret: "k" },
+      { provider: "anthropic", model: "m", api_key_secret: "k" },
+    ];
+    for (const config of configs) {
+      const used: string[] = [];
+      const recording = (name: string) => async () => {
+        used.push(name);
+        throw new Error(`test: ${name} fetch refuses`);
+      };
+      const model = createModel(config, {
+        readSecret: () => "v",
+        fetch: recording("streamed"),
+        wholeAnswerFetch: recording("whole"),
+      });
+      for (const streaming of [false, true]) {
+        const parts = model.stream({
+          messages: [{ role: "user", content: "hi" }],
+          tools: [],
+          signal: new AbortController().signal,
+          streaming,
+        });
+        await expect(drain(parts)).rejects.toThrow();
+      }
+      expect(used, config.provider).toEqual(["whole", "streamed"]);
+    }
+  });
 });
+
+async function drain(parts: AsyncIterable<unknown>): Promise<void> {
+  for await (const _part of parts) {
+    // the fetch refuses before any part
+  }
+}

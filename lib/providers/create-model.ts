@@ -39,6 +39,11 @@ export interface CreateModelDeps {
   readSecret: (name: string) => string | undefined;
   /** How provider requests are sent: createProviderFetch (the guarded fetch) in production. */
   fetch: FetchLike;
+  /**
+   * How a step nobody streams is sent (one non-streaming call, its answer read whole):
+   * createProviderFetch with `bufferUpTo` in production. Default: `fetch`.
+   */
+  wholeAnswerFetch?: FetchLike;
   /** The model used for provider "scripted" (tests build it, e.g. with ./scripted). */
   scripted?: Model;
 }
@@ -71,15 +76,16 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       return new AiSdkModel({
         id: `${provider}:${config.model}`,
         strictDialect,
-        connect: () => {
+        connect: (streaming) => {
           const apiKey = config.api_key_secret ? readKey(config.api_key_secret, deps) : undefined;
-          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey ?? ""], () =>
+          const fetch = fetchFor(deps, streaming);
+          const model = providerModel(fetch, [provider, baseURL, config.model, apiKey ?? ""], () =>
             createOpenAICompatible({
               name: "openai-compatible",
               baseURL,
               apiKey,
               includeUsage: true,
-              fetch: deps.fetch,
+              fetch,
             }).chatModel(config.model),
           );
           return { model, secrets: apiKey ? [apiKey] : [] };
@@ -93,11 +99,12 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       return new AiSdkModel({
         id: `${provider}:${config.model}`,
         strictDialect,
-        connect: () => {
+        connect: (streaming) => {
           const apiKey = readKey(secretName, deps);
+          const fetch = fetchFor(deps, streaming);
           // Chat Completions (not the Responses API): the same protocol as openai-compatible.
-          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey], () =>
-            createOpenAI({ baseURL, apiKey, fetch: deps.fetch }).chat(config.model),
+          const model = providerModel(fetch, [provider, baseURL, config.model, apiKey], () =>
+            createOpenAI({ baseURL, apiKey, fetch }).chat(config.model),
           );
           return { model, secrets: [apiKey] };
         },
@@ -114,10 +121,11 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
         // Eager (fine-grained) tool-input streaming buys nothing here — the engine takes whole
         // calls — and can yield invalid JSON when output is cut off; it also adds a tool key.
         providerOptions: { anthropic: { toolStreaming: false } },
-        connect: () => {
+        connect: (streaming) => {
           const apiKey = readKey(secretName, deps);
-          const model = providerModel(deps.fetch, [provider, baseURL, config.model, apiKey], () =>
-            createAnthropic({ baseURL, apiKey, fetch: deps.fetch }).messages(config.model),
+          const fetch = fetchFor(deps, streaming);
+          const model = providerModel(fetch, [provider, baseURL, config.model, apiKey], () =>
+            createAnthropic({ baseURL, apiKey, fetch }).messages(config.model),
           );
           return { model, secrets: [apiKey] };
         },
@@ -130,6 +138,11 @@ export function createModel(config: ModelConfig, deps: CreateModelDeps): Model {
       );
     }
   }
+}
+
+/** The fetch a step is sent with: a streamed step's body streams, a step nobody streams is read whole. */
+function fetchFor(deps: CreateModelDeps, streaming: boolean): FetchLike {
+  return streaming ? deps.fetch : (deps.wholeAnswerFetch ?? deps.fetch);
 }
 
 function requireModelName(config: ModelConfig): void {

@@ -9,10 +9,15 @@ import type { EgressDispatcher, EgressPosture, FetchLike, Resolver } from "@/lib
 import { EgressBlockedError, guardedFetch } from "@/lib/egress";
 import { ProviderError } from "./provider-error";
 
-/** Knobs for tests: a stub resolver, a dispatcher with a recording connector. */
+/** The most a provider's answer read whole (`bufferUpTo`) may hold: far above any model's answer. */
+export const PROVIDER_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Knobs for tests (a stub resolver, a dispatcher with a recording connector), and how answers are read. */
 export interface ProviderFetchOptions {
   resolver?: Resolver;
   dispatcher?: EgressDispatcher;
+  /** Read each answer whole before the SDK sees it, up to this many bytes (guardedFetch `bufferUpTo`). */
+  bufferUpTo?: number;
 }
 
 /** The origin of a redirect target, for the error (never its path or query, which may carry tokens). */

@@ -17,7 +17,7 @@ import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import { createApprovalGate } from "@/lib/services/approvals/approval-gate";
 import { agentToolExposure } from "@/lib/services/agents/agents";
 import { getCatalog } from "@/lib/services/tools/catalog";
-import { getPosture, getProviderFetch } from "@/lib/services/tools/egress-posture";
+import { getPosture, getProviderFetches } from "@/lib/services/tools/egress-posture";
 import { loadScriptedModel } from "./scripted-script";
 import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
@@ -148,9 +148,11 @@ function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: s
         ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) }
         : {};
     // Provider keys come from their own namespace and travel only through the provider fetch.
+    const fetches = getProviderFetches();
     return createModel(agent.model, {
       readSecret: (name) => providerSecrets.read(name),
-      fetch: getProviderFetch(),
+      fetch: fetches.streamed,
+      wholeAnswerFetch: fetches.whole,
       ...scripted,
     });
   } catch (error) {
