@@ -1,6 +1,7 @@
 // Wire tests: openai-compatible and openai (Chat Completions, streamed and not) against a loopback server.
 import { afterEach, describe, expect, it } from "vitest";
 import { createModel } from "./create-model";
+import { createProviderFetch } from "./provider-fetch";
 import { ProviderError } from "./provider-error";
 import type { Model, ModelMessage, ModelStreamPart } from "@/lib/engine/ports";
 import {
@@ -8,6 +9,7 @@ import {
   chatChunk,
   chatCompletion,
   chatUsageChunk,
+  LOOPBACK_PROVIDER_POSTURE,
   loopbackFetches,
   startLoopbackModelServer,
   type LoopbackModelServer,
@@ -332,6 +334,23 @@ describe("openai-compatible specifics", () => {
     );
     await expect(collect(model, firstTurn)).rejects.toThrow(
       /^provider error: Cannot connect to API: .*\(http:\/\/127\.0\.0\.1:\d+\/chat\/completions\)$/,
+    );
+  });
+
+  it("fails a step read whole whose answer is over the cap, naming the cap", async () => {
+    server = await startLoopbackModelServer([
+      { kind: "json", body: chatCompletion({ text: "x".repeat(4096), usage: { prompt: 1, completion: 1 } }) },
+    ]);
+    const model = createModel(
+      { provider: "openai-compatible", model: "m", base_url: `${server.baseUrl}/v1` },
+      {
+        readSecret: () => undefined,
+        ...loopbackFetches,
+        wholeAnswerFetch: createProviderFetch(LOOPBACK_PROVIDER_POSTURE, { bufferUpTo: 1024 }),
+      },
+    );
+    await expect(collectWhole(model, firstTurn)).rejects.toThrow(
+      /^provider error: Cannot connect to API: the response body is larger than 1024 bytes \(http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\)$/,
     );
   });
 
