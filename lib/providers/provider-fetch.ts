@@ -63,3 +63,19 @@ export function createProviderFetch(posture: EgressPosture, options: ProviderFet
     return response;
   };
 }
+
+/** The two provider fetches createModel takes: streamed steps, and steps whose answer is read whole. */
+export interface ProviderFetches {
+  /** The answer's body streams to the SDK. */
+  fetch: FetchLike;
+  /** The answer is read whole, at most PROVIDER_ANSWER_MAX_BYTES, before the SDK sees it (one doGenerate). */
+  wholeAnswerFetch: FetchLike;
+}
+
+/** Both provider fetches on one posture (so on one dispatcher: they share its sockets). */
+export function createProviderFetches(posture: EgressPosture, options: ProviderFetchOptions = {}): ProviderFetches {
+  return {
+    fetch: createProviderFetch(posture, options),
+    wholeAnswerFetch: createProviderFetch(posture, { ...options, bufferUpTo: PROVIDER_ANSWER_MAX_BYTES }),
+  };
+}

@@ -6,17 +6,14 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { parseProviderPosture, type FetchLike } from "@/lib/egress";
-import { createProviderFetch, PROVIDER_ANSWER_MAX_BYTES } from "@/lib/providers/provider-fetch";
+import { createProviderFetches } from "@/lib/providers/provider-fetch";
 import { startLoopbackServer } from "./loopback-server";
 
 /** The provider fetch as a server with INSIKA_PROVIDER_HOSTS=127.0.0.1 builds it: loopback model servers are reachable. */
 export const LOOPBACK_PROVIDER_POSTURE = parseProviderPosture("127.0.0.1");
-export const loopbackFetch: FetchLike = createProviderFetch(LOOPBACK_PROVIDER_POSTURE);
 /** Both provider fetches as the server passes them to createModel: streamed steps, and steps read whole. */
-export const loopbackFetches = {
-  fetch: loopbackFetch,
-  wholeAnswerFetch: createProviderFetch(LOOPBACK_PROVIDER_POSTURE, { bufferUpTo: PROVIDER_ANSWER_MAX_BYTES }),
-};
+export const loopbackFetches = createProviderFetches(LOOPBACK_PROVIDER_POSTURE);
+export const loopbackFetch: FetchLike = loopbackFetches.fetch;
 
 /** A fetch for tests that must not send anything: any call fails the test loudly. */
 export const refusingFetch: FetchLike = async (input) => {

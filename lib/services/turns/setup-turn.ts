@@ -148,11 +148,9 @@ function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: s
         ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) }
         : {};
     // Provider keys come from their own namespace and travel only through the provider fetch.
-    const fetches = getProviderFetches();
     return createModel(agent.model, {
       readSecret: (name) => providerSecrets.read(name),
-      fetch: fetches.streamed,
-      wholeAnswerFetch: fetches.whole,
+      ...getProviderFetches(),
       ...scripted,
     });
   } catch (error) {
