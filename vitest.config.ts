@@ -11,6 +11,8 @@ export default defineConfig({
       "test/unit/**/*.test.ts",
     ],
     environment: "node",
+    // Removes each test file's temporary directories after it.
+    setupFiles: ["test/support/temp-dir-hook.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

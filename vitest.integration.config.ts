@@ -6,8 +6,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.int.test.ts"],
     environment: "node",
-    // Fails a file whose server logged an uncaughtException or unhandledRejection.
-    setupFiles: ["test/support/server-log-hook.ts"],
+    // Fails a file whose server logged an uncaughtException or unhandledRejection, then
+    // removes the file's temporary directories (listed first: stacked hooks run it last).
+    setupFiles: ["test/support/temp-dir-hook.ts", "test/support/server-log-hook.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -18,7 +18,7 @@ import { getPosture } from "@/lib/services/tools/egress-posture";
 import { groupCommit } from "@/lib/services/turns/group-commit";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, interleave, row, say, stats, type Row } from "./harness";
-import { tempDir } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 
 const SIZES = [100, 1_000, 10_000];
 const WARMUP = 300;

@@ -13,7 +13,7 @@ import type { SqliteDatabase } from "@/db/sqlite-database";
 import { putAgent } from "@/lib/services/agents/agents";
 import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
-import { tempDir } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { say } from "./harness";
 

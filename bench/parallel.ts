@@ -10,7 +10,7 @@ import { startTurn } from "@/lib/services/turns/start-turn";
 import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, interleave, pool, row, say, stats, type Goal, type Row } from "./harness";
-import { tempDir } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 
 // The goals are for 8 calls; 80 and 800 (tool_concurrency is at most 64) show the growth.
 const CASES: { calls: number; concurrency: number; runs: number; goal?: Goal; vsSingle?: boolean }[] = [

@@ -26,7 +26,8 @@ import { text, toolCall } from "@/lib/providers/scripted";
 import { createSession } from "@/lib/services/sessions/create-session";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
-import { startServer, tempDir, type TestServer } from "../test/support/server";
+import { startServer, type TestServer } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 import {
   benchEnv,
   freshDb,

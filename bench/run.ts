@@ -6,11 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { childExecArgv } from "./fixtures";
 import { markdown, machineInfo, say, writeResults, type Row } from "./harness";
+import { tempDir } from "../test/support/temp-dir";
 
 type BenchModule = { default: () => Promise<Row[]>; child?: (args: string[]) => Promise<unknown> };
 
@@ -31,7 +31,7 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Runs `node bench/run.ts --child NAME OUT [ARGS...]` and returns what the child wrote to OUT. */
 export async function inChild<T>(name: string, args: string[] = []): Promise<T> {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "insika-bench-")), "out.json");
+  const out = path.join(tempDir("insika-bench-"), "out.json");
   const child = spawn(process.execPath, [...childExecArgv(), SELF, "--child", name, out, ...args], {
     stdio: "inherit",
   });

@@ -21,7 +21,7 @@ import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
 import { describe, peakRssMb, pool, row, rssMb, say, stats, type Row } from "./harness";
 import { inChild } from "./run";
-import { tempDir } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 
 const CONCURRENCY = 16;
 const SIZES = [160, 1_600, 16_000];

@@ -1,14 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { closeDb, dbFile, openDb } from "./client";
+import { tempDir } from "@/test/support/temp-dir";
 
 const mode = (f: string) => fs.statSync(f).mode & 0o777;
 
 describe("openDb file permissions", () => {
   it("creates the data directory 0700 and the database, WAL and SHM files 0600", async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "insika-db-"));
+    const root = tempDir("insika-db-");
     const dataDir = path.join(root, "data");
     const file = dbFile(dataDir);
     const previous = process.umask(0o022);
@@ -24,7 +24,7 @@ describe("openDb file permissions", () => {
   });
 
   it("tightens a database file an earlier version left readable", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-db-"));
+    const dir = tempDir("insika-db-");
     const file = dbFile(dir);
     await closeDb(openDb(file));
     fs.chmodSync(file, 0o644);

@@ -3,7 +3,8 @@ import path from "node:path";
 import { startLoopbackBackend } from "../test/support/loopback-backend";
 import { startLoopbackEverythingMcp } from "../test/support/loopback-everything-mcp";
 import { assertNoProcessErrors } from "../test/support/server-log-check";
-import { startServer, tempDir } from "../test/support/server";
+import { startServer } from "../test/support/server";
+import { tempDir } from "../test/support/temp-dir";
 
 /** How long each call to the slow backend takes: long enough for parallel calls to visibly overlap. */
 const SLOW_MS = 600;

@@ -1,7 +1,5 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { operatorPrincipal } from "@/lib/access/principal";
@@ -9,9 +7,10 @@ import { authenticateKey, createKey, revokeKey } from "@/lib/services/keys/api-k
 import { BOOTSTRAP_KEY_ID, ensureBootstrapKey, rotateBootstrapKey, tokenFile } from "@/lib/services/keys/bootstrap-key";
 import { bearerToken, issueSessionCookie, revokeSessionCookie, sessionPrincipal } from "./auth";
 import { clearSessionKeyCache, sessionKeyFile } from "./session-key";
+import { tempDir } from "@/test/support/temp-dir";
 
 const setup = () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-auth-"));
+  const dataDir = tempDir("insika-auth-");
   return { db: openDb(":memory:"), dataDir, config: { dataDir } };
 };
 const admin = operatorPrincipal("cli");

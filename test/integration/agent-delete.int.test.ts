@@ -8,7 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -12,7 +12,8 @@ import {
   startLoopbackEverythingMcp as startEverything,
   type LoopbackEverythingMcp as EverythingServer,
 } from "../support/loopback-everything-mcp";
-import { runCli, startServer, tempDir, type TestServer } from "../support/server";
+import { runCli, startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 type Entry = {
   id: number;

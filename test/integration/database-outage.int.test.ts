@@ -11,7 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { freePort, runCli, startServer, tempDir, type TestServer } from "../support/server";
+import { freePort, runCli, startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 
 const UNKNOWN = JSON.stringify({

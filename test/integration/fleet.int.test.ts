@@ -14,7 +14,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHARGE_ENDPOINTS, chargeTool, chargesSent, routeCharges } from "../support/charge-backend";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 
 const UNKNOWN = JSON.stringify({

@@ -8,7 +8,8 @@ import { sql } from "drizzle-orm";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb, testDatabaseEnv } from "../support/test-database";
-import { runCli, startServer, tempDir, type TestServer } from "../support/server";
+import { runCli, startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
 

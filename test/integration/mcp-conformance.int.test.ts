@@ -2,7 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 /**
  * The official MCP conformance suite's client scenarios, run through the real

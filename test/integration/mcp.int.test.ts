@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackEverythingMcp, type LoopbackEverythingMcp } from "../support/loopback-everything-mcp";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 /**
  * The insika CLI, run without blocking the event loop (spawnSync would stall

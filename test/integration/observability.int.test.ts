@@ -15,7 +15,8 @@ import {
   type LoopbackOtlpReceiver,
   type ReceivedSpan,
 } from "../support/loopback-otlp-receiver";
-import { freePort, startServer, tempDir, type TestServer } from "../support/server";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const SECRET = "sk-live-otel-5b2e9d0c7a1f3e84";
 const FORMS = [SECRET, Buffer.from(SECRET).toString("base64"), encodeURIComponent(SECRET)];

@@ -3,7 +3,8 @@ import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 /** `data:` payloads of a Chat Completions stream, in order ([DONE] kept as text). */
 function chatSse(text: string): unknown[] {

@@ -13,7 +13,8 @@ import {
   type LoopbackModelServer,
   type ScriptedResponse,
 } from "../support/loopback-model-server";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 import { ONE_CALL_TURN_EVENTS } from "@/lib/engine/test-support";
 
 /** SSE events of a response body, as {event, data} pairs (`data` parsed unless it is [DONE]). */

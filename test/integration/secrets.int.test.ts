@@ -8,7 +8,8 @@ import {
   type LoopbackModelServer,
 } from "../support/loopback-model-server";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const SECRET = "sk-live-7f3a9c2e1b5d4f6a8c0e";
 

@@ -9,7 +9,8 @@ import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend as startBackend, type LoopbackBackend as Backend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const SECRET = "ten-secret-9f8e7d6c5b4a";
 

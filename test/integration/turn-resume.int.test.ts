@@ -11,7 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
-import { startServer, tempDir, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
+import { tempDir } from "../support/temp-dir";
 
 const UNKNOWN_ERROR = "outcome unknown: the call was in flight when the server stopped; it was not retried";
 const UNKNOWN = JSON.stringify({ error: UNKNOWN_ERROR });

@@ -4,11 +4,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { assertNoProcessErrors } from "./server-log-check";
+import { tempDir } from "./temp-dir";
 import { createTestDatabase, testPostgresUrl } from "./test-database";
 import { serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 
@@ -73,10 +72,6 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-export function tempDir(prefix = "insika-test-"): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** Runs the insika CLI synchronously with the given environment. */
