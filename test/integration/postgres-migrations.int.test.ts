@@ -5,7 +5,6 @@
  * then opened by this version.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,13 +17,14 @@ import { listTrace } from "@/db/queries/traces";
 import { insertTurn } from "@/db/queries/turns";
 import { PostgresDatabase } from "@/db/postgres-database";
 import { agentRow } from "../support/agent-row";
+import { tempDir } from "../support/temp-dir";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
 
 const SHIPPED = path.resolve("db/migrations-pg");
 
 /** A copy of the shipped migrations that ends just before `tag`. */
 function migrationsBefore(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-migrations-"));
+  const dir = tempDir("insika-migrations-");
   fs.cpSync(SHIPPED, dir, { recursive: true });
   const journalFile = path.join(dir, "meta", "_journal.json");
   const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
