@@ -61,8 +61,6 @@ export function benchEnv(backendPort: number, extra: Record<string, string> = {}
   });
 }
 
-const dbDirs: string[] = [];
-
 /** Waits for a build someone else is running (bounded), else builds; `bench` names the caller in what it prints. */
 export async function ensureBuild(bench: string): Promise<void> {
   for (let waited = 0; !fs.existsSync(".next/BUILD_ID") && fs.existsSync(".next/lock") && waited < 300; waited += 2) {
@@ -76,10 +74,7 @@ export async function ensureBuild(bench: string): Promise<void> {
 
 /** A fresh database file (WAL, synchronous=NORMAL, migrated, WAL checkpointed on a worker), as the server opens it; removed at exit. */
 export function freshDb(): SqliteDatabase {
-  const dir = tempDir("insika-bench-");
-  if (dbDirs.push(dir) === 1)
-    process.once("exit", () => dbDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-  return openDb(path.join(dir, "insika.db"), { backgroundCheckpoint: true });
+  return openDb(path.join(tempDir("insika-bench-"), "insika.db"), { backgroundCheckpoint: true });
 }
 
 /** The bench's data tool: path, query and header placeholders (one from ctx), json_path extraction. */
