@@ -53,6 +53,7 @@ export default async function mcpCall(): Promise<Row[]> {
     `mcp-call: server-everything (own process) at ${server.url}, tool echo; sequential; sides alternate per call; ${WARMUP} warm-up calls per size`,
   );
   const rows: Row[] = [];
+  const warnings = quietAbortListenerWarnings();
   try {
     for (const size of SIZES) {
       const t = await interleave({ insika, sdk, sdkGuarded }, { warmup: WARMUP, runs: size });
@@ -74,10 +75,45 @@ export default async function mcpCall(): Promise<Row[]> {
         }),
       );
     }
+    const quieted = warnings.stop();
+    if (quieted > 0)
+      say(
+        `  (the SDK client's fetch left ${quieted} "MaxListenersExceededWarning: ... abort listeners added to [AbortSignal]" warnings, not shown: its transport hands one long-lived signal to every fetch, and Node's fetch releases its listener only when the Request is garbage-collected)`,
+      );
   } finally {
+    warnings.stop();
     await plain.close();
     await guarded.close();
     await server.stop();
   }
   return rows;
+}
+
+/**
+ * Counts, instead of printing, Node's warnings about too many abort listeners on one signal: the
+ * baseline's transport passes its one AbortSignal to every fetch, and Node's fetch adds a
+ * listener to it per request that stays until the Request is garbage-collected, so past 1,500
+ * calls in flight or not yet collected Node warns about every further call. Any other warning is
+ * printed as usual. `stop()` restores Node's own handling and returns the count.
+ */
+function quietAbortListenerWarnings() {
+  const printers = process.listeners("warning");
+  let count = 0;
+  let active = true;
+  const onWarning = (warning: Error) => {
+    if (warning.name === "MaxListenersExceededWarning" && warning.message.includes("[AbortSignal]")) count += 1;
+    else for (const print of printers) print(warning);
+  };
+  process.removeAllListeners("warning");
+  process.on("warning", onWarning);
+  return {
+    stop(): number {
+      if (active) {
+        active = false;
+        process.off("warning", onWarning);
+        for (const print of printers) process.on("warning", print);
+      }
+      return count;
+    },
+  };
 }
