@@ -8,12 +8,16 @@ import os from "node:os";
 import path from "node:path";
 
 const made = new Set<string>();
+let removedAtExit = false;
 
 /** A new empty directory under the system's temp folder, removed with `removeTempDirs`. */
 export function tempDir(prefix = "insika-test-"): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  if (made.size === 0) process.once("exit", removeTempDirs);
   made.add(dir);
+  if (!removedAtExit) {
+    removedAtExit = true;
+    process.once("exit", removeTempDirs);
+  }
   return dir;
 }
 

@@ -29,6 +29,16 @@ describe("tempDir", () => {
     }
   });
 
+  it("removes them at the process's exit too, with one listener however often it is emptied", () => {
+    const before = process.listenerCount("exit");
+    for (let i = 0; i < 20; i += 1) {
+      tempDir("insika-tempdir-test-");
+      removeTempDirs();
+    }
+    expect(process.listenerCount("exit")).toBeLessThanOrEqual(before + 1);
+    expect(process.listeners("exit")).toContain(removeTempDirs);
+  });
+
   it("does not fail on a directory a test already removed, and forgets what it removed", () => {
     const gone = tempDir("insika-tempdir-test-");
     fs.rmSync(gone, { recursive: true });
