@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { ownChild } from "./owned-children";
 import { freePort } from "./server";
 
 export interface LoopbackEverythingMcp {
@@ -26,10 +27,12 @@ export async function startLoopbackEverythingMcp(): Promise<LoopbackEverythingMc
   let log = "";
 
   const start = async () => {
-    const proc = spawn(process.execPath, [ENTRY, "streamableHttp"], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const proc = ownChild(
+      spawn(process.execPath, [ENTRY, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     child = proc;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server-everything did not start:\n${log}`)), 20_000);

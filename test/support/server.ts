@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
+import { ownChild } from "./owned-children";
 import { assertNoProcessErrors } from "./server-log-check";
 import { tempDir } from "./temp-dir";
 import { createTestDatabase, testPostgresUrl } from "./test-database";
@@ -128,24 +129,26 @@ export async function startServer(
       const prepared = runCli(["prepare"], env);
       if (prepared.code !== 0) throw new Error(`insika prepare failed:\n${prepared.stdout}\n${prepared.stderr}`);
     }
-    child = spawn(
-      process.execPath,
-      [
-        // As scripts/start.mjs runs it in production.
-        ...serverNodeFlags(),
-        ...(options.nodeArgs ?? []),
-        path.join(ROOT, "node_modules/next/dist/bin/next"),
-        "start",
-        "-p",
-        String(port),
-        "-H",
-        "127.0.0.1",
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+    child = ownChild(
+      spawn(
+        process.execPath,
+        [
+          // As scripts/start.mjs runs it in production.
+          ...serverNodeFlags(),
+          ...(options.nodeArgs ?? []),
+          path.join(ROOT, "node_modules/next/dist/bin/next"),
+          "start",
+          "-p",
+          String(port),
+          "-H",
+          "127.0.0.1",
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      ),
     );
     child.stdout?.on("data", (d) => (log += d));
     child.stderr?.on("data", (d) => (log += d));
