@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { childExecArgv } from "./fixtures";
 import { markdown, machineInfo, say, writeResults, type Row } from "./harness";
+import { ownChild } from "../test/support/owned-children";
 import { tempDir } from "../test/support/temp-dir";
 
 type BenchModule = { default: () => Promise<Row[]>; child?: (args: string[]) => Promise<unknown> };
@@ -32,9 +33,9 @@ const SELF = fileURLToPath(import.meta.url);
 /** Runs `node bench/run.ts --child NAME OUT [ARGS...]` and returns what the child wrote to OUT. */
 export async function inChild<T>(name: string, args: string[] = []): Promise<T> {
   const out = path.join(tempDir("insika-bench-"), "out.json");
-  const child = spawn(process.execPath, [...childExecArgv(), SELF, "--child", name, out, ...args], {
-    stdio: "inherit",
-  });
+  const child = ownChild(
+    spawn(process.execPath, [...childExecArgv(), SELF, "--child", name, out, ...args], { stdio: "inherit" }),
+  );
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (code !== 0) throw new Error(`bench ${name} ${args.join(" ")} exited with ${code}`);
   return JSON.parse(fs.readFileSync(out, "utf8")) as T;
