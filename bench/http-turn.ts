@@ -89,10 +89,7 @@ async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []): Prom
     },
     nodeArgs,
   });
-  stack.push(async () => {
-    await server.stop();
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
-  });
+  stack.push(() => server.stop());
   const expect = (what: string, res: { status: number; body: unknown }) => {
     if (res.status >= 300) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Record<string, unknown>;

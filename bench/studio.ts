@@ -9,7 +9,6 @@
  * count are in the page, read from the page's own clock. 1 warm-up load, then 5; medians.
  * `BENCH_OVERVIEW_ONLY=1` runs only the Overview part.
  */
-import fs from "node:fs";
 import { chromium, type Page } from "@playwright/test";
 import { dbFile, openDb, type Db } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
@@ -197,7 +196,6 @@ export default async function studio(): Promise<Row[]> {
   } finally {
     await browser.close();
     await server.stop();
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
   }
   return rows;
 }

@@ -48,7 +48,6 @@ export default async function globalSetup() {
     await server.stop();
     await slow.close();
     await mcp.stop();
-    fs.rmSync(scripts, { recursive: true, force: true });
     // Fails the run when the server logged an uncaughtException or unhandledRejection,
     // even if every spec passed (see test/support/server-log-check.ts).
     assertNoProcessErrors(server.output(), "the browser tests' server");

@@ -95,8 +95,6 @@ describe("the MCP conformance suite's client scenarios, through Insika", () => {
   });
   afterAll(async () => {
     await server?.stop();
-    if (scripts) fs.rmSync(scripts, { recursive: true, force: true });
-    if (secrets) fs.rmSync(secrets, { recursive: true, force: true });
   });
 
   for (const scenario of SCENARIOS) {
