@@ -24,8 +24,8 @@ const SIZES = [100, 1_000, 10_000];
 /**
  * Warm-up calls per side before each size is measured. V8 needs about this many calls to finish
  * optimizing the call path: from a fresh process, the ratio of medians per block of 250 calls
- * was 1.13-1.29 over the first 1,000 calls and 1.06-1.15 from about 2,500 on (undici warms up
- * too, faster: its path is shorter). With fewer, the 100-call row measured the JIT's progress
+ * was 1.04-1.26 over the first 1,000 calls and 1.06-1.15 from about 2,500 on (both sides warm
+ * up; Insika's path is the longer one). With fewer, the 100-call row measured the JIT's progress
  * rather than a running server, as the turn bench's did before its warm-up; the cold start is
  * its own row (COLD_CALLS).
  */
