@@ -21,10 +21,13 @@
  * Insika turn must complete with the answer the model gives after exactly one tool result
  * (and, on SSE, end with turn_completed after one tool_call and one ok tool_result); an AI SDK
  * answer must carry the same text after one tool call. Anything else fails the bench.
- * Rounds of the four sides alternate (order rotating), after one warm-up round per side;
- * turns/s = turns / wall time of the side's rounds, p50/p95 over every turn's latency (request
- * sent to the body's last byte). Also `GET /v1/health` requests/s at concurrency 200 (the
- * floor of a request through Next.js), against a bare Node server's /health.
+ * Every side first runs WARMUP_TURNS turns, interleaved; then at each concurrency, after one
+ * warm-up round per side, rounds of the four sides alternate (order rotating); turns/s = turns
+ * / wall time of the side's rounds, p50/p95 over every turn's latency (request sent to the
+ * body's last byte), and each side's server CPU per turn (no goal: the servers share this
+ * machine's cores with the model server, the backend and the client, so the throughput ratios
+ * follow it). Also `GET /v1/health` at concurrency 200, requests/s and server CPU per request
+ * (the floor of a request through Next.js), against a bare Node server's /health.
  * `BENCH_HTTP_TURN_PROFILE=DIR` instead runs only the Insika JSON load at concurrency 200 with
  * the server under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile.
  */
@@ -42,6 +45,15 @@ const CONCURRENCIES = [50, 200];
 const TURNS_PER_CLIENT = 10;
 const ROUNDS = 4;
 const WARMUP_TURNS_PER_CLIENT = 2;
+/**
+ * Turns per side before the first concurrency is measured, in rounds of WARMUP_CONCURRENCY
+ * clients with the sides interleaved. Measured from a fresh server at c=50 in blocks of 500
+ * turns, either side's CPU per turn kept falling for about 3,000 turns (Insika's JSON side from
+ * 8.8 to ~3 ms, the AI SDK generateText server's from 6.9 to ~2 ms): with less, the c=50 rows
+ * measured V8 still optimizing the servers' code, not a running server.
+ */
+const WARMUP_TURNS = 3_000;
+const WARMUP_CONCURRENCY = 50;
 const HEALTH_CONCURRENCY = 200;
 const HEALTH_REQUESTS = 10_000;
 const INSIKA_MODEL = "insika-bench";
@@ -261,6 +273,14 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
     row({
       name,
       size,
+      metric: "server CPU per turn",
+      unit: "ms",
+      value: cpu[ours].server / turns,
+      baseline: cpu[theirs].server / turns,
+    }),
+    row({
+      name,
+      size,
       metric: "p95 latency",
       unit: "ms",
       value: lat[ours].p95,
@@ -275,7 +295,7 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
 }
 
 /** GET /v1/health on the Insika server against the bare Node server's /health, at HEALTH_CONCURRENCY. */
-async function healthFloor(s: Setup): Promise<Row> {
+async function healthFloor(s: Setup): Promise<Row[]> {
   const burst = async (url: string, total: number) => {
     let next = 0;
     const started = performance.now();
@@ -292,24 +312,59 @@ async function healthFloor(s: Setup): Promise<Row> {
   };
   const urls = { insika: `${s.server.url}/v1/health`, node: `${s.aisdk.url}/health` };
   const wall = { insika: 0, node: 0 };
+  const cpu = { insika: 0, node: 0 };
   await burst(urls.insika, 2_000);
   await burst(urls.node, 2_000);
   for (let r = 0; r < 4; r += 1) {
     const order = r % 2 === 0 ? (["insika", "node"] as const) : (["node", "insika"] as const);
-    for (const side of order) wall[side] += await burst(urls[side], HEALTH_REQUESTS / 4);
+    for (const side of order) {
+      const before = await cpuNow(s);
+      wall[side] += await burst(urls[side], HEALTH_REQUESTS / 4);
+      const after = await cpuNow(s);
+      // The bare /health is served by the AI SDK server's process.
+      cpu[side] += side === "insika" ? after.insika - before.insika : after.aisdk - before.aisdk;
+    }
   }
   const rate = (side: "insika" | "node") => (HEALTH_REQUESTS / wall[side]) * 1000;
+  const perRequest = (side: "insika" | "node") => cpu[side] / HEALTH_REQUESTS;
   say(
-    `  GET /v1/health at concurrency ${HEALTH_CONCURRENCY} (${HEALTH_REQUESTS} requests per side, 4 alternating rounds): Insika (Next.js) ${rate("insika").toFixed(0)} req/s, bare Node http ${rate("node").toFixed(0)} req/s`,
+    `  GET /v1/health at concurrency ${HEALTH_CONCURRENCY} (${HEALTH_REQUESTS} requests per side, 4 alternating rounds): Insika (Next.js) ${rate("insika").toFixed(0)} req/s and ${perRequest("insika").toFixed(3)} ms of server CPU a request, bare Node http ${rate("node").toFixed(0)} req/s and ${perRequest("node").toFixed(3)} ms`,
   );
-  return row({
-    name: "http-turn floor: GET /v1/health",
-    size: `c=${HEALTH_CONCURRENCY}`,
-    metric: "throughput (baseline: bare Node http)",
-    unit: "req/s",
-    value: rate("insika"),
-    baseline: rate("node"),
-  });
+  const name = "http-turn floor: GET /v1/health";
+  const size = `c=${HEALTH_CONCURRENCY}`;
+  return [
+    row({
+      name,
+      size,
+      metric: "throughput (baseline: bare Node http)",
+      unit: "req/s",
+      value: rate("insika"),
+      baseline: rate("node"),
+    }),
+    row({
+      name,
+      size,
+      metric: "server CPU per request (baseline: bare Node http)",
+      unit: "ms",
+      value: perRequest("insika"),
+      baseline: perRequest("node"),
+    }),
+  ];
+}
+
+/** Turns every side through its server before anything is measured (WARMUP_TURNS). */
+async function warmUp(s: Setup): Promise<void> {
+  const turn = sides(s);
+  const perRound = WARMUP_CONCURRENCY * TURNS_PER_CLIENT;
+  const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
+  for (let r = 0; r < WARMUP_TURNS / perRound; r += 1)
+    for (const side of SIDES) {
+      const insika = side === "json" || side === "sse";
+      wall[side] += (await round(s, turn[side], insika, WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
+    }
+  say(
+    `  warm-up (${WARMUP_TURNS} turns per side at concurrency ${WARMUP_CONCURRENCY}, sides interleaved): ${SIDES.map((side) => `${LABEL[side].trim()} ${((WARMUP_TURNS / wall[side]) * 1000).toFixed(0)}/s`).join(", ")}`,
+  );
 }
 
 /** BENCH_HTTP_TURN_PROFILE: the Insika JSON load at c=200 under --cpu-prof; no rows. */
@@ -343,11 +398,12 @@ export default async function httpTurn(): Promise<Row[]> {
     }
     const s = await setup(stack);
     say(
-      `http-turn: the built server (${s.server.url}, next start, SQLite), the AI SDK server, the model server and the tool backend each in its own process; undici client in this process; ${WARMUP_TURNS_PER_CLIENT} warm-up turns per client per side, then sides alternating per round (order rotating)`,
+      `http-turn: the built server (${s.server.url}, next start, SQLite), the AI SDK server, the model server and the tool backend each in its own process; undici client in this process; ${WARMUP_TURNS} warm-up turns per side, then at each concurrency ${WARMUP_TURNS_PER_CLIENT} more per client and the sides alternating per round (order rotating)`,
     );
+    await warmUp(s);
     const rows: Row[] = [];
     for (const concurrency of CONCURRENCIES) rows.push(...(await atConcurrency(s, concurrency)));
-    rows.push(await healthFloor(s));
+    rows.push(...(await healthFloor(s)));
     return rows;
   } finally {
     // Every process this bench started, newest first, even when a check failed.
