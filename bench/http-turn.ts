@@ -139,6 +139,9 @@ function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) =>
   };
 }
 
+/** The sides served by Insika (their clients need a session each). */
+const isInsika = (side: Side) => side === "json" || side === "sse";
+
 /** `count` sessions of the bench agent, created with the client's key (not timed). */
 async function createSessions({ server, key }: Setup, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -215,8 +218,7 @@ async function modelStats({ model }: Setup, reset = false): Promise<Record<strin
 async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   const turn = sides(s);
   const perRound = concurrency * TURNS_PER_CLIENT;
-  for (const side of SIDES)
-    await round(s, turn[side], side === "json" || side === "sse", concurrency, WARMUP_TURNS_PER_CLIENT);
+  for (const side of SIDES) await round(s, turn[side], isInsika(side), concurrency, WARMUP_TURNS_PER_CLIENT);
   await modelStats(s, true);
   const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
   const cpu: Record<Side, { server: number; model: number }> = {
@@ -229,7 +231,7 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
     for (const side of order) {
-      const insika = side === "json" || side === "sse";
+      const insika = isInsika(side);
       const before = await cpuNow(s);
       const result = await round(s, turn[side], insika, concurrency, TURNS_PER_CLIENT);
       const after = await cpuNow(s);
@@ -358,10 +360,8 @@ async function warmUp(s: Setup): Promise<void> {
   const perRound = WARMUP_CONCURRENCY * TURNS_PER_CLIENT;
   const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
   for (let r = 0; r < WARMUP_TURNS / perRound; r += 1)
-    for (const side of SIDES) {
-      const insika = side === "json" || side === "sse";
-      wall[side] += (await round(s, turn[side], insika, WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
-    }
+    for (const side of SIDES)
+      wall[side] += (await round(s, turn[side], isInsika(side), WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
   say(
     `  warm-up (${WARMUP_TURNS} turns per side at concurrency ${WARMUP_CONCURRENCY}, sides interleaved): ${SIDES.map((side) => `${LABEL[side].trim()} ${((WARMUP_TURNS / wall[side]) * 1000).toFixed(0)}/s`).join(", ")}`,
   );
