@@ -41,8 +41,15 @@ export function openDb(file: string, options: { backgroundCheckpoint?: boolean }
 }
 
 /** A PostgreSQL database at `url` (postgres://…); connected and migrated by its ready(). */
-export function openPostgres(url: string, options: { poolSize?: number } = {}): PostgresDatabase {
-  return PostgresDatabase.open(url, { poolSize: options.poolSize ?? 10, migrationsFolder: PG_MIGRATIONS_DIR });
+export function openPostgres(
+  url: string,
+  options: { poolSize?: number; processWide?: boolean } = {},
+): PostgresDatabase {
+  return PostgresDatabase.open(url, {
+    poolSize: options.poolSize ?? 10,
+    migrationsFolder: PG_MIGRATIONS_DIR,
+    processWide: options.processWide,
+  });
 }
 
 /**
@@ -113,7 +120,7 @@ export function getDb(where: DbLocation): Db {
   let db = handles.get(key);
   if (!db) {
     db = url
-      ? openPostgres(url, { poolSize: where.INSIKA_DATABASE_POOL ?? 10 })
+      ? openPostgres(url, { poolSize: where.INSIKA_DATABASE_POOL ?? 10, processWide: true })
       : openDb(dbFile(where.dataDir), { backgroundCheckpoint: true });
     handles.set(key, db);
   }

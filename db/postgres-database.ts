@@ -58,27 +58,23 @@ export class PostgresDatabase implements Db {
     readonly inTransaction: boolean,
   ) {}
 
-  /** A pool on `url`; nothing is connected until the first statement (or ready()). */
-  static open(url: string, options: { poolSize: number; migrationsFolder: string }): PostgresDatabase {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      idleTimeoutMillis: 30_000,
-    });
-    // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
-    pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));
-    const root: PgOrm = drizzle({ client: pool });
-    const shared: Shared = {
-      pool,
-      root,
-      statements: new Map(),
-      url,
-      migrationsFolder: options.migrationsFolder,
-      isReady: false,
-      closed: false,
-    };
-    return new PostgresDatabase(shared, root, false);
+  /**
+   * A pool on `url`; nothing is connected until the first statement (or ready()). With
+   * `processWide`, every handle so opened on `url` in this process shares one pool, its
+   * statements and its notification connection, also across copies of this module (Next.js
+   * loads the server's start-up work, its route handlers and its pages each with a copy), so an
+   * instance keeps at most `poolSize` connections plus one for notifications.
+   */
+  static open(
+    url: string,
+    options: { poolSize: number; migrationsFolder: string; processWide?: boolean },
+  ): PostgresDatabase {
+    const pools = processWidePools();
+    const existing = options.processWide ? pools.get(url) : undefined;
+    if (existing && !existing.closed) return new PostgresDatabase(existing, existing.root, false);
+    const shared = openShared(url, options);
+    if (options.processWide) pools.set(url, shared);
+    return new PostgresDatabase(shared, shared.root, false);
   }
 
   assertTransactionOpen(): void {
@@ -237,9 +233,40 @@ export class PostgresDatabase implements Db {
   async close(): Promise<void> {
     if (this.shared.closed) return;
     this.shared.closed = true;
+    const pools = processWidePools();
+    if (pools.get(this.shared.url) === this.shared) pools.delete(this.shared.url);
     await this.shared.listener?.close();
     await this.shared.pool.end();
   }
+}
+
+/** What every handle on one pool shares: the pool, its Drizzle handle, the prepared statements, the notification connection. */
+function openShared(url: string, options: { poolSize: number; migrationsFolder: string }): Shared {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+  });
+  // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
+  pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));
+  return {
+    pool,
+    root: drizzle({ client: pool }),
+    statements: new Map(),
+    url,
+    migrationsFolder: options.migrationsFolder,
+    isReady: false,
+    closed: false,
+  };
+}
+
+const PROCESS_WIDE = Symbol.for("insika.postgresPools");
+
+/** The process-wide pools by URL, on globalThis: one map for every copy of this module. */
+function processWidePools(): Map<string, Shared> {
+  const holder = globalThis as unknown as Record<symbol, Map<string, Shared> | undefined>;
+  return (holder[PROCESS_WIDE] ??= new Map());
 }
 
 /** Connects (a clear error when the server cannot be reached) and applies pending migrations under the advisory lock. */

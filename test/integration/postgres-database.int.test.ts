@@ -52,6 +52,50 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     expect(Number(row?.n)).toBe((await migrationState(fleet[0]!)).shipped);
   });
 
+  it("every copy of the client module in a process shares one pool per URL, so an instance stays within INSIKA_DATABASE_POOL", async () => {
+    const url = await createTestDatabase();
+    const where = { dataDir: "/nonexistent", INSIKA_DATABASE_URL: url, INSIKA_DATABASE_POOL: 2 };
+    // Two copies of the module, as Next.js gives the server's start-up work, routes and pages.
+    vi.resetModules();
+    const first = (await import("@/db/client")).getDb(where);
+    vi.resetModules();
+    const second = (await import("@/db/client")).getDb(where);
+    expect(second).not.toBe(first);
+    await first.ready();
+    // The first copy holds both of the pool's connections...
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = 0;
+    const holders = [0, 1].map(() =>
+      first.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        holding += 1;
+        await gate;
+      }),
+    );
+    await vi.waitFor(() => expect(holding).toBe(2));
+    // ...so the second copy's statement waits for one of them instead of opening a third.
+    const read = second.execute(sql`select 1 as one`).then(() => "answered");
+    const early = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+    expect(early).toBe("waiting");
+    release();
+    await Promise.all(holders);
+    expect(await read).toBe("answered");
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ n: string }>(
+        "select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      );
+      expect(Number(rows[0]?.n)).toBeLessThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
+    await first.close();
+    // Closed for every copy, and forgotten: the next open on the URL starts a new pool.
+    await expect(second.execute(sql`select 1`)).rejects.toThrow();
+  });
+
   it("a notification reaches another instance when the transaction commits, never on a rollback", async () => {
     const url = await createTestDatabase();
     const [a, b] = [open(url), open(url)];
