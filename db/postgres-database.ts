@@ -69,11 +69,10 @@ export class PostgresDatabase implements Db {
     url: string,
     options: { poolSize: number; migrationsFolder: string; processWide?: boolean },
   ): PostgresDatabase {
-    const pools = processWidePools();
-    const existing = options.processWide ? pools.get(url) : undefined;
+    const existing = options.processWide ? processWidePools().get(url) : undefined;
     if (existing && !existing.closed) return new PostgresDatabase(existing, existing.root, false);
     const shared = openShared(url, options);
-    if (options.processWide) pools.set(url, shared);
+    if (options.processWide) processWidePools().set(url, shared);
     return new PostgresDatabase(shared, shared.root, false);
   }
 
