@@ -1,46 +1,29 @@
 /**
- * The PostgreSQL form of the Db: a pool of node-postgres connections under Drizzle's pg
- * dialect, over the tables derived from the SQLite definitions (pg-schema.ts). Opening
- * checks the server is reachable (a clear error within CONNECT_TIMEOUT_MS, never a hang) and
- * applies the migrations of db/migrations-pg under an advisory lock, so instances starting
- * at once migrate one after the other. Notifications are LISTEN/NOTIFY, heard on one
- * connection of their own that reconnects when it drops.
+ * The PostgreSQL form of the Db: Drizzle's pg dialect over a node-postgres pool
+ * (postgres-pool.ts), over the tables derived from the SQLite definitions (pg-schema.ts).
+ * Its first statement waits for ready(): the server reached (a clear error within
+ * CONNECT_TIMEOUT_MS, never a hang) and the migrations of db/migrations-pg applied under an
+ * advisory lock, so instances starting at once migrate one after the other. Notifications
+ * are LISTEN/NOTIFY, heard on one connection of their own that reconnects when it drops.
  */
 import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
-import { describeError, log } from "@/lib/log";
+import type pg from "pg";
 import { CommitHooks } from "./commit-hooks";
 import { commitStatement } from "./postgres-commit-statement";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import { pgTables } from "./pg-schema";
 import { NotificationListener } from "./postgres-notification-listener";
-
-const CONNECT_TIMEOUT_MS = 5_000;
-/** pg_advisory_lock key the migrating instance holds ("insika" in ASCII). */
-const MIGRATION_LOCK = 0x696e73696b61;
-
-type PgOrm = NodePgDatabase<Record<string, never>>;
-
-interface Prepared {
-  execute(params?: Record<string, unknown>): Promise<unknown>;
-}
-
-interface Shared {
-  pool: pg.Pool;
-  /** The pool's Drizzle handle: every prepared statement is built on it, once per key. */
-  root: PgOrm;
-  /** Prepared statements by key, built once per process (their client: the pool). */
-  statements: Map<string, Prepared>;
-  url: string;
-  migrationsFolder: string;
-  ready?: Promise<void>;
-  isReady: boolean;
-  listener?: NotificationListener;
-  closed: boolean;
-}
+import {
+  CONNECT_TIMEOUT_MS,
+  closePool,
+  migrateOnce,
+  openPool,
+  type PgOrm,
+  type PoolOptions,
+  type Prepared,
+  type SharedPool,
+} from "./postgres-pool";
 
 export class PostgresDatabase implements Db {
   readonly dialect = "postgres" as const;
@@ -53,26 +36,14 @@ export class PostgresDatabase implements Db {
   private readonly bound = new Map<string, Prepared>();
 
   private constructor(
-    private readonly shared: Shared,
+    private readonly shared: SharedPool,
     private readonly pgOrm: PgOrm,
     readonly inTransaction: boolean,
   ) {}
 
-  /**
-   * A pool on `url`; nothing is connected until the first statement (or ready()). With
-   * `processWide`, every handle so opened on `url` in this process shares one pool, its
-   * statements and its notification connection, also across copies of this module (Next.js
-   * loads the server's start-up work, its route handlers and its pages each with a copy), so an
-   * instance keeps at most `poolSize` connections plus one for notifications.
-   */
-  static open(
-    url: string,
-    options: { poolSize: number; migrationsFolder: string; processWide?: boolean },
-  ): PostgresDatabase {
-    const existing = options.processWide ? processWidePools().get(url) : undefined;
-    if (existing && !existing.closed) return new PostgresDatabase(existing, existing.root, false);
-    const shared = openShared(url, options);
-    if (options.processWide) processWidePools().set(url, shared);
+  /** A handle on `url`'s pool (postgres-pool.ts); nothing is connected until the first statement (or ready()). */
+  static open(url: string, options: PoolOptions): PostgresDatabase {
+    const shared = openPool(url, options);
     return new PostgresDatabase(shared, shared.root, false);
   }
 
@@ -230,74 +201,7 @@ export class PostgresDatabase implements Db {
   }
 
   async close(): Promise<void> {
-    if (this.shared.closed) return;
-    this.shared.closed = true;
-    const pools = processWidePools();
-    if (pools.get(this.shared.url) === this.shared) pools.delete(this.shared.url);
-    await this.shared.listener?.close();
-    await this.shared.pool.end();
-  }
-}
-
-/** What every handle on one pool shares: the pool, its Drizzle handle, the prepared statements, the notification connection. */
-function openShared(url: string, options: { poolSize: number; migrationsFolder: string }): Shared {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
-  });
-  // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
-  pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));
-  return {
-    pool,
-    root: drizzle({ client: pool }),
-    statements: new Map(),
-    url,
-    migrationsFolder: options.migrationsFolder,
-    isReady: false,
-    closed: false,
-  };
-}
-
-const PROCESS_WIDE = Symbol.for("insika.postgresPools");
-
-/** The process-wide pools by URL, on globalThis: one map for every copy of this module. */
-function processWidePools(): Map<string, Shared> {
-  const holder = globalThis as unknown as Record<symbol, Map<string, Shared> | undefined>;
-  return (holder[PROCESS_WIDE] ??= new Map());
-}
-
-/** Connects (a clear error when the server cannot be reached) and applies pending migrations under the advisory lock. */
-async function migrateOnce(shared: Shared): Promise<void> {
-  let client: pg.PoolClient;
-  try {
-    client = await shared.pool.connect();
-  } catch (error) {
-    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(shared.url)}: ${describeError(error).error}`, {
-      cause: error,
-    });
-  }
-  try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migrate(drizzle({ client }), { migrationsFolder: shared.migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
-}
-
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(unparseable URL)";
+    await closePool(this.shared);
   }
 }
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Db } from "@/db/database";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { countSchemaObjects, getJournalMode, migrationState } from "@/db/queries/database-info";
-import { redactUrl } from "@/db/postgres-database";
+import { redactUrl } from "@/db/postgres-pool";
 import { describePosture, parsePosture, parseProviderPosture } from "@/lib/egress";
 import { rawEnvSnapshot, type Env } from "@/lib/env";
 import { findLiteralCredentials } from "@/lib/tools";
