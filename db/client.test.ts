@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
 import { closeDb, dbFile, openDb } from "./client";
 import { tempDir } from "@/test/support/temp-dir";
 
@@ -31,5 +32,46 @@ describe("openDb file permissions", () => {
     const db = openDb(file);
     expect(mode(file)).toBe(0o600);
     await closeDb(db);
+  });
+});
+
+describe("getDb in a server process", () => {
+  it("gives every copy of the module a handle on one SQLite connection, gate and notifications per file", async () => {
+    const where = { dataDir: tempDir("insika-db-") };
+    // Two copies of the module, as Next.js gives the server's start-up work, routes and pages.
+    vi.resetModules();
+    const first = (await import("./client")).getDb(where);
+    vi.resetModules();
+    const second = (await import("./client")).getDb(where);
+    expect(second).not.toBe(first);
+    const heard: string[] = [];
+    await second.listen("ch", (payload) => heard.push(payload));
+    // A transaction of one copy holds the connection across an await: the other copy's
+    // statement waits for it at the gate (on a second connection it would wait on SQLite's
+    // file lock, blocking the event loop, and fail with SQLITE_BUSY).
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = first.transaction(async (tx) => {
+      await tx.execute(sql`create table t (k integer primary key)`);
+      await tx.execute(sql`insert into t (k) values (1)`);
+      await tx.notify("ch", "committed");
+      await gate;
+    });
+    const write = second.execute(sql`insert into t (k) values (2)`).then(() => "written");
+    const early = await Promise.race([write, new Promise((resolve) => setTimeout(() => resolve("waiting"), 100))]);
+    expect(early).toBe("waiting");
+    expect(heard).toEqual([]);
+    release();
+    await held;
+    expect(await write).toBe("written");
+    // The notification of one copy's commit reached the other copy's listener.
+    expect(heard).toEqual(["committed"]);
+    expect(await second.execute(sql`select k from t order by k`)).toEqual([{ k: 1 }, { k: 2 }]);
+    await first.close();
+    // Closed for every copy, and forgotten: the next open of the file starts a new connection.
+    await expect(second.execute(sql`select 1`)).rejects.toThrow(/not open/);
+    const reopened = openDb(dbFile(where.dataDir), { processWide: true });
+    expect(await reopened.execute(sql`select count(*) as n from t`)).toEqual([{ n: 2 }]);
+    await reopened.close();
   });
 });

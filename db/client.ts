@@ -12,7 +12,8 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { Db } from "./database";
 import { PostgresDatabase } from "./postgres-database";
 import * as schema from "./schema";
-import { SqliteDatabase } from "./sqlite-database";
+import { processWide } from "./process-wide";
+import { SqliteDatabase, sqliteConnection, type SqliteConnection } from "./sqlite-database";
 import { startWalCheckpointer } from "./wal-checkpointer";
 
 export type { Db } from "./database";
@@ -20,12 +21,25 @@ export type { Db } from "./database";
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
 export const PG_MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations-pg");
 
+/** The process-wide SQLite connections by file: one map for every copy of this module. */
+const processWideConnections = () => processWide<SqliteConnection>("sqliteConnections");
+
 /**
  * Opens (and migrates) the SQLite file at `file`; `:memory:` works for tests. With
  * `backgroundCheckpoint`, a worker thread checkpoints the WAL instead of the commits of
- * this connection (wal-checkpointer.ts); the server's connection is opened so.
+ * this connection (wal-checkpointer.ts); the server's connection is opened so. With
+ * `processWide`, every copy of this module in the process gets a handle on one connection
+ * per file (and one checkpointer): their transactions wait for each other at its gate instead
+ * of at SQLite's file lock, and a notification (Db.notify) reaches every copy's listeners.
+ * Closing any handle on it closes it for all, and the next open starts a new one.
  */
-export function openDb(file: string, options: { backgroundCheckpoint?: boolean } = {}): SqliteDatabase {
+export function openDb(
+  file: string,
+  options: { backgroundCheckpoint?: boolean; processWide?: boolean } = {},
+): SqliteDatabase {
+  const key = file === ":memory:" ? undefined : path.resolve(file);
+  const shared = options.processWide && key ? processWideConnections().get(key) : undefined;
+  if (shared && !shared.closing) return SqliteDatabase.on(shared);
   if (file !== ":memory:") createPrivately(file);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
@@ -35,9 +49,12 @@ export function openDb(file: string, options: { backgroundCheckpoint?: boolean }
   migrateKeepingRows(sqlite, orm);
   const checkpointer =
     options.backgroundCheckpoint && file !== ":memory:" ? startWalCheckpointer(sqlite, file) : undefined;
-  return SqliteDatabase.over(sqlite, orm, async () => {
+  const connection = sqliteConnection(sqlite, orm, async () => {
+    if (key && processWideConnections().get(key) === connection) processWideConnections().delete(key);
     await checkpointer?.stop();
   });
+  if (options.processWide && key) processWideConnections().set(key, connection);
+  return SqliteDatabase.on(connection);
 }
 
 /** A PostgreSQL database at `url` (postgres://…); connected and migrated by its ready(). */
@@ -121,7 +138,7 @@ export function getDb(where: DbLocation): Db {
   if (!db) {
     db = url
       ? openPostgres(url, { poolSize: where.INSIKA_DATABASE_POOL ?? 10, processWide: true })
-      : openDb(dbFile(where.dataDir), { backgroundCheckpoint: true });
+      : openDb(dbFile(where.dataDir), { backgroundCheckpoint: true, processWide: true });
     handles.set(key, db);
   }
   return db;

@@ -11,6 +11,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { describeError, log } from "@/lib/log";
 import type { NotificationListener } from "./postgres-notification-listener";
+import { processWide } from "./process-wide";
 
 export const CONNECT_TIMEOUT_MS = 5_000;
 /** pg_advisory_lock key the migrating instance holds ("insika" in ASCII). */
@@ -42,6 +43,9 @@ export interface PoolOptions {
   /** One pool per URL for the whole process (the server's handles); else a pool of its own. */
   processWide?: boolean;
 }
+
+/** The process-wide pools by URL: one map for every copy of this module. */
+const processWidePools = () => processWide<SharedPool>("postgresPools");
 
 /** The pool for `url`: the process-wide one when asked and open, else a new one (nothing connected yet). */
 export function openPool(url: string, options: PoolOptions): SharedPool {
@@ -76,14 +80,6 @@ export async function closePool(shared: SharedPool): Promise<void> {
   if (pools.get(shared.url) === shared) pools.delete(shared.url);
   await shared.listener?.close();
   await shared.pool.end();
-}
-
-const PROCESS_WIDE = Symbol.for("insika.postgresPools");
-
-/** The process-wide pools by URL, on globalThis: one map for every copy of this module. */
-function processWidePools(): Map<string, SharedPool> {
-  const holder = globalThis as unknown as Record<symbol, Map<string, SharedPool> | undefined>;
-  return (holder[PROCESS_WIDE] ??= new Map());
 }
 
 /** Connects (a clear error when the server cannot be reached) and applies pending migrations under the advisory lock. */

@@ -19,14 +19,31 @@ import * as schema from "./schema";
 
 const dialect = new SQLiteSyncDialect();
 
-/** What a connection and every transaction handle on it share. */
-interface Connection {
+/**
+ * What a connection and every handle on it share: its transactions', and those of every copy
+ * of this module the connection is shared with (client.ts, processWide).
+ */
+export interface SqliteConnection {
   client: Database.Database;
   orm: BetterSQLite3Database<typeof schema>;
   gate: ConnectionGate;
   statements: Map<string, SyncPrepared>;
   notifications: EventEmitter;
   onClose: () => Promise<void>;
+  /** Set by the first close(): every handle on the connection closes with it. */
+  closing?: Promise<void>;
+}
+
+/** The shared part of a connection opened (and migrated) by the caller. */
+export function sqliteConnection(
+  client: Database.Database,
+  orm: BetterSQLite3Database<typeof schema>,
+  onClose: () => Promise<void> = async () => undefined,
+  options: { gateWaitMs?: number } = {},
+): SqliteConnection {
+  const notifications = new EventEmitter();
+  notifications.setMaxListeners(0);
+  return { client, orm, gate: new ConnectionGate(options.gateWaitMs), statements: new Map(), notifications, onClose };
 }
 
 interface SyncPrepared {
@@ -76,7 +93,7 @@ export class SqliteDatabase implements Db {
   private readonly bound = new Map<string, Statement<unknown>>();
 
   private constructor(
-    private readonly conn: Connection,
+    private readonly conn: SqliteConnection,
     /** 0: the root handle; 1: a transaction; 2 and more: a savepoint in it. */
     private readonly depth: number,
   ) {}
@@ -89,22 +106,15 @@ export class SqliteDatabase implements Db {
   static over(
     client: Database.Database,
     orm: BetterSQLite3Database<typeof schema>,
-    onClose: () => Promise<void> = async () => undefined,
+    onClose?: () => Promise<void>,
     options: { gateWaitMs?: number } = {},
   ): SqliteDatabase {
-    const notifications = new EventEmitter();
-    notifications.setMaxListeners(0);
-    return new SqliteDatabase(
-      {
-        client,
-        orm,
-        gate: new ConnectionGate(options.gateWaitMs),
-        statements: new Map(),
-        notifications,
-        onClose,
-      },
-      0,
-    );
+    return SqliteDatabase.on(sqliteConnection(client, orm, onClose, options));
+  }
+
+  /** A Db over a connection another handle (perhaps of another copy of this module) opened. */
+  static on(connection: SqliteConnection): SqliteDatabase {
+    return new SqliteDatabase(connection, 0);
   }
 
   /** The better-sqlite3 connection (pragmas, the WAL checkpointer, benchmarks). */
@@ -283,10 +293,18 @@ export class SqliteDatabase implements Db {
     return `SQLite ${row.v}`;
   }
 
-  async close(): Promise<void> {
-    this.conn.statements.clear();
-    await this.conn.onClose();
-    if (this.conn.client.open) this.conn.client.close();
+  /** Closes the connection, for every handle on it; closing it again waits for the first close. */
+  close(): Promise<void> {
+    const conn = this.conn;
+    conn.closing ??= (async () => {
+      conn.statements.clear();
+      try {
+        await conn.onClose();
+      } finally {
+        if (conn.client.open) conn.client.close();
+      }
+    })();
+    return conn.closing;
   }
 }
 

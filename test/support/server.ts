@@ -29,6 +29,8 @@ export interface TestServer {
   /** Stops (if running) and starts again on the same port and data. */
   restart(): Promise<void>;
   output(): string;
+  /** The server process's id while it runs. */
+  pid(): number | undefined;
 }
 
 /**
@@ -230,6 +232,7 @@ export async function startServer(
       }
     },
     output: () => log,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
   };
   startedList().push(server);
   return server;
