@@ -48,7 +48,7 @@ describe("getDb in a server process", () => {
     await second.listen("ch", (payload) => heard.push(payload));
     // A transaction of one copy holds the connection across an await: the other copy's
     // statement waits for it at the gate (on a second connection it would wait on SQLite's
-    // file lock, blocking the event loop, and fail with SQLITE_BUSY).
+    // file lock, blocking the event loop, or not see the uncommitted table)...
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const held = first.transaction(async (tx) => {
@@ -58,20 +58,27 @@ describe("getDb in a server process", () => {
       await gate;
     });
     const write = second.execute(sql`insert into t (k) values (2)`).then(() => "written");
-    const early = await Promise.race([write, new Promise((resolve) => setTimeout(() => resolve("waiting"), 100))]);
-    expect(early).toBe("waiting");
+    // ...and so does a transaction of the other copy (it would otherwise interleave on the connection).
+    const other = second
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into t (k) values (3)`);
+      })
+      .then(() => "committed");
+    const waiting = new Promise((resolve) => setTimeout(() => resolve("waiting"), 100));
+    expect(await Promise.race([write, other, waiting])).toBe("waiting");
     expect(heard).toEqual([]);
     release();
     await held;
     expect(await write).toBe("written");
+    expect(await other).toBe("committed");
     // The notification of one copy's commit reached the other copy's listener.
     expect(heard).toEqual(["committed"]);
-    expect(await second.execute(sql`select k from t order by k`)).toEqual([{ k: 1 }, { k: 2 }]);
+    expect(await second.execute(sql`select k from t order by k`)).toEqual([{ k: 1 }, { k: 2 }, { k: 3 }]);
     await first.close();
     // Closed for every copy, and forgotten: the next open of the file starts a new connection.
     await expect(second.execute(sql`select 1`)).rejects.toThrow(/not open/);
     const reopened = openDb(dbFile(where.dataDir), { processWide: true });
-    expect(await reopened.execute(sql`select count(*) as n from t`)).toEqual([{ n: 2 }]);
+    expect(await reopened.execute(sql`select count(*) as n from t`)).toEqual([{ n: 3 }]);
     await reopened.close();
   });
 });
