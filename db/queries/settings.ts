@@ -4,8 +4,6 @@ import { param } from "./prepared";
 
 export const CATALOG_VERSION_KEY = "catalog_version";
 export const API_TOKEN_HASH_KEY = "api_token_hash";
-/** The channel told the new catalog version when a write bumps it (every instance listens). */
-export const CATALOG_CHANNEL = "insika_catalog";
 
 /** A setting's value, or undefined. */
 export async function getSetting(db: Db, key: string): Promise<string | undefined> {
@@ -36,8 +34,8 @@ export async function getCatalogVersion(db: Db): Promise<number> {
 }
 
 /**
- * Bumps the catalog version atomically and returns the new value; every instance is told
- * (CATALOG_CHANNEL) once the write commits. Call inside the write's transaction.
+ * Bumps the catalog version atomically and returns the new value; every instance sees it at
+ * its next turn (getCatalog reads the version). Call inside the write's transaction.
  */
 export async function bumpCatalogVersion(db: Db, now = Date.now()): Promise<number> {
   const { settings } = db.t;
@@ -51,7 +49,5 @@ export async function bumpCatalogVersion(db: Db, now = Date.now()): Promise<numb
       })
       .returning({ value: settings.value }),
   );
-  const version = Number(row!.value);
-  await db.notify(CATALOG_CHANNEL, String(version));
-  return version;
+  return Number(row!.value);
 }

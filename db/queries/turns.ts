@@ -1,5 +1,5 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
@@ -223,12 +223,6 @@ export function getSessionTurn(db: Db, sessionId: string, turnId: string): Promi
         .where(and(eq(turns.sessionId, param("sessionId")), eq(turns.id, param("turnId")))),
     )
     .get({ sessionId, turnId });
-}
-
-/** Turns in a status (e.g. "running" ones to resume at start). */
-export function listTurnsByStatus(db: Db, statuses: TurnStatus[]): Promise<TurnRow[]> {
-  const { turns } = db.t;
-  return db.all(db.orm.select().from(turns).where(inArray(turns.status, statuses)).orderBy(asc(turns.startedAt)));
 }
 
 /**

@@ -17,10 +17,6 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "turns:run": "create sessions and run turns (also OpenAI-compatible) for the key's agents, and read their history",
 };
 
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
-
 /** Reading the catalog (tools, agents, skills): whoever reads traces or writes tools or agents. */
 export const READ_CATALOG: readonly Scope[] = ["traces:read", "tools:write", "agents:write"];
 /** Reading sessions and traces: traces:read everywhere; turns:run for its own agents and tenant. */

@@ -6,7 +6,7 @@
  */
 import type { Db } from "@/db/database";
 import { listToolSources } from "@/db/queries/tools";
-import { CATALOG_CHANNEL, getCatalogVersion } from "@/db/queries/settings";
+import { getCatalogVersion } from "@/db/queries/settings";
 import { shippedCodeTools, type CodeTool } from "@/lib/code-tools";
 import { validateToolDefinition } from "@/lib/tools";
 import { SYSTEM_TOOL_NAMES, type DataToolDefinition } from "@/lib/tools/types";
@@ -144,13 +144,4 @@ export async function getCatalog(db: Db): Promise<Catalog> {
   const fresh = await pending;
   cache.set(db, fresh);
   return fresh;
-}
-
-/**
- * Calls `listener` with the new version each time a catalog write (tools or agents, on any
- * instance sharing the database) commits; resolves with how to stop. A notification can be
- * lost (a dropped connection): getCatalog's version check stays the safety net.
- */
-export function watchCatalog(db: Db, listener: (version: number) => void): Promise<() => Promise<void>> {
-  return db.listen(CATALOG_CHANNEL, (payload) => listener(Number(payload)));
 }
