@@ -13,7 +13,8 @@ import type { Db } from "./database";
 import { PostgresDatabase } from "./postgres-database";
 import * as schema from "./schema";
 import { processWide } from "./process-wide";
-import { SqliteDatabase, sqliteConnection, type SqliteConnection } from "./sqlite-database";
+import { sqliteConnection, type SqliteConnection } from "./sqlite-connection";
+import { SqliteDatabase } from "./sqlite-database";
 import { startWalCheckpointer } from "./wal-checkpointer";
 
 export type { Db } from "./database";

@@ -5,53 +5,18 @@
  * ends (otherwise a statement of another request would silently join it, and vanish with
  * its rollback): connection-gate.ts.
  */
-import { EventEmitter } from "node:events";
 import type Database from "better-sqlite3";
 import { sql, type SQL } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { TransactionEndedError } from "./database-errors";
 import { CommitHooks } from "./commit-hooks";
-import { ConnectionGate } from "./connection-gate";
 import type { Db, Orm, RowsOf, Statement, Tables, TransactionOptions } from "./database";
 import { placeholderFiller } from "./placeholder-filler";
 import * as schema from "./schema";
+import { closeConnection, sqliteConnection, type SqliteConnection, type SyncPrepared } from "./sqlite-connection";
 
 const dialect = new SQLiteSyncDialect();
-
-/**
- * What a connection and every handle on it share: its transactions', and those of every copy
- * of this module the connection is shared with (client.ts, processWide).
- */
-export interface SqliteConnection {
-  client: Database.Database;
-  orm: BetterSQLite3Database<typeof schema>;
-  gate: ConnectionGate;
-  statements: Map<string, SyncPrepared>;
-  notifications: EventEmitter;
-  onClose: () => Promise<void>;
-  /** Set by the first close(): every handle on the connection closes with it. */
-  closing?: Promise<void>;
-}
-
-/** The shared part of a connection opened (and migrated) by the caller. */
-export function sqliteConnection(
-  client: Database.Database,
-  orm: BetterSQLite3Database<typeof schema>,
-  onClose: () => Promise<void> = async () => undefined,
-  options: { gateWaitMs?: number } = {},
-): SqliteConnection {
-  const notifications = new EventEmitter();
-  notifications.setMaxListeners(0);
-  return { client, orm, gate: new ConnectionGate(options.gateWaitMs), statements: new Map(), notifications, onClose };
-}
-
-interface SyncPrepared {
-  all(params?: Record<string, unknown>): unknown[];
-  get(params?: Record<string, unknown>): unknown;
-  run(params?: Record<string, unknown>): { changes: number };
-  values(params?: Record<string, unknown>): unknown[][];
-}
 
 /** Drizzle's prepared statement: the SyncPrepared calls, and its text and parameters. */
 interface DrizzlePrepared extends SyncPrepared {
@@ -295,16 +260,7 @@ export class SqliteDatabase implements Db {
 
   /** Closes the connection, for every handle on it; closing it again waits for the first close. */
   close(): Promise<void> {
-    const conn = this.conn;
-    conn.closing ??= (async () => {
-      conn.statements.clear();
-      try {
-        await conn.onClose();
-      } finally {
-        if (conn.client.open) conn.client.close();
-      }
-    })();
-    return conn.closing;
+    return closeConnection(this.conn);
   }
 }
 
