@@ -12,7 +12,6 @@ import { DomainError, errorMessage } from "@/lib/errors";
 import { SubagentBudget, subagentTurnsStarted } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
-import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { failureInfo } from "@/lib/engine/turn-failure";
 import { isConnectionError } from "@/db/database-errors";
@@ -20,7 +19,6 @@ import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns"
 import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
 import { resumeIfDecided } from "./resume-turn";
-import { crashHook, scriptedCrashPoint, type CrashPoint } from "./scripted-script";
 import type { ChildRunner } from "./system-tools";
 import { newLease } from "./turn-leases";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
@@ -48,7 +46,6 @@ export interface LaunchParams {
   signal?: AbortSignal;
   /** Whether a client reads the turn's text as it is produced (RunTurnInput.streaming); default true. */
   streaming?: boolean;
-  crash?: CrashPoint;
   /** The turn row was just created (the recorder need not read back what it holds). */
   fresh?: boolean;
   /** For a child turn: the parent's subagent budget, which this turn's own is chained to. */
@@ -80,7 +77,6 @@ export async function startNewTurn(
   },
 ): Promise<StartedTurn> {
   const turnId = newId("turn");
-  const crash = params.agent.model.provider === "scripted" ? crashPointOf(params.agent, params.message) : undefined;
   const lease = newLease();
   const runner = { instance: lease.instance, pid: lease.pid, leaseUntil: lease.now + lease.leaseMs };
   const values = {
@@ -102,7 +98,7 @@ export async function startNewTurn(
   }
   markTurnActive(turnId);
   noteLeaseHeld(turnId, runner.leaseUntil);
-  return launchTurn(db, { ...params, turnId, fresh: true, ...(crash ? { crash } : {}) });
+  return launchTurn(db, { ...params, turnId, fresh: true });
 }
 
 /**
@@ -128,6 +124,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       message: params.message,
       depth: params.depth,
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
+      fresh: params.fresh === true,
       runChild: childRunner(db, session, params.depth, subagentBudget),
       subagentBudget,
     });
@@ -136,7 +133,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       lease: { instance: newLease().instance },
       sideEffect: (tool) => setup.executor.sideEffect?.(tool) ?? true,
       describeCall: setup.describeCall,
-      ...(params.crash ? { afterEvent: crashHook(params.crash) } : {}),
+      ...(setup.afterEvent ? { afterEvent: setup.afterEvent } : {}),
     });
     if (params.listener) recorder.listen(params.listener);
     const observed = observeTurn({ turnId, sessionId: session.id, agent, model: setup.model, sink: recorder });
@@ -234,12 +231,4 @@ export function childRunner(db: Db, parent: SessionRow, depth: number, parentBud
       ...(result.error ? { error: result.error } : {}),
     };
   };
-}
-
-function crashPointOf(agent: AgentRow, message: string): CrashPoint | undefined {
-  try {
-    return scriptedCrashPoint(getEnv().INSIKA_SCRIPTED_DIR, agent.model.model, message);
-  } catch {
-    return undefined; // the model build reports a bad script
-  }
 }

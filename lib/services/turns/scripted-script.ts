@@ -61,13 +61,21 @@ function parseCrashPoint(text: string): CrashPoint {
 }
 
 /**
- * The scripted model for one turn; throws a clear configuration error when unavailable.
- * `startStep` skips the steps an interrupted turn already played (a resumed turn asks for
- * step N first, and a fresh scripted model would otherwise answer with step 0).
+ * The scripted model for one turn, and the script's crash point when `fresh` (a resumed
+ * turn never crashes again); throws a clear configuration error when unavailable. One read
+ * of the script serves both. `startStep` skips the steps an interrupted turn already played
+ * (a resumed turn asks for step N first, and a fresh scripted model would otherwise answer
+ * with step 0).
  */
-export function loadScriptedModel(dir: string | undefined, name: string, userMessage: string, startStep = 0): Model {
-  const { steps } = readScript(dir, name, userMessage);
-  return scriptedModel(steps.slice(Math.max(0, startStep)).map(echoSystem), { id: `scripted:${name}` });
+export function loadScriptedModel(
+  dir: string | undefined,
+  name: string,
+  userMessage: string,
+  options: { startStep: number; fresh: boolean },
+): { model: Model; crashAfter?: CrashPoint } {
+  const { steps, crashAfter } = readScript(dir, name, userMessage);
+  const model = scriptedModel(steps.slice(Math.max(0, options.startStep)).map(echoSystem), { id: `scripted:${name}` });
+  return options.fresh && crashAfter ? { model, crashAfter } : { model };
 }
 
 /** A text part that is exactly `{{system}}` streams the request's system message (tests read the prompt through it). */
@@ -77,11 +85,6 @@ function echoSystem(parts: ScriptedPart[]): ScriptedStep {
     const system = request.messages.find((message) => message.role === "system")?.content ?? "";
     return parts.map((part) => (part.type === "text" && part.text === SYSTEM_ECHO ? { ...part, text: system } : part));
   };
-}
-
-/** The script's crash point, if it has one (read for fresh turns only). */
-export function scriptedCrashPoint(dir: string | undefined, name: string, userMessage: string): CrashPoint | undefined {
-  return readScript(dir, name, userMessage).crashAfter;
 }
 
 /** An afterEvent hook that kills this process at the crash point. */

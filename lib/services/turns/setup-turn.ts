@@ -8,7 +8,7 @@ import { listMemories } from "@/db/queries/memories";
 import { listFinishedTurnMessages } from "@/db/queries/transcripts";
 import { listSkills } from "@/db/queries/skills";
 import type { AgentLimits, AgentRow, SessionRow } from "@/db/schema";
-import type { Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";
+import type { EngineEvent, Model, ModelMessage, ModelToolSpec, ToolExecutor, ToolGate } from "@/lib/engine/ports";
 import { getEnv } from "@/lib/env";
 import { createModel } from "@/lib/providers/create-model";
 import { processSecrets, providerSecrets } from "@/lib/secrets/secret-source";
@@ -18,7 +18,7 @@ import { createApprovalGate } from "@/lib/services/approvals/approval-gate";
 import { agentToolExposure } from "@/lib/services/agents/agents";
 import { getCatalog } from "@/lib/services/tools/catalog";
 import { getPosture, getProviderFetches } from "@/lib/services/tools/egress-posture";
-import { loadScriptedModel } from "./scripted-script";
+import { crashHook, loadScriptedModel } from "./scripted-script";
 import { callDescriber, type CallDescriber } from "./sent-call-record";
 import { createSystemTools, type ChildRunner } from "./system-tools";
 import { createCatalogExecutor } from "@/lib/services/tools/catalog-executor";
@@ -39,6 +39,8 @@ export interface TurnSetupParams {
   depth: number;
   /** The first model step this run will ask for (a resume skips the ones already played). */
   startStep: number;
+  /** The turn row was just created (not a resume). */
+  fresh: boolean;
   runChild: ChildRunner;
   /** This turn's subagent budget (chained to its parent's for a child turn). */
   subagentBudget: SubagentBudget;
@@ -55,6 +57,8 @@ export interface TurnSetup {
   limits: AgentLimits;
   /** What each call is about to send (masked), for the call journal. */
   describeCall: CallDescriber;
+  /** Run after each persisted event: a fresh scripted turn's crash point (scripted-script.ts). */
+  afterEvent?: (event: EngineEvent) => void;
 }
 
 /** The turn context: set server-side from the session and agent, never from the model. */
@@ -84,8 +88,10 @@ export async function setupTurn(db: Db, params: TurnSetupParams): Promise<TurnSe
 
   const reachable = new Set([...exposure.offered, ...exposure.deferred]);
   const gated = new Set(agent.approvals.filter((name) => reachable.has(name)));
+  const { model, afterEvent } = buildModel(agent, env.INSIKA_SCRIPTED_DIR, params);
   const setup: TurnSetup = {
-    model: buildModel(agent, env.INSIKA_SCRIPTED_DIR, params.message, params.startStep),
+    model,
+    ...(afterEvent ? { afterEvent } : {}),
     history: await history(db, session.id),
     tools,
     executor: createTurnExecutor(
@@ -138,28 +144,37 @@ async function history(db: Db, sessionId: string): Promise<ModelMessage[]> {
 }
 
 /**
- * The agent's model. A configuration problem (unknown provider, missing secret
- * name...) becomes a model that fails on first use, so the turn fails visibly in its trace.
+ * The agent's model (and, for a fresh scripted turn, its crash hook). A configuration problem
+ * (unknown provider, missing secret name, a bad script...) becomes a model that fails on
+ * first use, so the turn fails visibly in its trace.
  */
-function buildModel(agent: AgentRow, scriptedDir: string | undefined, message: string, startStep: number): Model {
+function buildModel(
+  agent: AgentRow,
+  scriptedDir: string | undefined,
+  params: Pick<TurnSetupParams, "message" | "startStep" | "fresh">,
+): Pick<TurnSetup, "model" | "afterEvent"> {
   try {
+    const { startStep, fresh } = params;
     const scripted =
       agent.model.provider === "scripted"
-        ? { scripted: loadScriptedModel(scriptedDir, agent.model.model, message, startStep) }
-        : {};
+        ? loadScriptedModel(scriptedDir, agent.model.model, params.message, { startStep, fresh })
+        : undefined;
     // Provider keys come from their own namespace and travel only through the provider fetch.
-    return createModel(agent.model, {
+    const model = createModel(agent.model, {
       readSecret: (name) => providerSecrets.read(name),
       ...getProviderFetches(),
-      ...scripted,
+      ...(scripted ? { scripted: scripted.model } : {}),
     });
+    return scripted?.crashAfter ? { model, afterEvent: crashHook(scripted.crashAfter) } : { model };
   } catch (error) {
     const reason = errorMessage(error);
     return {
-      id: `${agent.model.provider}:${agent.model.model}`,
-      stream: () => ({
-        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(modelConfigurationError(reason)) }),
-      }),
+      model: {
+        id: `${agent.model.provider}:${agent.model.model}`,
+        stream: () => ({
+          [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(modelConfigurationError(reason)) }),
+        }),
+      },
     };
   }
 }
