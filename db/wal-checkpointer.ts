@@ -9,6 +9,12 @@
  * net: should the worker stall or die, the WAL still cannot grow past ~40 MB. If the worker
  * cannot start or fails, the connection goes back to SQLite's default threshold, and the
  * failure is logged.
+ *
+ * Under a steady stream of commits the worker's checkpoint is never complete (frames arrive
+ * while it copies), and SQLite starts the WAL over only after a complete one, so it is the
+ * safety net, run by a commit on the event loop, that starts it over every ~10,000 pages. What
+ * that commit has left to copy is what arrived since the worker's last pass: hence a short
+ * interval (decisions.md, "The WAL checkpointer passes every 20 ms").
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -16,7 +22,8 @@ import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { describeError, log } from "@/lib/log";
 
-const INTERVAL_MS = 200;
+/** Between two passes of the worker. Idle, a pass reads the WAL index and finds nothing to copy. */
+const INTERVAL_MS = 20;
 /** The writing connection's automatic threshold while the worker checkpoints (pages of 4 KiB). */
 export const SAFETY_NET_PAGES = 10_000;
 /** SQLite's default threshold, restored when the worker is gone. */
