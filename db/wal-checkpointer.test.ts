@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeDb, openDb } from "./client";
 import type { SqliteDatabase } from "./sqlite-database";
-import { SAFETY_NET_PAGES } from "./wal-checkpointer";
+import Database from "better-sqlite3";
+import { SAFETY_NET_PAGES, startWalCheckpointer, type CheckpointPass, type WalCheckpointer } from "./wal-checkpointer";
 
 const opened: { db: SqliteDatabase; dir: string }[] = [];
 
@@ -20,7 +21,34 @@ function fresh(backgroundCheckpoint: boolean) {
 /** Bytes in the WAL file. */
 const walBytes = (file: string) => fs.statSync(`${file}-wal`).size;
 
+const workers: { checkpointer: WalCheckpointer; client: Database.Database; dir: string }[] = [];
+
+/** A WAL database with a checkpointer that reports its passes. */
+function watched() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-wal-"));
+  const file = path.join(dir, "insika.db");
+  const client = new Database(file);
+  client.pragma("journal_mode = WAL");
+  client.exec("create table wal_t (k integer primary key, v text not null)");
+  const passes: CheckpointPass[] = [];
+  const checkpointer = startWalCheckpointer(client, file, { onPass: (pass) => passes.push(pass) });
+  workers.push({ checkpointer, client, dir });
+  return { client, passes };
+}
+
+/** Waits (at most 5 s) until `passes` holds one that `wanted` accepts. */
+async function passWhere(passes: CheckpointPass[], wanted: (pass: CheckpointPass) => boolean) {
+  const deadline = Date.now() + 5_000;
+  while (!passes.some(wanted) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return passes.find(wanted);
+}
+
 afterEach(async () => {
+  for (const { checkpointer, client, dir } of workers.splice(0)) {
+    await checkpointer.stop();
+    client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   for (const { db, dir } of opened.splice(0)) {
     if (db.client.open) await closeDb(db);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -53,5 +81,24 @@ describe("background WAL checkpointer", () => {
     const withWorker = fresh(true);
     await closeDb(withWorker.db);
     expect(withWorker.db.client.open).toBe(false);
+  });
+
+  it("passes as soon as many frames were written, and after an interval for a few", async () => {
+    const { client, passes } = watched();
+    const insert = client.prepare("insert into wal_t (v) values (?)");
+    // Read off the WAL index: 1,500 frames is past the frames that make the worker pass at once.
+    for (let i = 0; i < 1_500; i += 1) insert.run("x".repeat(2_000));
+    const byFrames = await passWhere(passes, (pass) => pass.pass === "frames");
+    expect(byFrames?.frames).toBeGreaterThanOrEqual(1_000);
+    expect(byFrames?.copied).toBeGreaterThan(0);
+    // A few frames wait for the interval; a WAL with nothing new is left alone.
+    const before = passes.length;
+    insert.run("y");
+    const byTime = await passWhere(passes, (pass) => passes.indexOf(pass) >= before && pass.pass === "interval");
+    expect(byTime).toBeDefined();
+    expect(byTime?.copied).toBe(byTime?.frames); // everything copied back
+    const settled = passes.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(passes.length).toBe(settled);
   });
 });
