@@ -26,7 +26,7 @@ import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { describeError, log } from "@/lib/log";
 
-/** How often the worker looks at the WAL index's header (one 4-byte read). */
+/** How often the worker looks at the WAL index's header (one 36-byte read). */
 const POLL_MS = 20;
 /** Frames written since the last pass that make the worker pass at once (~4 MB). */
 const PASS_FRAMES = 1_000;
@@ -51,6 +51,7 @@ db.pragma("busy_timeout = 1000");
 db.pragma("schema_version"); // a first read: from here on the WAL index exists
 
 const header = Buffer.alloc(36);
+const le = os.endianness() === "LE";
 let index;
 try {
   index = fs.openSync(workerData.file + "-shm", "r");
@@ -60,7 +61,6 @@ try {
 /** The WAL's frames and salt, or undefined when the index cannot be read. */
 function walState() {
   if (index === undefined || fs.readSync(index, header, 0, 36, 0) < 36) return undefined;
-  const le = os.endianness() === "LE";
   const u32 = (at) => (le ? header.readUInt32LE(at) : header.readUInt32BE(at));
   return u32(0) === 3007000 ? { frames: u32(16), salt: u32(32) } : undefined;
 }
