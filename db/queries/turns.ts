@@ -33,7 +33,9 @@ export class SessionBusyError extends Error {
  * `exclusive`, throws SessionBusyError instead when the session has a turn running or
  * waiting (checked by the same statement that picks the seq). With `rateLimit`, throws
  * RateLimitedError when the key already started `max` turns within the window (checked in
- * the same transaction, so two processes cannot both take the last slot).
+ * the same transaction, so two processes cannot both take the last slot). Resolves with the
+ * turn's seq: nothing is read back (RETURNING and mapping the row cost ~1.5% of a turn's
+ * instructions, and the caller has the rest).
  */
 export async function insertTurn(
   db: Db,
@@ -48,7 +50,7 @@ export async function insertTurn(
     rateLimit?: { max: number; windowMs: number };
     now?: number;
   },
-): Promise<TurnRow> {
+): Promise<{ seq: number }> {
   // In a transaction already (the group commit's): its own would only add a savepoint.
   if (!db.inTransaction) return db.transaction((tx) => insertTurn(tx, values));
   const now = values.now ?? Date.now();
@@ -65,10 +67,11 @@ export async function insertTurn(
     if (recent.freesAt !== null) throw new RateLimitedError(max, recent.freesAt + windowMs);
   }
   const keyId = values.keyId ?? null;
-  const turn = await s.insert.get({
+  const seq = (session?.lastSeq ?? 0) + 1;
+  await s.insert.run({
     id: values.id,
     sessionId: values.sessionId,
-    seq: (session?.lastSeq ?? 0) + 1,
+    seq,
     userMessage: values.userMessage,
     startedAt: now,
     keyId,
@@ -88,7 +91,7 @@ export async function insertTurn(
     updatedAt: now,
   });
   await s.touchSession.run({ id: values.sessionId, now });
-  return turn as TurnRow;
+  return { seq };
 }
 
 function turnStatements(db: Db) {
@@ -126,18 +129,15 @@ function sessionTurnsStatement(o: Orm, { sessions }: Tables) {
 }
 
 function insertTurnStatement(o: Orm, { turns }: Tables) {
-  return o
-    .insert(turns)
-    .values({
-      id: param("id"),
-      sessionId: param("sessionId"),
-      seq: param("seq"),
-      status: "running",
-      userMessage: param("userMessage"),
-      startedAt: param("startedAt"),
-      keyId: param("keyId"),
-    })
-    .returning();
+  return o.insert(turns).values({
+    id: param("id"),
+    sessionId: param("sessionId"),
+    seq: param("seq"),
+    status: "running",
+    userMessage: param("userMessage"),
+    startedAt: param("startedAt"),
+    keyId: param("keyId"),
+  });
 }
 
 function firstCheckpointStatement(o: Orm, { checkpoints }: Tables) {
