@@ -48,6 +48,8 @@ export interface LaunchParams {
   streaming?: boolean;
   /** The turn row was just created (the recorder need not read back what it holds). */
   fresh?: boolean;
+  /** The session's first turn: no earlier turn, so no history to read. */
+  firstOfSession?: boolean;
   /** For a child turn: the parent's subagent budget, which this turn's own is chained to. */
   parentBudget?: SubagentBudget;
 }
@@ -89,8 +91,9 @@ export async function startNewTurn(
     keyId: params.keyId ?? null,
     ...(params.rateLimit ? { rateLimit: params.rateLimit } : {}),
   };
+  let seq: number;
   try {
-    await groupCommit(db, (tx) => insertTurn(tx, values));
+    seq = (await groupCommit(db, (tx) => insertTurn(tx, values))).seq;
   } catch (error) {
     if (error instanceof SessionBusyError)
       throw new DomainError("conflict", "this session already has a turn in progress");
@@ -98,7 +101,7 @@ export async function startNewTurn(
   }
   markTurnActive(turnId);
   noteLeaseHeld(turnId, runner.leaseUntil);
-  return launchTurn(db, { ...params, turnId, fresh: true });
+  return launchTurn(db, { ...params, turnId, fresh: true, firstOfSession: seq === 1 });
 }
 
 /**
@@ -125,6 +128,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       depth: params.depth,
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
       fresh: params.fresh === true,
+      firstOfSession: params.firstOfSession === true,
       runChild: childRunner(db, session, params.depth, subagentBudget),
       subagentBudget,
     });

@@ -41,6 +41,8 @@ export interface TurnSetupParams {
   startStep: number;
   /** The turn row was just created (not a resume). */
   fresh: boolean;
+  /** The session's first turn: no earlier turn, so no history (not read). */
+  firstOfSession?: boolean;
   runChild: ChildRunner;
   /** This turn's subagent budget (chained to its parent's for a child turn). */
   subagentBudget: SubagentBudget;
@@ -92,7 +94,7 @@ export async function setupTurn(db: Db, params: TurnSetupParams): Promise<TurnSe
   const setup: TurnSetup = {
     model,
     ...(afterEvent ? { afterEvent } : {}),
-    history: await history(db, session.id),
+    history: params.firstOfSession ? [] : await history(db, session.id),
     tools,
     executor: createTurnExecutor(
       createCatalogExecutor({ catalog, posture: getPosture(), secrets: processSecrets }),
