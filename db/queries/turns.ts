@@ -34,8 +34,8 @@ export class SessionBusyError extends Error {
  * waiting (checked by the same statement that picks the seq). With `rateLimit`, throws
  * RateLimitedError when the key already started `max` turns within the window (checked in
  * the same transaction, so two processes cannot both take the last slot). Resolves with the
- * turn's seq: nothing is read back (RETURNING and mapping the row cost ~1.5% of a turn's
- * instructions, and the caller has the rest).
+ * turn's seq, the one column the caller does not already know: nothing is read back (RETURNING
+ * and mapping the row cost ~1.5% of a turn's instructions).
  */
 export async function insertTurn(
   db: Db,
