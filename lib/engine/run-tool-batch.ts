@@ -1,10 +1,10 @@
 import { askGate } from "./ask-gate";
 import { callEvent, toolResultEvent } from "./call-events";
-import { callIdentity } from "./call-identity";
 import { completedCall, reusedOutcome } from "./completed-call";
 import { isSystemTool } from "./is-system-tool";
 import type { Release } from "./limiter";
-import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
+import type { ParsedArguments } from "./parse-tool-arguments";
+import { planCall, type PlannedCall } from "./planned-call";
 import type { BatchContext, BatchResult } from "./batch-context";
 import type {
   CheckpointStore,
@@ -57,14 +57,6 @@ export async function runToolBatch(context: BatchContext, calls: ModelToolCall[]
   } finally {
     run.dispose();
   }
-}
-
-interface PlannedCall {
-  position: number;
-  call: ModelToolCall;
-  /** Parsed arguments, or the raw text when it did not parse (for events and identity). */
-  args: unknown;
-  identity: string;
 }
 
 const NO_SLOT: Release = () => undefined;
@@ -124,20 +116,8 @@ class BatchRun {
   async #process(position: number, call: ModelToolCall): Promise<void> {
     const queuedAt = this.scope.clock.now();
     if (this.#dispatch.aborted) return;
-    const parsed = parseToolArguments(call.arguments);
-    const args = parsed.ok ? parsed.value : call.arguments;
-    const planned: PlannedCall = {
-      position,
-      call,
-      args,
-      identity: callIdentity({
-        turnId: this.scope.turnId,
-        step: this.#step,
-        position,
-        tool: call.name,
-        arguments: args,
-      }),
-    };
+    const { planned, parsed } = planCall(this.scope.turnId, this.#step, position, call);
+    const { args } = planned;
     const enveloped = !isSystemTool(call.name);
     const prior = this.scope.ledger?.lookup(planned.identity, call.name);
     if (prior) return this.#replay(planned, prior);

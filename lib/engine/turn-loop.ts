@@ -3,7 +3,7 @@ import { EventLog } from "./event-log";
 import { haltContent } from "./halt-content";
 import { Limiter } from "./limiter";
 import { OfferedTools } from "./offered-tools";
-import type { CompletedCall, EngineEvent, ModelMessage, ModelToolCall, TokenUsage, TurnCheckpoint } from "./ports";
+import type { CompletedCall, ModelMessage, ModelToolCall, TokenUsage, TurnCheckpoint } from "./ports";
 import { restoreTurn } from "./restore-turn";
 import { ResumeLedger } from "./resume-ledger";
 import { runToolBatch, type BatchResult } from "./run-tool-batch";
@@ -16,15 +16,10 @@ import {
   ownFailureCode,
   PERSISTENCE_CODES,
   TurnFailure,
-  type FailureInfo,
 } from "./turn-failure";
 import { resolveTurnLimits, type TurnLimits } from "./turn-limits";
+import { terminalEvent, type TurnEnd } from "./turn-end";
 import { TurnSignals } from "./turn-signals";
-
-type TurnEnd =
-  | { status: "completed" | "halted"; content: string }
-  | { status: "waiting" }
-  | { status: "failed"; failure: FailureInfo };
 
 /** What only exists once the limits are known to be valid (a bad limit fails the turn first). */
 interface Running {
@@ -287,18 +282,4 @@ function sinkFailure(error: Error): TurnFailure {
     ownFailureCode(error, PERSISTENCE_CODES) ?? "event_sink_failed",
     `event sink failed: ${error.message}`,
   );
-}
-
-function terminalEvent(end: TurnEnd, usage: TokenUsage | undefined): EngineEvent {
-  const withUsage = usage ? { usage } : {};
-  switch (end.status) {
-    case "completed":
-      return { type: "turn_completed", content: end.content, ...withUsage };
-    case "halted":
-      return { type: "turn_halted", content: end.content, ...withUsage };
-    case "waiting":
-      return { type: "turn_waiting" };
-    case "failed":
-      return { type: "turn_failed", ...end.failure };
-  }
 }
