@@ -50,7 +50,14 @@ export async function dataCallSide(db: Db, backendUrl: string) {
   const insika = async (i: number) => {
     const callId = `call_${i}`;
     const startedAt = Date.now();
-    const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, { ...deps, callId });
+    // The deps as the turn's executor passes them (catalog-executor.ts), field by field: a
+    // `{ ...deps, callId }` here cost the side ~7 us a call on Node 20 (decisions.md,
+    // "A spread first in a literal"), which no turn pays.
+    const result = await executeDataTool(entry.definition, { id: String(i) }, ctx, {
+      posture: deps.posture,
+      secrets: deps.secrets,
+      callId,
+    });
     if (!result.ok) throw new Error(`insika call failed: ${result.error}`);
     const r = result.record;
     // As a turn records a call without side effects: its trace row joins the next group
@@ -94,7 +101,12 @@ export default async function dataCall(): Promise<Row[]> {
       },
       { posture: deps.posture },
     );
-  const noTrace = (i: number) => executeDataTool(definition, { id: String(i) }, ctx, { ...deps, callId: `call_${i}` });
+  const noTrace = (i: number) =>
+    executeDataTool(definition, { id: String(i) }, ctx, {
+      posture: deps.posture,
+      secrets: deps.secrets,
+      callId: `call_${i}`,
+    });
 
   say(
     `data-call: GET ${backend.url}/items (loopback backend in its own process), sequential, insika/undici alternating per call, ${WARMUP} warm-up calls per size`,
