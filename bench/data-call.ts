@@ -11,7 +11,7 @@ import { insertSession } from "@/db/queries/sessions";
 import { insertToolCall } from "@/db/queries/traces";
 import { insertTurn } from "@/db/queries/turns";
 import { guardedRequest } from "@/lib/egress";
-import { executeDataTool } from "@/lib/http-tools";
+import { buildRequest, executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import { getCatalog } from "@/lib/services/tools/catalog";
 import { getPosture } from "@/lib/services/tools/egress-posture";
@@ -23,13 +23,17 @@ import { tempDir } from "../test/support/temp-dir";
 const SIZES = [100, 1_000, 10_000];
 /**
  * Warm-up calls per side before each size is measured. V8 needs about this many calls to finish
- * optimizing the call path: from a fresh process, the ratio of medians per block of 250 calls
- * was 1.04-1.26 over the first 1,000 calls and 1.06-1.15 from about 2,500 on (both sides warm
- * up; Insika's path is the longer one). With fewer, the 100-call row measured the JIT's progress
- * rather than a running server, as the turn bench's did before its warm-up; the cold start is
- * its own row (COLD_CALLS).
+ * optimizing the call path: from a fresh process, the ratio of medians per block of 500 calls
+ * (stop 42, five processes) was 1.18-1.39 over the first 2,500 calls, 1.13-1.19 from 2,500 to
+ * 6,000, and 1.10-1.16 from about 6,000 on, through 20,000 (both sides warm up; Insika's path
+ * is the longer one). With fewer (2,500 until stop 42), the 100-call row measured the JIT's
+ * progress rather than a running server, as the turn bench's did before its warm-up; the cold
+ * start is its own row (COLD_CALLS).
  */
-const WARMUP = 2_500;
+const WARMUP = 6_000;
+/** The breakdown's blocks: calls per block and rounds of the four steps. */
+const BREAKDOWN_CALLS = 3_000;
+const BREAKDOWN_ROUNDS = 3;
 /** The first calls of the process, before any warm-up: reported, with no goal. */
 const COLD_CALLS = 300;
 
@@ -90,7 +94,8 @@ export default async function dataCall(): Promise<Row[]> {
   const { insika, settle, definition, deps, ctx } = await dataCallSide(db, backend.url);
   const direct = undiciClient(backend.url);
   const undici = (i: number) => direct.call(String(i));
-  // For the breakdown: the guard alone (same request), and the tool call without the trace write.
+  // For the breakdown: the guard alone (same request, the URL as text), the guard with the
+  // request buildRequest makes, and the tool call without the trace write.
   const guarded = (i: number) =>
     guardedRequest(
       {
@@ -101,6 +106,14 @@ export default async function dataCall(): Promise<Row[]> {
       },
       { posture: deps.posture },
     );
+  const built = (i: number) => {
+    const b = buildRequest(definition, { id: String(i) }, ctx, deps.secrets);
+    if (!b.ok) throw new Error(b.error);
+    return guardedRequest(
+      { method: "GET", url: b.request.target, headers: b.request.headers, timeoutMs: 30_000 },
+      { posture: deps.posture },
+    );
+  };
   const noTrace = (i: number) =>
     executeDataTool(definition, { id: String(i) }, ctx, {
       posture: deps.posture,
@@ -156,17 +169,40 @@ export default async function dataCall(): Promise<Row[]> {
         }),
       );
     }
-    const b = await interleave({ undici, guarded, noTrace, insika }, { warmup: WARMUP, runs: 3_000 });
-    await settle();
-    const m = (k: keyof typeof b) => stats(b[k]).median;
+    // Where the time goes, measured the way the rows are: each step in blocks of its own,
+    // alternating call by call with undici (a step's cost depends on what ran just before it:
+    // interleaving all the steps in one loop made later ones look free), the steps' blocks
+    // taking turns; ratios are each block's median over undici's, the median of the rounds.
+    const steps = { guarded, built, noTrace, insika };
+    const ratios = Object.fromEntries(Object.keys(steps).map((k) => [k, [] as number[]])) as Record<
+      keyof typeof steps,
+      number[]
+    >;
+    const undiciMedians: number[] = [];
+    for (let round = 0; round < BREAKDOWN_ROUNDS; round += 1) {
+      for (const [name, step] of Object.entries(steps) as [keyof typeof steps, (i: number) => Promise<unknown>][]) {
+        const t = await interleave({ undici, step }, { warmup: round === 0 ? WARMUP : 200, runs: BREAKDOWN_CALLS });
+        await settle();
+        const u = stats(t.undici).median;
+        undiciMedians.push(u);
+        ratios[name].push(stats(t.step).median / u);
+      }
+    }
+    const r = (k: keyof typeof steps) => stats(ratios[k]).median;
+    const undiciMedian = stats(undiciMedians).median;
     say(
-      `  where the time goes (medians of 3,000 calls, 4 sides alternating): undici ${m("undici").toFixed(3)} ms;` +
-        ` + egress guard (guardedRequest) ${(m("guarded") - m("undici")).toFixed(3)};` +
-        ` + validate, build, extract, record (executeDataTool) ${(m("noTrace") - m("guarded")).toFixed(3)};` +
-        ` + trace write ${(m("insika") - m("noTrace")).toFixed(3)} ms`,
+      `  where the time goes (each step in its own blocks of ${BREAKDOWN_CALLS} calls against undici, ${BREAKDOWN_ROUNDS} rounds; in undici calls of ${undiciMedian.toFixed(3)} ms):` +
+        ` egress guard, URL given as text ${r("guarded").toFixed(3)};` +
+        ` + buildRequest ${(r("built") - r("guarded")).toFixed(3)};` +
+        ` + validate, extract, record (executeDataTool) ${(r("noTrace") - r("built")).toFixed(3)};` +
+        ` + trace write ${(r("insika") - r("noTrace")).toFixed(3)} = ${r("insika").toFixed(3)}`,
     );
     // The floor the trace row sets: one durable SQLite commit of the same row, no request at all.
-    const sample = await executeDataTool(definition, { id: "42" }, ctx, { ...deps, callId: "call_floor" });
+    const sample = await executeDataTool(definition, { id: "42" }, ctx, {
+      posture: deps.posture,
+      secrets: deps.secrets,
+      callId: "call_floor",
+    });
     const commits = await interleave(
       {
         commit: async (i: number) =>
@@ -185,7 +221,7 @@ export default async function dataCall(): Promise<Row[]> {
     );
     const commit = stats(commits.commit).median;
     say(
-      `  the trace row alone (one insert, its own commit, no request): ${commit.toFixed(3)} ms = ${((commit / m("undici")) * 100).toFixed(0)}% of the undici call, before any other work`,
+      `  the trace row alone (one insert, its own commit, no request): ${commit.toFixed(3)} ms = ${((commit / undiciMedian) * 100).toFixed(0)}% of the undici call, before any other work`,
     );
   } finally {
     backend.stop();
