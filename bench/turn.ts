@@ -43,8 +43,12 @@ const usage = {
 
 /** The AI SDK side's model: a tool call first, the answer once it has seen the tool result. */
 function mockModel(): LanguageModel {
-  return new MockLanguageModelV3({
+  const mock: MockLanguageModelV3 = new MockLanguageModelV3({
     doGenerate: async (options) => {
+      // The mock keeps every call's options (the whole prompt) for tests to inspect; a model
+      // a user runs keeps nothing, and the kept prompts grew this side's heap by ~1 GB over a
+      // run (its garbage collections and peak RSS with it).
+      mock.doGenerateCalls.length = 0;
       const answered = options.prompt.some((m) => m.role === "tool");
       return answered
         ? {
@@ -69,6 +73,7 @@ function mockModel(): LanguageModel {
           };
     },
   });
+  return mock;
 }
 
 /**
