@@ -27,6 +27,55 @@ describe("group commit", () => {
     expect(db.client.inTransaction).toBe(false);
   });
 
+  it("commits a write queued alone on the next turn of the event loop", async () => {
+    const { db, insert } = fixture();
+    let turns = 0;
+    const tick = () => {
+      turns += 1;
+      if (turns < 20) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await groupCommit(db, async () => insert.run(1, "alone"));
+    expect(turns).toBeLessThanOrEqual(2); // no other write came: nothing to wait for
+  });
+
+  it("gathers into one flush the writes queued on the next turns of the event loop while they keep coming", async () => {
+    const { db, insert } = fixture();
+    const run: number[] = [];
+    const write = (k: number) => groupCommit(db, async () => (run.push(k), insert.run(k, `v${k}`)));
+    const first = write(1).then(() => [...run]);
+    const rest = [write(11)]; // two writes in one tick: the process is busy, so the flush gathers
+    await new Promise(setImmediate);
+    rest.push(write(2));
+    await new Promise(setImmediate);
+    rest.push(write(3));
+    // Written by the flush that committed the first write: the later two joined it.
+    await expect(first).resolves.toEqual([1, 11, 2, 3]);
+    await Promise.all(rest);
+  });
+
+  it("stops gathering after a few turns of the event loop when writes never stop coming", async () => {
+    const { db, insert } = fixture();
+    let turns = 0;
+    let producing = true;
+    const more: Promise<unknown>[] = [];
+    const produce = () => {
+      if (!producing) return;
+      turns += 1;
+      const k = 1000 + turns;
+      more.push(groupCommit(db, async () => insert.run(k, "more")));
+      setImmediate(produce);
+    };
+    const first = groupCommit(db, async () => insert.run(1, "first")).then(() => turns);
+    void groupCommit(db, async () => insert.run(2, "second"));
+    setImmediate(produce);
+    const waited = await first;
+    producing = false;
+    expect(waited).toBeGreaterThan(1); // it did wait for the stream
+    expect(waited).toBeLessThanOrEqual(10); // but not for its end
+    await Promise.all(more);
+  });
+
   it("undoes and rejects only a write that fails on its own; the others of the flush commit", async () => {
     const { db, insert, count } = fixture();
     const results = await Promise.allSettled([
