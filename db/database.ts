@@ -58,6 +58,12 @@ export interface Db {
   /** This handle is a transaction's (or a savepoint's inside one). */
   readonly inTransaction: boolean;
   /**
+   * Statements issued on this handle while others are in flight go out at once, and the
+   * server runs them in the order issued (PostgreSQL: node-postgres's pipeline mode); false
+   * where each statement finishes before the call that runs it returns (SQLite).
+   */
+  readonly pipelined: boolean;
+  /**
    * On a transaction's handle: throws when the transaction has already ended (a statement
    * ended it early; what runs next would commit alone). Where the driver cannot tell, a no-op.
    */

@@ -28,6 +28,7 @@ import {
 export class PostgresDatabase implements Db {
   readonly dialect = "postgres" as const;
   readonly t: Tables = pgTables;
+  readonly pipelined = true;
   /** What runs just before this handle's transaction or savepoint ends well (beforeCommit), by key. */
   private readonly hooks = new CommitHooks();
   /** In a transaction: its notifications, sent just before it commits. */

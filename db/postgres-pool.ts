@@ -56,6 +56,10 @@ export function openPool(url: string, options: PoolOptions): SharedPool {
     max: options.poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
+    // A statement issued while others are in flight on a connection goes out at once (the
+    // group commit's flush runs its turns' writes side by side: flush-writes.ts). Statements
+    // awaited one by one run as without it.
+    pipeline: true,
   });
   // A connection that drops while idle in the pool: logged; the pool replaces it on demand.
   pool.on("error", (error) => log.warn("postgres connection lost", describeError(error)));

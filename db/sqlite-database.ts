@@ -49,6 +49,7 @@ interface SyncQuery {
 
 export class SqliteDatabase implements Db {
   readonly dialect = "sqlite" as const;
+  readonly pipelined = false;
   readonly t: Tables = schema;
   /** Notifications of this transaction, told once it commits. */
   private pending: [string, string][] = [];

@@ -94,6 +94,17 @@ export async function insertTurn(
   return { seq };
 }
 
+/**
+ * What a turn's start must keep its order with in a group commit's flush (groupCommit's
+ * `orderedWith`): the other starts of its session, whose last seq and unfinished turns it
+ * reads, and, with a rate to check, every start by its key, whose recent turns it counts.
+ */
+export function turnStartOrder(values: { sessionId: string; keyId?: string | null; rateLimit?: unknown }): string[] {
+  const names = [`turn-start:session:${values.sessionId}`];
+  if (values.rateLimit && values.keyId) names.push(`turn-start:key:${values.keyId}`);
+  return names;
+}
+
 function turnStatements(db: Db) {
   return {
     sessionTurns: db.prepared("turns.sessionTurns", sessionTurnsStatement),

@@ -10,6 +10,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { openPostgres } from "@/db/client";
 import type { Db } from "@/db/database";
+import { databaseErrorCode } from "@/db/database-errors";
 import { migrationState } from "@/db/queries/database-info";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, listTurns, updateTurnStatus } from "@/db/queries/turns";
@@ -18,7 +19,7 @@ import { upsertAgent } from "@/db/queries/agents";
 import { getCheckpoint, saveCheckpoint } from "@/db/queries/checkpoints";
 import { insertEvent, insertToolCall, listTrace } from "@/db/queries/traces";
 import { countBlockedCalls, listCalls, listRecentBlockedCalls } from "@/db/queries/overview";
-import { groupCommit } from "@/lib/services/turns/group-commit";
+import { groupCommit, type FlushCheck } from "@/lib/services/turns/group-commit";
 import { agentRow } from "../support/agent-row";
 import { freePort } from "../support/server";
 import { createTestDatabase, testPostgresUrl } from "../support/test-database";
@@ -321,6 +322,51 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     ]);
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((await listTrace(db, ["turn_held"])).events.map((e) => e.seq)).toEqual([1, 3]);
+  });
+
+  it("a flush runs its turns' writes side by side on the pipelined connection, each turn's in order; a refused one fails alone", async () => {
+    const db = open(await createTestDatabase());
+    await db.execute(sql`create table lanes_t (turn text not null, seq integer not null, primary key (turn, seq))`);
+    const fence = (key: string): FlushCheck => ({
+      name: "test_fence",
+      key,
+      passing: async (_tx, keys) => new Set(keys),
+      refuse: (k) => new Error(`refused ${k}`),
+    });
+    // Each write reads the turn's last seq, then inserts the next: right only if the turn's
+    // writes run in their order, each after the one before. A sequence (never rolled back)
+    // counts the writes' runs: a flush run again after a failure would run them twice.
+    await db.execute(sql`create sequence lanes_runs`);
+    const next = (turn: string) =>
+      groupCommit(
+        db,
+        async (tx) => {
+          await tx.execute(sql`select nextval('lanes_runs')`);
+          const [last] = await tx.execute<{ n: number }>(
+            sql`select coalesce(max(seq), 0)::int as n from lanes_t where turn = ${turn}`,
+          );
+          await tx.execute(sql`insert into lanes_t values (${turn}, ${last!.n + 1})`);
+        },
+        { check: fence(turn) },
+      );
+    const duplicate = () =>
+      groupCommit(db, (tx) => tx.execute(sql`insert into lanes_t values ('t1', 1)`), { check: fence("t1") });
+    const queued = [next("t1"), next("t2"), next("t1"), next("t3"), next("t2"), next("t1"), next("t3")];
+    const seeded = await Promise.allSettled(queued); // one flush: three lanes
+    expect(seeded.map((s) => s.status)).toEqual(Array(7).fill("fulfilled"));
+    const [runs] = await db.execute<{ n: string }>(sql`select last_value as n from lanes_runs`);
+    expect(Number(runs!.n)).toBe(7); // each write ran once: no failure, no second run
+    const settled = await Promise.allSettled([next("t2"), duplicate(), next("t3"), next("t1")]);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(databaseErrorCode((settled[1] as PromiseRejectedResult).reason)).toBe("23505"); // unique violation
+    const rows = await db.execute<{ turn: string; seqs: number[] }>(
+      sql`select turn, array_agg(seq order by seq) as seqs from lanes_t group by turn order by turn`,
+    );
+    expect(rows).toEqual([
+      { turn: "t1", seqs: [1, 2, 3, 4] },
+      { turn: "t2", seqs: [1, 2, 3] },
+      { turn: "t3", seqs: [1, 2, 3] },
+    ]);
   });
 
   it("an unreachable server is a clear error within seconds, its password never shown", async () => {

@@ -8,7 +8,7 @@
  * runs, so neither a decision nor the resume pass starts a model on it.
  */
 import type { Db } from "@/db/database";
-import { insertTurn, SessionBusyError } from "@/db/queries/turns";
+import { insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import type { Principal } from "@/lib/access/principal";
 import type { HaltVerdict, ModelMessage, ToolOutcome } from "@/lib/engine/ports";
@@ -67,17 +67,16 @@ export async function runMcpToolCall(db: Db, params: McpToolCallParams): Promise
   const lease = newLease();
   const rateLimit = turnRateLimit(params.principal);
   const message = mcpCallMessage(tool);
+  const values = {
+    id: turnId,
+    sessionId: session.id,
+    userMessage: message,
+    runner: { instance: lease.instance, pid: lease.pid, leaseUntil: lease.now + lease.leaseMs },
+    keyId: params.principal.keyId,
+    ...(rateLimit ? { rateLimit } : {}),
+  };
   try {
-    await groupCommit(db, (tx) =>
-      insertTurn(tx, {
-        id: turnId,
-        sessionId: session.id,
-        userMessage: message,
-        runner: { instance: lease.instance, pid: lease.pid, leaseUntil: lease.now + lease.leaseMs },
-        keyId: params.principal.keyId,
-        ...(rateLimit ? { rateLimit } : {}),
-      }),
-    );
+    await groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) });
   } catch (error) {
     if (error instanceof SessionBusyError) throw new DomainError("conflict", error.message);
     throw asRateLimited(error);

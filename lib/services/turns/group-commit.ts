@@ -6,9 +6,10 @@
  * commits at once and a busy one in fewer, larger transactions.
  *
  * A write is a function of the transaction's handle, run at flush time in the order writes
- * were queued; its promise settles only once the transaction that holds it has committed (or failed), so
- * a caller that awaits it never proceeds on a write that is not durable yet (DESIGN D9: the
- * journal row of a call is committed before the call is sent). The same on both dialects.
+ * were queued (on PostgreSQL, each turn's writes in their order and the turns' side by side:
+ * flush-writes.ts); its promise settles only once the transaction that holds it has committed
+ * (or failed), so a caller that awaits it never proceeds on a write that is not durable yet
+ * (DESIGN D9: the journal row of a call is committed before the call is sent).
  *
  * A write that fails with an error that leaves the transaction usable (a constraint, a bad
  * value) is undone alone and rejects only its own promise; any other failure (the commit
@@ -16,7 +17,8 @@
  * every write in it. To get there cheaply, a flush first runs all its writes in one plain
  * transaction; only if one throws is that rolled back and the flush run again with a
  * savepoint per write. So a write must touch nothing but the database: it may run twice
- * (its first run undone).
+ * (its first run undone). Nor may it open a savepoint of its own (tx.transaction): on
+ * PostgreSQL other writes run beside it on the same transaction.
  *
  * Durability: a flush commits as the dialect's relaxed default (SQLite WAL with
  * synchronous=NORMAL, PostgreSQL with synchronous_commit=off: both survive a crash of this
@@ -31,6 +33,7 @@
 import type { Db } from "@/db/database";
 import { failsOnlyItsStatement } from "@/db/database-errors";
 import { observeFlush } from "@/lib/observability/insika-metrics";
+import { runWrites, WriteFailed, type Outcome } from "./flush-writes";
 
 type Write = (tx: Db) => Promise<unknown>;
 
@@ -52,6 +55,8 @@ interface Job {
   write: Write;
   durable: boolean;
   check: FlushCheck | undefined;
+  /** What this write keeps its order with (flush-writes.ts). */
+  orderedWith: readonly string[];
   /** A notification the flush sends once (Db.notify) when it commits this write. */
   notify: readonly [string, string] | undefined;
   resolve: (value: unknown) => void;
@@ -63,15 +68,7 @@ interface QueueOptions {
   notify: readonly [string, string] | undefined;
   lazy: boolean;
   check: FlushCheck | undefined;
-}
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-/** A failure of one write, carried out of the plain transaction so that it rolls back. */
-class WriteFailed extends Error {
-  constructor(readonly index: number) {
-    super("a write of the flush failed");
-  }
+  orderedWith: readonly string[] | undefined;
 }
 
 /** How long a lazy write may wait for an eager one to flush it (ms). */
@@ -103,7 +100,10 @@ class WriteQueue {
   run<T>(write: (tx: Db) => Promise<T>, options: QueueOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const { durable, notify, check } = options;
-      this.jobs.push({ write, durable, notify, check, resolve: resolve as (value: unknown) => void, reject });
+      // By default a fenced write keeps its order with its turn's; the others with each other.
+      const orderedWith = options.orderedWith ?? [check ? `${check.name}:${check.key}` : ""];
+      const settle = { resolve: resolve as (value: unknown) => void, reject };
+      this.jobs.push({ write, durable, notify, check, orderedWith, ...settle });
       if (options.lazy) this.scheduleLazy();
       else this.schedule();
     });
@@ -165,23 +165,7 @@ class WriteQueue {
     const options = { durable: jobs.some((job) => job.durable), relaxed: true };
     try {
       return await this.db.transaction(async (tx) => {
-        const refused = await runChecks(tx, jobs);
-        const outcomes: Outcome[] = [];
-        for (let i = 0; i < jobs.length; i += 1) {
-          const refusal = refused.get(i);
-          if (refusal) {
-            outcomes.push({ ok: false, error: refusal });
-            continue;
-          }
-          try {
-            outcomes.push({ ok: true, value: await jobs[i]!.write(tx) });
-          } catch (error) {
-            if (!failsOnlyItsStatement(error)) throw error;
-            throw new WriteFailed(i);
-          }
-          // A write that ended the transaction: stop before the next one commits alone.
-          tx.assertTransactionOpen();
-        }
+        const outcomes = await runWrites(tx, jobs, await runChecks(tx, jobs));
         await notifyOnce(
           tx,
           jobs.filter((_, i) => outcomes[i]!.ok),
@@ -271,6 +255,9 @@ export function writeQueue(db: Db): WriteQueue {
  * the flush fails, it runs again. `durable`: that commit must survive power loss, not only
  * a crash. `lazy`: no one waits for this write, so it may wait (briefly) for the next flush.
  * `check`: a precondition the flush checks first, once for every write that shares it.
+ * `orderedWith`: names of what this write must run in order with; writes sharing a name do,
+ * the others may run beside it where the database pipelines (flush-writes.ts). By default
+ * the writes with the same check, or else every write without a check or names.
  */
 export function groupCommit<T>(
   db: Db,
@@ -280,6 +267,7 @@ export function groupCommit<T>(
     notify?: readonly [string, string] | undefined;
     lazy?: boolean;
     check?: FlushCheck;
+    orderedWith?: readonly string[];
   } = {},
 ): Promise<T> {
   return writeQueue(db).run(write, {
@@ -287,5 +275,6 @@ export function groupCommit<T>(
     notify: options.notify,
     lazy: options.lazy === true,
     check: options.check,
+    orderedWith: options.orderedWith,
   });
 }

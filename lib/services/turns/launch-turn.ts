@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
-import { insertTurn, SessionBusyError, updateTurnStatus } from "@/db/queries/turns";
+import { insertTurn, SessionBusyError, turnStartOrder, updateTurnStatus } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError, errorMessage } from "@/lib/errors";
@@ -93,7 +93,7 @@ export async function startNewTurn(
   };
   let seq: number;
   try {
-    seq = (await groupCommit(db, (tx) => insertTurn(tx, values))).seq;
+    seq = (await groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) })).seq;
   } catch (error) {
     if (error instanceof SessionBusyError)
       throw new DomainError("conflict", "this session already has a turn in progress");
