@@ -8,6 +8,7 @@
  */
 import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { CommitHooks } from "./commit-hooks";
 import { commitStatement } from "./postgres-commit-statement";
@@ -40,6 +41,8 @@ export class PostgresDatabase implements Db {
     private readonly shared: SharedPool,
     private readonly pgOrm: PgOrm,
     readonly inTransaction: boolean,
+    /** How many savepoints this handle is inside (0: the transaction itself, or no transaction). */
+    private readonly depth = 0,
   ) {}
 
   /** A handle on `url`'s pool (postgres-pool.ts); nothing is connected until the first statement (or ready()). */
@@ -145,23 +148,56 @@ export class PostgresDatabase implements Db {
     return statement;
   }
 
+  /**
+   * A transaction on a connection of the pool, run here rather than by Drizzle so that its
+   * `begin` (and `set local`) goes out with its first statement instead of a round trip ahead
+   * of it (the connection pipelines), and so that a commit the server answers with a rollback
+   * (a statement of it failed and the error was caught) is an error, not a success.
+   */
   async transaction<T>(fn: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await this.enter();
-    // A savepoint: what this handle holds goes in first, so rows it held before stay before the savepoint's.
-    if (this.inTransaction) await this.writeHeld([]);
-    return this.pgOrm.transaction(async (tx) => {
-      if (options.relaxed && !options.durable && !this.inTransaction)
-        await tx.execute(sql`set local synchronous_commit to off`);
-      const inner = new PostgresDatabase(this.shared, tx as unknown as PgOrm, true);
+    if (this.inTransaction) return this.savepoint(fn);
+    const client = await this.shared.pool.connect();
+    const relaxed = options.relaxed && !options.durable;
+    const begun = client.query(relaxed ? "begin; set local synchronous_commit to off" : "begin");
+    begun.catch(() => undefined); // its failure fails the statements after it, awaited below
+    try {
+      const inner = new PostgresDatabase(this.shared, clientOrm(client), true);
       const value = await fn(inner);
-      // A savepoint's notifications wait for its transaction; the outermost sends them all,
-      // in the one statement that writes what it held.
-      if (this.inTransaction) {
-        await inner.writeHeld([]);
-        this.pending.push(...inner.pending);
-      } else await inner.writeHeld(inner.pending);
+      await begun;
+      // Its notifications go out in the one statement that writes what it held.
+      await inner.writeHeld(inner.pending);
+      const committed = await client.query("commit");
+      if (committed.command !== "COMMIT")
+        throw new Error(`the commit was answered with ${committed.command}: a statement of the transaction failed`);
+      client.release();
       return value;
-    });
+    } catch (error) {
+      await client.query("rollback").then(
+        () => client.release(),
+        (rollbackError: Error) => client.release(rollbackError), // a connection that cannot roll back is closed
+      );
+      throw error;
+    }
+  }
+
+  /** `fn` in a savepoint of this transaction, its notifications kept for the transaction's commit. */
+  private async savepoint<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    // What this handle holds goes in first, so rows it held before stay before the savepoint's.
+    await this.writeHeld([]);
+    const depth = this.depth + 1;
+    await this.pgOrm.execute(sql.raw(`savepoint sp${depth}`));
+    try {
+      const inner = new PostgresDatabase(this.shared, this.pgOrm, true, depth);
+      const value = await fn(inner);
+      await inner.writeHeld([]);
+      this.pending.push(...inner.pending);
+      await this.pgOrm.execute(sql.raw(`release savepoint sp${depth}`));
+      return value;
+    } catch (error) {
+      await this.pgOrm.execute(sql.raw(`rollback to savepoint sp${depth}`));
+      throw error;
+    }
   }
 
   beforeCommit(key: string, build: () => SQL): void {
@@ -204,6 +240,14 @@ export class PostgresDatabase implements Db {
   async close(): Promise<void> {
     await closePool(this.shared);
   }
+}
+
+/** A Drizzle handle whose statements run on `client` (one per pooled connection, kept with it). */
+const clientOrms = new WeakMap<pg.PoolClient, PgOrm>();
+function clientOrm(client: pg.PoolClient): PgOrm {
+  let orm = clientOrms.get(client);
+  if (!orm) clientOrms.set(client, (orm = drizzle({ client })));
+  return orm;
 }
 
 function rowsOf(result: unknown): unknown[] {

@@ -369,6 +369,22 @@ describe.skipIf(!testPostgresUrl())("PostgresDatabase against a real server", ()
     ]);
   });
 
+  it("a transaction whose statement failed, the error caught, does not report a commit; its connection goes back to the pool", async () => {
+    const db = open(await createTestDatabase()); // a pool of 4
+    await db.execute(sql`create table swallowed_t (k integer primary key)`);
+    for (let i = 0; i < 6; i += 1) {
+      const attempt = db.transaction(async (tx) => {
+        await tx.execute(sql`insert into swallowed_t values (1)`);
+        await tx.execute(sql`insert into swallowed_t values (1)`).catch(() => undefined); // swallowed
+      });
+      await expect(attempt).rejects.toThrow(/commit was answered with ROLLBACK/);
+    }
+    // Nothing of them was committed, and the pool still serves (6 failures, 4 connections).
+    await db.transaction((tx) => tx.execute(sql`insert into swallowed_t values (2)`), { relaxed: true });
+    const rows = await db.execute<{ k: number }>(sql`select k from swallowed_t order by k`);
+    expect(rows).toEqual([{ k: 2 }]);
+  });
+
   it("an unreachable server is a clear error within seconds, its password never shown", async () => {
     const port = await freePort(); // nothing listens there
     const db = open(`postgres://insika:hunter2@127.0.0.1:${port}/insika`);
