@@ -7,12 +7,13 @@
  * On one whose transaction pipelines (Db.pipelined, PostgreSQL): a statement issued while
  * others are in flight goes out at once instead of after their round trips, so the writes run
  * in lanes at the same time. A lane is the writes that must keep their order, each after the
- * one before: each write names what it keeps its order with (group-commit.ts: a turn's writes
- * fenced on its lease, its turn; a turn's start, its session and its key's rate; any other
- * write, the one lane of the rest), and writes sharing a name share a lane. Lanes touch
- * different rows, and none of their callers has seen another's write (a write resolves only
- * at the commit), so any interleaving of the lanes' statements is an order the flush could
- * have been queued in. The server runs them in the order they were sent, on one connection.
+ * one before: each write names what it keeps its order with (groupCommit's `orderedWith`: a
+ * turn's writes fenced on its lease, its turn, by default; a turn's start, its session and its
+ * key's rate, turnStartOrder; any other write, the one lane of the rest), and writes sharing
+ * a name share a lane. Lanes touch different rows, and none of their callers has seen
+ * another's write (a write resolves only at the commit), so any interleaving of the lanes'
+ * statements is an order the flush could have been queued in. The server runs them in the
+ * order they were sent, on one connection.
  */
 import type { Db } from "@/db/database";
 import { failsOnlyItsStatement } from "@/db/database-errors";
