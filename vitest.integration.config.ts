@@ -12,6 +12,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    fileParallelism: false,
+    // Two files at a time: each starts servers of its own (own port, data directory and, on
+    // PostgreSQL, database), and most of a file's time is waiting on them (decisions.md,
+    // "Integration files two at a time").
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });
