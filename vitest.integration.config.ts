@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // Two files at a time: each starts servers of its own (own port, data directory and, on
-    // PostgreSQL, database), and most of a file's time is waiting on them (decisions.md,
+    // PostgreSQL, database), so they share nothing but the machine (decisions.md,
     // "Integration files two at a time").
     fileParallelism: true,
     maxWorkers: 2,
