@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Starts Insika: `insika prepare` (migrate, token, seed, config), then `next start`.
+// Starts Insika: `insika prepare` (migrate, token, seed, config), then the server (scripts/serve.mjs).
 // With --demo: the embedded default for a first run — demo seed, and an egress
 // posture relaxed just enough to reach the demo backend on this server's own port.
 import { spawn, spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { serverNodeFlags } from "./server-node-flags.mjs";
 const demo = process.argv.includes("--demo");
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "127.0.0.1";
-const env = { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+const env = { ...process.env, PORT: port, HOST: host, NEXT_TELEMETRY_DISABLED: "1" };
 
 if (demo) {
   env.INSIKA_DEMO = "1";
@@ -23,8 +23,7 @@ const tsx = "node_modules/tsx/dist/cli.mjs";
 const prepared = spawnSync(process.execPath, [tsx, "cli/insika.ts", "prepare"], { stdio: "inherit", env });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-const next = ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", host];
-const server = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), ...next], {
+const server = spawn(process.execPath, [...serverNodeFlags(env.NODE_OPTIONS), "scripts/serve.mjs"], {
   stdio: "inherit",
   env,
 });

@@ -24,31 +24,20 @@ export async function startInsika({ root, env }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "insika-data-tool-example-"));
   // The token goes in the environment, so Insika keeps only its hash and writes no token file.
   const token = `example_${crypto.randomBytes(24).toString("hex")}`;
-  const child = spawn(
-    process.execPath,
-    [
-      ...serverNodeFlags(),
-      path.join(root, "node_modules/next/dist/bin/next"),
-      "start",
-      "-p",
-      String(port),
-      "-H",
-      "127.0.0.1",
-    ],
-    {
-      cwd: root,
-      env: {
-        ...withoutInsikaSettings(process.env),
-        NEXT_TELEMETRY_DISABLED: "1",
-        INSIKA_LOG_LEVEL: "warn",
-        ...env,
-        PORT: String(port),
-        INSIKA_DATA_DIR: dataDir,
-        INSIKA_API_TOKEN: token,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(root, "scripts/serve.mjs")], {
+    cwd: root,
+    env: {
+      ...withoutInsikaSettings(process.env),
+      NEXT_TELEMETRY_DISABLED: "1",
+      INSIKA_LOG_LEVEL: "warn",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      INSIKA_DATA_DIR: dataDir,
+      INSIKA_API_TOKEN: token,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));

@@ -8,13 +8,19 @@ import { DomainError } from "@/lib/errors";
 import { MAX_JSON_DEPTH } from "./body-limits";
 import { jsonDepthExceeds } from "./json-depth";
 
-const tooLarge = (maxBytes: number) =>
+/** The 413 of a body past `maxBytes`. */
+export const tooLarge = (maxBytes: number) =>
   new DomainError("payload_too_large", `request body is larger than ${maxBytes} bytes`, { max_bytes: maxBytes });
+
+/** Refuses (413) a body whose Content-Length already says it is over the cap, before reading any of it. */
+export function refuseDeclaredOverCap(contentLength: string | null | undefined, maxBytes: number): void {
+  if (contentLength != null && /^\d+$/.test(contentLength.trim()) && Number(contentLength) > maxBytes)
+    throw tooLarge(maxBytes);
+}
 
 /** The body's bytes, at most `maxBytes` of them; 413 past that. */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  refuseDeclaredOverCap(req.headers.get("content-length"), maxBytes);
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -48,7 +54,10 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
 
 /** The body as text: UTF-8, strictly (a byte sequence that is not UTF-8 is 400, not U+FFFD). */
 export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyBytes(req, maxBytes);
+  return utf8Text(await readBodyBytes(req, maxBytes));
+}
+
+function utf8Text(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -58,7 +67,12 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
 
 /** The body parsed as JSON; 400 `bad_json` when empty, not JSON or nested too deep; 413 over the cap. */
 export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  const text = await readBodyText(req, maxBytes);
+  return parseJsonBytes(await readBodyBytes(req, maxBytes));
+}
+
+/** A body's bytes parsed as JSON: 400 `bad_json` when not UTF-8, empty, not JSON or nested too deep. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  const text = utf8Text(bytes);
   if (text.trim() === "") throw new DomainError("bad_json", "request body must be JSON");
   let value: unknown;
   try {

@@ -55,9 +55,17 @@ const UNAUTHORIZED = {
   expired: "this API key has expired",
 } as const;
 
-/** The principal of a request to a route that needs `scopes`: 401 without a valid key, 403 without the scope. */
-export async function authorize(db: Db, req: Request, scopes: readonly Scope[], what: string): Promise<Principal> {
-  const auth = await authenticateKey(db, bearerToken(req.headers.get("authorization")), "api");
+/**
+ * The principal of a request (its Authorization header) to a route that needs `scopes`: 401
+ * without a valid key, 403 without the scope.
+ */
+export async function authorize(
+  db: Db,
+  authorization: string | null | undefined,
+  scopes: readonly Scope[],
+  what: string,
+): Promise<Principal> {
+  const auth = await authenticateKey(db, bearerToken(authorization ?? null), "api");
   if (!auth.ok) throw new DomainError("unauthorized", UNAUTHORIZED[auth.reason]);
   assertScope(auth.principal, scopes, what);
   return auth.principal;
@@ -72,7 +80,12 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
       const principal =
         options.scopes === "public"
           ? ANONYMOUS
-          : await authorize(db, req, options.scopes, `${req.method} ${req.nextUrl.pathname}`);
+          : await authorize(
+              db,
+              req.headers.get("authorization"),
+              options.scopes,
+              `${req.method} ${req.nextUrl.pathname}`,
+            );
       const params = await next.params;
       refuseNulInParams(params);
       return await handler(req, { params, db, env, principal });
@@ -121,21 +134,24 @@ export function refuseMethods(
 
 /** Turns any thrown value into the error envelope; unknown errors are 500 with the cause logged. */
 export function errorResponse(error: unknown): Response {
+  const { status, body, headers } = errorReply(error);
+  return NextResponse.json(body, { status, headers });
+}
+
+/** The error envelope of any thrown value, as status, JSON body and headers (errorResponse's, or a Node route's). */
+export function errorReply(error: unknown): { status: number; body: unknown; headers: Record<string, string> } {
   if (error instanceof DomainError) {
     const headers: Record<string, string> = {};
     const retry = (error.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
     if (error.code === "rate_limited" && typeof retry === "number") headers["retry-after"] = String(retry);
-    return NextResponse.json(errorBody(error.code, error.message, error.details), {
-      status: statusOf(error.code),
-      headers,
-    });
+    return { status: statusOf(error.code), body: errorBody(error.code, error.message, error.details), headers };
   }
   if (isUnstorableText(error))
-    return errorResponse(
+    return errorReply(
       new DomainError("bad_request", "the request holds text the database cannot store (a NUL character, U+0000)"),
     );
   log.error("unhandled error in route", describeError(error));
-  return NextResponse.json(errorBody("internal", "internal error"), { status: 500 });
+  return { status: 500, body: errorBody("internal", "internal error"), headers: {} };
 }
 
 /**

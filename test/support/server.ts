@@ -1,5 +1,5 @@
 /**
- * Starts the real built server (`next start`) on a free loopback port with its
+ * Starts the real built server (scripts/serve.mjs, as production runs it) on a free loopback port with its
  * own data directory, as integration and browser tests need it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -119,6 +119,7 @@ export async function startServer(
     ...(database ? { INSIKA_DATABASE_URL: database } : {}),
     ...options.env,
     PORT: String(port),
+    HOST: "127.0.0.1",
     INSIKA_DATA_DIR: dataDir,
     INSIKA_API_TOKEN: token,
   };
@@ -138,12 +139,7 @@ export async function startServer(
           // As scripts/start.mjs runs it in production.
           ...serverNodeFlags(),
           ...(options.nodeArgs ?? []),
-          path.join(ROOT, "node_modules/next/dist/bin/next"),
-          "start",
-          "-p",
-          String(port),
-          "-H",
-          "127.0.0.1",
+          path.join(ROOT, "scripts/serve.mjs"),
         ],
         {
           cwd: ROOT,

@@ -1,40 +1,35 @@
-// POST /v1/sessions/:id/turns — run a turn: SSE with Accept: text/event-stream, else JSON when it ends
-import { z } from "zod";
+// POST /v1/sessions/:id/turns — run a turn: SSE with Accept: text/event-stream, else JSON when it ends.
+// The JSON form is usually answered before Next routes it (lib/api/node-turn-route.ts); this
+// file serves it under a bare `next start` and serves every SSE client.
 import { json, readBody, route, refuseMethods } from "@/lib/api/route";
 import { isTerminalEvent, sseChannel } from "@/lib/api/sse";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
-import { turnResultJson } from "@/lib/api/turn-result-json";
+import { jsonTurn, TURN_REQUEST, TURN_SCOPES } from "@/lib/api/json-turn";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const body = z.object({ message: z.string().max(200_000) }).strict();
-
 export const POST = route<{ id: string }>(
   async (req, { db, params, principal }) => {
-    const { message } = await readBody(req, body, BODY_LIMITS.turn);
-    if (req.headers.get("accept")?.includes("text/event-stream")) {
-      const channel = sseChannel();
-      const turn = await startTurn(db, {
-        sessionId: params.id,
-        message,
-        actor: principal,
-        streaming: true,
-        listener: ({ type, seq: _seq, at: _at, ...data }) => {
-          channel.send(type, data);
-          if (isTerminalEvent(type)) channel.close();
-        },
-      });
-      turn.done.catch(() => channel.close());
-      return channel.response;
-    }
-    // Nobody reads the text before the end: each model step may be one non-streaming provider call.
-    const turn = await startTurn(db, { sessionId: params.id, message, actor: principal, streaming: false });
-    const result = await turn.done;
-    return json(turnResultJson(turn.turnId, result));
+    const { message } = await readBody(req, TURN_REQUEST, BODY_LIMITS.turn);
+    if (!req.headers.get("accept")?.includes("text/event-stream"))
+      return json(await jsonTurn(db, params.id, message, principal));
+    const channel = sseChannel();
+    const turn = await startTurn(db, {
+      sessionId: params.id,
+      message,
+      actor: principal,
+      streaming: true,
+      listener: ({ type, seq: _seq, at: _at, ...data }) => {
+        channel.send(type, data);
+        if (isTerminalEvent(type)) channel.close();
+      },
+    });
+    turn.done.catch(() => channel.close());
+    return channel.response;
   },
-  { scopes: ["turns:run"] },
+  { scopes: TURN_SCOPES },
 );
 
 export const { GET, PUT, PATCH, DELETE } = refuseMethods(["POST"]);
