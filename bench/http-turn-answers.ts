@@ -4,10 +4,11 @@
  */
 import { EXPECTED_ANSWER } from "./model-server-process";
 
-export type Side = "json" | "sse" | "generate" | "stream";
-export const SIDES: Side[] = ["json", "sse", "generate", "stream"];
+export type Side = "json" | "jsonNext" | "sse" | "generate" | "stream";
+export const SIDES: Side[] = ["json", "jsonNext", "sse", "generate", "stream"];
 export const LABEL: Record<Side, string> = {
   json: "Insika, JSON turn endpoint",
+  jsonNext: "Insika, JSON via Next router",
   sse: "Insika, SSE turn endpoint",
   generate: "AI SDK server, generateText",
   stream: "AI SDK server, streamText",
@@ -36,11 +37,11 @@ function fail(side: Side, why: string, answer: { status: number; text: string })
 }
 
 /** Checks an Insika JSON answer: a completed turn with the answer after one tool result. */
-export function checkJson(answer: { status: number; text: string }): void {
-  if (answer.status !== 200) fail("json", "not 200", answer);
+export function checkJson(answer: { status: number; text: string }, side: "json" | "jsonNext" = "json"): void {
+  if (answer.status !== 200) fail(side, "not 200", answer);
   const body = JSON.parse(answer.text) as { status?: string; content?: string };
   if (body.status !== "completed" || body.content !== EXPECTED_ANSWER)
-    fail("json", `expected a completed turn answering ${JSON.stringify(EXPECTED_ANSWER)}`, answer);
+    fail(side, `expected a completed turn answering ${JSON.stringify(EXPECTED_ANSWER)}`, answer);
 }
 
 /** Checks an Insika SSE answer: one tool_call, one ok tool_result, then turn_completed with the answer. */

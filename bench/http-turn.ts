@@ -1,15 +1,19 @@
 /**
  * http-turn: whole turns end to end through HTTP, as clients use the product. A load-driving
  * client in this process (undici, a keep-alive pool as big as the concurrency) sends
- * `POST /v1/sessions/:id/turns` to the BUILT server (`next start`, test/support/server.ts) at
+ * `POST /v1/sessions/:id/turns` to the BUILT server (scripts/serve.mjs, test/support/server.ts) at
  * concurrency 50 and 200: each client has its own session (created beforehand with
  * `POST /v1/sessions`, a fresh one per client per round, TURNS_PER_CLIENT turns in it, so a
  * turn's history holds at most 9 earlier turns) and sends its turns one after another. Each
  * turn is a model step (one call of the data tool lookup_item), the tool's HTTP call, a model
  * step (the answer). The model is an OpenAI-compatible server in its own process
  * (bench/model-server-process.ts: instant answers, SSE or JSON as asked), the tool backend is
- * bench/backend-process.ts. Four sides, each measured from outside:
- *   1. Insika, JSON turn endpoint (the client waits for the JSON answer);
+ * bench/backend-process.ts. Five sides, each measured from outside:
+ *   1. Insika, JSON turn endpoint (the client waits for the JSON answer; the server answers it
+ *      before Next's router, lib/api/node-turn-route.ts);
+ *   1b. the same through Next's router and the route file (the session id's first letter
+ *      percent-encoded, a path the Node route leaves to Next): what answering before Next buys,
+ *      measured in the same run (rows "http-turn JSON: before Next's router vs through it");
  *   2. Insika, SSE turn endpoint (`Accept: text/event-stream`; the client reads the stream);
  *   3. an AI SDK server (bench/aisdk-server-process.ts, its own process): generateText with
  *      @ai-sdk/openai-compatible against the same model server, one zod tool calling the same
@@ -22,23 +26,34 @@
  * (and, on SSE, end with turn_completed after one tool_call and one ok tool_result); an AI SDK
  * answer must carry the same text after one tool call. Anything else fails the bench.
  * Every side first runs WARMUP_TURNS turns, interleaved; then at each concurrency, after one
- * warm-up round per side, rounds of the four sides alternate (order rotating); turns/s = turns
+ * warm-up round per side, rounds of the five sides alternate (order rotating); turns/s = turns
  * / wall time of the side's rounds, p50/p95 over every turn's latency (request sent to the
  * body's last byte), and each side's server CPU per turn (no goal: the servers share this
  * machine's cores with the model server, the backend and the client, so the throughput ratios
  * follow it). Also `GET /v1/health` at concurrency 200, requests/s and server CPU per request
  * (the floor of a request through Next.js), against a bare Node server's /health.
  * `BENCH_HTTP_TURN_PROFILE=DIR` instead runs only the Insika JSON load at concurrency 200 with
- * the server under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile.
+ * the server under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile (through Next's router
+ * with `BENCH_HTTP_TURN_PROFILE_SIDE=jsonNext`).
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Agent, request } from "undici";
-import { startServer, type TestServer } from "../test/support/server";
 import { AISDK_MODEL } from "./aisdk-server-process";
-import { ensureBuild, itemTool, startBackendProcess, startBenchProcess, type BackendProcess } from "./fixtures";
 import { row, say, stats, type Row } from "./harness";
 import { checkGenerate, checkJson, checkSse, checkStream, LABEL, SIDES, type Side } from "./http-turn-answers";
+import { healthFloor } from "./http-turn-floor";
+import {
+  client,
+  cpuNow,
+  createSessions,
+  INSIKA_MODEL,
+  MESSAGE,
+  modelStats,
+  send,
+  setup,
+  type ModelStats,
+  type Setup,
+} from "./http-turn-stack";
 
 const CONCURRENCIES = [50, 200];
 /** Turns each client sends per round, all in the one session it was given for the round. */
@@ -54,79 +69,15 @@ const WARMUP_TURNS_PER_CLIENT = 2;
  */
 const WARMUP_TURNS = 3_000;
 const WARMUP_CONCURRENCY = 50;
-const HEALTH_CONCURRENCY = 200;
-const HEALTH_REQUESTS = 10_000;
-const INSIKA_MODEL = "insika-bench";
-const MESSAGE = "find item 42";
-
-/** The load's client: one keep-alive pool per origin, as big as the largest concurrency. */
-const client = new Agent({ connections: 256, keepAliveTimeout: 4_000 });
-
-async function send(
-  url: string,
-  options: { method?: "GET" | "POST"; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; type: string; text: string }> {
-  const res = await request(url, {
-    method: options.method ?? "POST",
-    dispatcher: client,
-    headers: { ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, type: String(res.headers["content-type"] ?? ""), text };
-}
-
-interface Setup {
-  server: TestServer;
-  aisdk: BackendProcess;
-  model: BackendProcess;
-  /** A `turns:run` key for the bench agent (what a client holds). */
-  key: string;
-}
-
-async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []): Promise<Setup> {
-  const model = await startBenchProcess("model-server-process.ts");
-  stack.push(() => model.stop());
-  const backend = await startBackendProcess();
-  stack.push(() => backend.stop());
-  const aisdk = await startBenchProcess("aisdk-server-process.ts", [`${model.url}/v1`, backend.url]);
-  stack.push(() => aisdk.stop());
-  await ensureBuild("http-turn");
-  const server = await startServer({
-    env: {
-      INSIKA_LOG_LEVEL: "error",
-      INSIKA_EGRESS_ALLOW_HTTP: "1",
-      INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
-      INSIKA_PROVIDER_HOSTS: `127.0.0.1:${model.port}`,
-    },
-    nodeArgs,
-  });
-  stack.push(() => server.stop());
-  const expect = (what: string, res: { status: number; body: unknown }) => {
-    if (res.status >= 300) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Record<string, unknown>;
-  };
-  expect("PUT /v1/tools/lookup_item", await server.api("PUT", "/v1/tools/lookup_item", itemTool(backend.url)));
-  expect(
-    "PUT /v1/agents/bench",
-    await server.api("PUT", "/v1/agents/bench", {
-      model: { provider: "openai-compatible", model: INSIKA_MODEL, base_url: `${model.url}/v1` },
-      metadata: { store_id: "store-1" },
-      tools_allow: ["lookup_item"],
-    }),
-  );
-  const made = expect(
-    "POST /v1/keys",
-    await server.api("POST", "/v1/keys", { name: "http-turn bench", scopes: ["turns:run"], agents: ["bench"] }),
-  );
-  return { server, aisdk, model, key: String(made.key) };
-}
-
 function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) => Promise<void>> {
   const auth = { authorization: `Bearer ${key}` };
   const turnUrl = (session: string) => `${server.url}/v1/sessions/${session}/turns`;
+  const viaNext = (session: string) =>
+    `${server.url}/v1/sessions/%${session.charCodeAt(0).toString(16)}${session.slice(1)}/turns`;
   return {
     json: async (session) => checkJson(await send(turnUrl(session), { body: { message: MESSAGE }, headers: auth })),
+    jsonNext: async (session) =>
+      checkJson(await send(viaNext(session), { body: { message: MESSAGE }, headers: auth }), "jsonNext"),
     sse: async (session) =>
       checkSse(
         await send(turnUrl(session), {
@@ -140,26 +91,9 @@ function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) =>
 }
 
 /** The sides served by Insika (their clients need a session each). */
-const isInsika = (side: Side) => side === "json" || side === "sse";
-
-/** `count` sessions of the bench agent, created with the client's key (not timed). */
-async function createSessions({ server, key }: Setup, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, async () => {
-        const res = await send(`${server.url}/v1/sessions`, {
-          body: { agent_id: "bench" },
-          headers: { authorization: `Bearer ${key}` },
-        });
-        if (res.status !== 201) throw new Error(`POST /v1/sessions: HTTP ${res.status} ${res.text}`);
-        return (JSON.parse(res.text) as { id: string }).id;
-      }),
-    );
-    ids.push(...batch);
-  }
-  return ids;
-}
+const isInsika = (side: Side) => side === "json" || side === "jsonNext" || side === "sse";
+/** A record of one fresh value per side. */
+const perSide = <T>(make: () => T) => Object.fromEntries(SIDES.map((side) => [side, make()])) as Record<Side, T>;
 
 /**
  * One round of a side: `concurrency` clients, each sending `perClient` turns one after another
@@ -188,46 +122,15 @@ async function round(
   return { wall: performance.now() - started, latencies };
 }
 
-/** CPU ms so far of the Insika server (its process_cpu_seconds_total), the AI SDK server and the model server. */
-async function cpuNow({ server, aisdk, model }: Setup): Promise<{ insika: number; aisdk: number; model: number }> {
-  const metrics = await send(`${server.url}/metrics`, {
-    method: "GET",
-    headers: { authorization: `Bearer ${server.token}` },
-  });
-  const insika = Number(/^process_cpu_seconds_total (\S+)$/m.exec(metrics.text)?.[1] ?? NaN) * 1000;
-  const sdk = JSON.parse((await send(`${aisdk.url}/cpu`, { method: "GET" })).text) as NodeJS.CpuUsage;
-  const ms = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as { cpu: NodeJS.CpuUsage };
-  return { insika, aisdk: (sdk.user + sdk.system) / 1000, model: (ms.cpu.user + ms.cpu.system) / 1000 };
-}
-
-interface ModelStats {
-  requests: number;
-  streamed: number;
-  messages: number;
-}
-
-async function modelStats({ model }: Setup, reset = false): Promise<Record<string, ModelStats>> {
-  const body = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as {
-    models: Record<string, ModelStats>;
-  };
-  if (reset) await send(`${model.url}/stats/reset`);
-  return body.models;
-}
-
 /** The four sides at one concurrency: rows, and lines printed on the way. */
 async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   const turn = sides(s);
   const perRound = concurrency * TURNS_PER_CLIENT;
   for (const side of SIDES) await round(s, turn[side], isInsika(side), concurrency, WARMUP_TURNS_PER_CLIENT);
   await modelStats(s, true);
-  const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
-  const cpu: Record<Side, { server: number; model: number }> = {
-    json: { server: 0, model: 0 },
-    sse: { server: 0, model: 0 },
-    generate: { server: 0, model: 0 },
-    stream: { server: 0, model: 0 },
-  };
-  const latencies: Record<Side, number[]> = { json: [], sse: [], generate: [], stream: [] };
+  const wall = perSide(() => 0);
+  const cpu = perSide(() => ({ server: 0, model: 0 }));
+  const latencies = perSide((): number[] => []);
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
     for (const side of order) {
@@ -290,66 +193,26 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
       goal: { on: "ratio", op: "<=", limit: 1.2 },
     }),
   ];
+  const viaNext = "http-turn JSON: before Next's router vs through it";
   return [
     ...pair("http-turn JSON vs AI SDK generateText", "json", "generate"),
     ...pair("http-turn SSE vs AI SDK streamText", "sse", "stream"),
-  ];
-}
-
-/** GET /v1/health on the Insika server against the bare Node server's /health, at HEALTH_CONCURRENCY. */
-async function healthFloor(s: Setup): Promise<Row[]> {
-  const burst = async (url: string, total: number) => {
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: HEALTH_CONCURRENCY }, async () => {
-        while (next < total) {
-          next += 1;
-          const res = await send(url, { method: "GET" });
-          if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
-        }
-      }),
-    );
-    return performance.now() - started;
-  };
-  const urls = { insika: `${s.server.url}/v1/health`, node: `${s.aisdk.url}/health` };
-  const wall = { insika: 0, node: 0 };
-  const cpu = { insika: 0, node: 0 };
-  await burst(urls.insika, 2_000);
-  await burst(urls.node, 2_000);
-  for (let r = 0; r < 4; r += 1) {
-    const order = r % 2 === 0 ? (["insika", "node"] as const) : (["node", "insika"] as const);
-    for (const side of order) {
-      const before = await cpuNow(s);
-      wall[side] += await burst(urls[side], HEALTH_REQUESTS / 4);
-      const after = await cpuNow(s);
-      // The bare /health is served by the AI SDK server's process.
-      cpu[side] += side === "insika" ? after.insika - before.insika : after.aisdk - before.aisdk;
-    }
-  }
-  const rate = (side: "insika" | "node") => (HEALTH_REQUESTS / wall[side]) * 1000;
-  const perRequest = (side: "insika" | "node") => cpu[side] / HEALTH_REQUESTS;
-  say(
-    `  GET /v1/health at concurrency ${HEALTH_CONCURRENCY} (${HEALTH_REQUESTS} requests per side, 4 alternating rounds): Insika (Next.js) ${rate("insika").toFixed(0)} req/s and ${perRequest("insika").toFixed(3)} ms of server CPU a request, bare Node http ${rate("node").toFixed(0)} req/s and ${perRequest("node").toFixed(3)} ms`,
-  );
-  const name = "http-turn floor: GET /v1/health";
-  const size = `c=${HEALTH_CONCURRENCY}`;
-  return [
     row({
-      name,
+      name: viaNext,
       size,
-      metric: "throughput (baseline: bare Node http)",
-      unit: "req/s",
-      value: rate("insika"),
-      baseline: rate("node"),
+      metric: "throughput",
+      unit: "turns/s",
+      value: tput("json"),
+      baseline: tput("jsonNext"),
     }),
+    row({ name: viaNext, size, metric: "p95 latency", unit: "ms", value: lat.json.p95, baseline: lat.jsonNext.p95 }),
     row({
-      name,
+      name: viaNext,
       size,
-      metric: "server CPU per request (baseline: bare Node http)",
+      metric: "server CPU per turn",
       unit: "ms",
-      value: perRequest("insika"),
-      baseline: perRequest("node"),
+      value: cpu.json.server / turns,
+      baseline: cpu.jsonNext.server / turns,
     }),
   ];
 }
@@ -358,7 +221,7 @@ async function healthFloor(s: Setup): Promise<Row[]> {
 async function warmUp(s: Setup): Promise<void> {
   const turn = sides(s);
   const perRound = WARMUP_CONCURRENCY * TURNS_PER_CLIENT;
-  const wall: Record<Side, number> = { json: 0, sse: 0, generate: 0, stream: 0 };
+  const wall = perSide(() => 0);
   for (let r = 0; r < WARMUP_TURNS / perRound; r += 1)
     for (const side of SIDES)
       wall[side] += (await round(s, turn[side], isInsika(side), WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
@@ -369,7 +232,7 @@ async function warmUp(s: Setup): Promise<void> {
 
 /** BENCH_HTTP_TURN_PROFILE: the Insika JSON load at c=200 under --cpu-prof; no rows. */
 async function profile(s: Setup, dir: string): Promise<void> {
-  const json = sides(s).json;
+  const json = sides(s)[process.env.BENCH_HTTP_TURN_PROFILE_SIDE === "jsonNext" ? "jsonNext" : "json"];
   await round(s, json, true, 200, WARMUP_TURNS_PER_CLIENT);
   let turns = 0;
   let wall = 0;
@@ -398,7 +261,7 @@ export default async function httpTurn(): Promise<Row[]> {
     }
     const s = await setup(stack);
     say(
-      `http-turn: the built server (${s.server.url}, next start, SQLite), the AI SDK server, the model server and the tool backend each in its own process; undici client in this process; ${WARMUP_TURNS} warm-up turns per side, then at each concurrency ${WARMUP_TURNS_PER_CLIENT} more per client and the sides alternating per round (order rotating)`,
+      `http-turn: the built server (${s.server.url}, scripts/serve.mjs, SQLite), the AI SDK server, the model server and the tool backend each in its own process; undici client in this process; ${WARMUP_TURNS} warm-up turns per side, then at each concurrency ${WARMUP_TURNS_PER_CLIENT} more per client and the sides alternating per round (order rotating)`,
     );
     await warmUp(s);
     const rows: Row[] = [];

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The server process: the built app on Node's http server through Next.js's request handler,
-// as `next start` serves it, except that each request is first offered to the route the app
-// registered under Symbol.for("insika.nodeRoute") (lib/api/node-turn-route.ts: the JSON turn,
-// answered without Next's router; docs/decisions.md). PORT and HOST say where to listen.
-// SIGTERM and SIGINT stop it as they stop `next start`: no new connections, the requests in
-// flight answered, then exit 143 / 130.
+// as `next start` serves it, with the hooks the app registers at start (lib/api/server-hooks.ts):
+// each request is first offered to `route` (the JSON turn, answered without Next's router;
+// docs/decisions.md), and on SIGTERM or SIGINT — no new connections, the requests in flight
+// answered, Next closed — `shutdown` runs (at most SHUTDOWN_MS) before the exit, 143 or 130.
+// PORT and HOST say where to listen.
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,14 +15,16 @@ const { default: next } = await import("next");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const NODE_ROUTE = Symbol.for("insika.nodeRoute");
+const SERVER_HOOKS = Symbol.for("insika.serverHooks");
+const SHUTDOWN_MS = 10_000;
+const hooks = () => globalThis[SERVER_HOOKS];
 
 const app = next({ dev: false, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {
-  if (globalThis[NODE_ROUTE]?.(req, res)) return;
+  if (hooks()?.route(req, res)) return;
   handle(req, res).catch((error) => {
     // As `next start` answers a request its handler threw for.
     console.error(`Failed to handle request for ${req.url}`, error);
@@ -37,13 +39,17 @@ server.on("error", (error) => {
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
 let stopping = false;
-for (const [signal, code] of [
-  ["SIGTERM", 143],
-  ["SIGINT", 130],
-]) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.close(() => app.close().finally(() => process.exit(code)));
-  });
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  await new Promise((resolve) => server.close(resolve));
+  await app.close();
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_MS, "late")));
+  const outcome = await Promise.race([hooks()?.shutdown(), late]);
+  clearTimeout(timer);
+  if (outcome === "late") console.error(`shutdown tasks still running after ${SHUTDOWN_MS} ms; exiting anyway`);
+  process.exit(code);
 }
+process.on("SIGTERM", () => void stop(143));
+process.on("SIGINT", () => void stop(130));

@@ -1,8 +1,7 @@
 /**
  * POST /v1/sessions/:id/turns for a client that waits for one JSON answer, served on Node's
- * own request and response before Next.js routes it. scripts/serve.mjs offers every request to
- * the function registered under NODE_ROUTE first; the server process registers it at start
- * (instrumentation.ts). Why: Next's router, the web Request and Response it builds, and its
+ * own request and response before Next.js routes it: scripts/serve.mjs offers every request to
+ * `serveOnNode` first (server-hooks.ts; instrumentation.ts registers it). Why: Next's router, the web Request and Response it builds, and its
  * per-request stores cost more CPU than the rest of the turn (docs/decisions.md, "The JSON
  * turn is answered before Next's router"). Everything else is the route's own, from
  * json-turn.ts and route.ts: the key and its scope, the body cap, the JSON and schema checks,
@@ -20,16 +19,8 @@ import { parseJsonBytes } from "./read-json-body";
 import { readNodeBody } from "./read-node-body";
 import { authorize, errorReply, parseWith } from "./route";
 
-/** The global slot scripts/serve.mjs reads; a function `(req, res) => boolean` (true: it answers). */
-export const NODE_ROUTE = Symbol.for("insika.nodeRoute");
-
 /** A plain session id: no percent-encoding, dot or slash for Next to normalize first. */
 const TURN_PATH = /^\/v1\/sessions\/([A-Za-z0-9_-]{1,200})\/turns(?:\?|$)/;
-
-/** Registers the route for scripts/serve.mjs (once per process; a second call replaces the first). */
-export function registerNodeRoute(): void {
-  (globalThis as Record<symbol, unknown>)[NODE_ROUTE] = serveOnNode;
-}
 
 /** Takes the request (true) when it is a JSON turn; false leaves it to Next. */
 export function serveOnNode(req: IncomingMessage, res: ServerResponse): boolean {
@@ -61,7 +52,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, sessionId: stri
       ...reply.headers,
       "content-type": "application/json",
       "content-length": Buffer.byteLength(text),
-      // A body refused part-way (413) or never read (401) is not read to its end: the connection cannot carry another request.
+      // A body that has not fully arrived (a 413, a refusal before reading) is never read to its end: the connection cannot carry another request.
       ...(req.complete ? {} : { connection: "close" }),
     });
     res.end(text);

@@ -15,6 +15,7 @@ import { describeError, log } from "@/lib/log";
 import { APP_VERSION } from "@/lib/version";
 import { BoundedSpanProcessor } from "./bounded-span-processor";
 import { collectorConfig, GuardedOtlpExporter } from "./guarded-otlp-exporter";
+import { onShutdown } from "@/lib/shutdown-tasks";
 import { insikaMetrics } from "./insika-metrics";
 import { TurnIdGenerator } from "./turn-trace-ids";
 
@@ -68,8 +69,10 @@ export function getOtelExport(env: Env): OtelExport | undefined {
     idGenerator: ids,
     spanProcessors: [processor],
   });
-  // Unref'd timers in the SDK never keep the process alive; a clean exit flushes what is queued.
+  // Unref'd timers in the SDK never keep the process alive; a clean exit flushes what is queued,
+  // and so does the server's stop on SIGTERM / SIGINT (scripts/serve.mjs), which exits at once.
   process.once("beforeExit", () => void provider.shutdown().catch(() => undefined));
+  onShutdown("OpenTelemetry span export", () => provider.shutdown());
   globalSlot[SLOT] = { tracer: provider.getTracer("insika", APP_VERSION), ids, processor, provider };
   return globalSlot[SLOT];
 }

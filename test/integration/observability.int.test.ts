@@ -282,6 +282,40 @@ describe("OpenTelemetry export to a loopback collector", () => {
   });
 });
 
+describe("OpenTelemetry spans still queued when the server is told to stop", () => {
+  it("are exported before the process exits on SIGTERM", async () => {
+    const backend = await startLoopbackBackend();
+    backendThatEchoes(backend);
+    const collector = await startLoopbackOtlpReceiver();
+    const server = await startServer({
+      env: {
+        INSIKA_SCRIPTED_DIR: scripts(),
+        INSIKA_SECRET_API_TOKEN: SECRET,
+        INSIKA_EGRESS_ALLOW_HTTP: "1",
+        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        // Nothing is exported on the schedule while the test runs: only the shutdown sends.
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+      },
+    });
+    try {
+      await setUp(server, backend);
+      const turn = await runTurn(server);
+      expect(turn.status).toBe("completed");
+      await new Promise((r) => setTimeout(r, 500));
+      expect(collector.spans.filter((s) => s.attrs["insika.turn.id"] === turn.turnId)).toHaveLength(0);
+      await server.stop("SIGTERM");
+      const root = collector.spans.find((s) => s.attrs["insika.turn.id"] === turn.turnId);
+      expect(root?.name).toBe("invoke_agent Watcher");
+      expect(collector.spans.filter((s) => s.traceId === root?.traceId).length).toBeGreaterThanOrEqual(6);
+    } finally {
+      await server.stop();
+      await backend.close();
+      await collector.close();
+    }
+  });
+});
+
 describe("OpenTelemetry export to a collector that is not there", () => {
   let server: TestServer;
   let backend: LoopbackBackend;
