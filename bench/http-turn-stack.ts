@@ -28,12 +28,17 @@ export async function send(
   return { status: res.statusCode, type: String(res.headers["content-type"] ?? ""), text };
 }
 
-export interface Setup {
+/** An Insika server of the bench, with a `turns:run` key for the bench agent (what a client holds). */
+export interface InsikaServer {
   server: TestServer;
+  key: string;
+}
+
+export interface Setup extends InsikaServer {
+  /** The same build started with a bare `next start`: the JSON turn through Next's router. */
+  nextStart: InsikaServer;
   aisdk: BackendProcess;
   model: BackendProcess;
-  /** A `turns:run` key for the bench agent (what a client holds). */
-  key: string;
 }
 
 export async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []): Promise<Setup> {
@@ -44,6 +49,18 @@ export async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []
   const aisdk = await startBenchProcess("aisdk-server-process.ts", [`${model.url}/v1`, backend.url]);
   stack.push(() => aisdk.stop());
   await ensureBuild("http-turn");
+  const insika = await insikaServer(stack, model, backend, nodeArgs, "serve");
+  const nextStart = await insikaServer(stack, model, backend, nodeArgs, "next-start");
+  return { ...insika, nextStart, aisdk, model };
+}
+
+async function insikaServer(
+  stack: Array<() => unknown>,
+  model: BackendProcess,
+  backend: BackendProcess,
+  nodeArgs: string[],
+  entry: "serve" | "next-start",
+): Promise<InsikaServer> {
   const server = await startServer({
     env: {
       INSIKA_LOG_LEVEL: "error",
@@ -52,6 +69,7 @@ export async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []
       INSIKA_PROVIDER_HOSTS: `127.0.0.1:${model.port}`,
     },
     nodeArgs,
+    entry,
   });
   stack.push(() => server.stop());
   const expect = (what: string, res: { status: number; body: unknown }) => {
@@ -71,11 +89,11 @@ export async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []
     "POST /v1/keys",
     await server.api("POST", "/v1/keys", { name: "http-turn bench", scopes: ["turns:run"], agents: ["bench"] }),
   );
-  return { server, aisdk, model, key: String(made.key) };
+  return { server, key: String(made.key) };
 }
 
 /** `count` sessions of the bench agent, created with the client's key (not timed). */
-export async function createSessions({ server, key }: Setup, count: number): Promise<string[]> {
+export async function createSessions({ server, key }: InsikaServer, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(
@@ -96,17 +114,27 @@ export async function createSessions({ server, key }: Setup, count: number): Pro
 /** CPU ms so far of the Insika server (its process_cpu_seconds_total), the AI SDK server and the model server. */
 export async function cpuNow({
   server,
+  nextStart,
   aisdk,
   model,
-}: Setup): Promise<{ insika: number; aisdk: number; model: number }> {
+}: Setup): Promise<{ insika: number; nextStart: number; aisdk: number; model: number }> {
+  const sdk = JSON.parse((await send(`${aisdk.url}/cpu`, { method: "GET" })).text) as NodeJS.CpuUsage;
+  const ms = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as { cpu: NodeJS.CpuUsage };
+  return {
+    insika: await serverCpu(server),
+    nextStart: await serverCpu(nextStart.server),
+    aisdk: (sdk.user + sdk.system) / 1000,
+    model: (ms.cpu.user + ms.cpu.system) / 1000,
+  };
+}
+
+/** An Insika server's CPU ms so far (its process_cpu_seconds_total). */
+async function serverCpu(server: TestServer): Promise<number> {
   const metrics = await send(`${server.url}/metrics`, {
     method: "GET",
     headers: { authorization: `Bearer ${server.token}` },
   });
-  const insika = Number(/^process_cpu_seconds_total (\S+)$/m.exec(metrics.text)?.[1] ?? NaN) * 1000;
-  const sdk = JSON.parse((await send(`${aisdk.url}/cpu`, { method: "GET" })).text) as NodeJS.CpuUsage;
-  const ms = JSON.parse((await send(`${model.url}/stats`, { method: "GET" })).text) as { cpu: NodeJS.CpuUsage };
-  return { insika, aisdk: (sdk.user + sdk.system) / 1000, model: (ms.cpu.user + ms.cpu.system) / 1000 };
+  return Number(/^process_cpu_seconds_total (\S+)$/m.exec(metrics.text)?.[1] ?? NaN) * 1000;
 }
 
 export interface ModelStats {

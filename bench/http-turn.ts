@@ -11,8 +11,8 @@
  * bench/backend-process.ts. Five sides, each measured from outside:
  *   1. Insika, JSON turn endpoint (the client waits for the JSON answer; the server answers it
  *      before Next's router, lib/api/node-turn-route.ts);
- *   1b. the same through Next's router and the route file (the session id's first letter
- *      percent-encoded, a path the Node route leaves to Next): what answering before Next buys,
+ *   1b. the same through Next's router and the route file: a second server of the same build
+ *      started with a bare `next start` (its own data): what answering before Next buys,
  *      measured in the same run (rows "http-turn JSON: before Next's router vs through it");
  *   2. Insika, SSE turn endpoint (`Accept: text/event-stream`; the client reads the stream);
  *   3. an AI SDK server (bench/aisdk-server-process.ts, its own process): generateText with
@@ -33,8 +33,8 @@
  * follow it). Also `GET /v1/health` at concurrency 200, requests/s and server CPU per request
  * (the floor of a request through Next.js), against a bare Node server's /health.
  * `BENCH_HTTP_TURN_PROFILE=DIR` instead runs only the Insika JSON load at concurrency 200 with
- * the server under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile (through Next's router
- * with `BENCH_HTTP_TURN_PROFILE_SIDE=jsonNext`).
+ * the servers under `node --cpu-prof --cpu-prof-dir=DIR`, for a profile (the `next start`
+ * server's with `BENCH_HTTP_TURN_PROFILE_SIDE=jsonNext`).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -52,6 +52,7 @@ import {
   send,
   setup,
   type ModelStats,
+  type InsikaServer,
   type Setup,
 } from "./http-turn-stack";
 
@@ -69,15 +70,19 @@ const WARMUP_TURNS_PER_CLIENT = 2;
  */
 const WARMUP_TURNS = 3_000;
 const WARMUP_CONCURRENCY = 50;
-function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) => Promise<void>> {
+function sides({ server, nextStart, aisdk, key }: Setup): Record<Side, (session: string) => Promise<void>> {
   const auth = { authorization: `Bearer ${key}` };
   const turnUrl = (session: string) => `${server.url}/v1/sessions/${session}/turns`;
-  const viaNext = (session: string) =>
-    `${server.url}/v1/sessions/%${session.charCodeAt(0).toString(16)}${session.slice(1)}/turns`;
   return {
     json: async (session) => checkJson(await send(turnUrl(session), { body: { message: MESSAGE }, headers: auth })),
     jsonNext: async (session) =>
-      checkJson(await send(viaNext(session), { body: { message: MESSAGE }, headers: auth }), "jsonNext"),
+      checkJson(
+        await send(`${nextStart.server.url}/v1/sessions/${session}/turns`, {
+          body: { message: MESSAGE },
+          headers: { authorization: `Bearer ${nextStart.key}` },
+        }),
+        "jsonNext",
+      ),
     sse: async (session) =>
       checkSse(
         await send(turnUrl(session), {
@@ -91,7 +96,9 @@ function sides({ server, aisdk, key }: Setup): Record<Side, (session: string) =>
 }
 
 /** The sides served by Insika (their clients need a session each). */
-const isInsika = (side: Side) => side === "json" || side === "jsonNext" || side === "sse";
+/** The Insika server a side's clients need sessions on; none for the AI SDK server's sides. */
+const sessionsOn = (s: Setup, side: Side): InsikaServer | undefined =>
+  side === "jsonNext" ? s.nextStart : side === "json" || side === "sse" ? s : undefined;
 /** A record of one fresh value per side. */
 const perSide = <T>(make: () => T) => Object.fromEntries(SIDES.map((side) => [side, make()])) as Record<Side, T>;
 
@@ -103,11 +110,11 @@ const perSide = <T>(make: () => T) => Object.fromEntries(SIDES.map((side) => [si
 async function round(
   s: Setup,
   turn: (session: string) => Promise<void>,
-  insika: boolean,
+  target: InsikaServer | undefined,
   concurrency: number,
   perClient: number,
 ): Promise<{ wall: number; latencies: number[] }> {
-  const sessions = insika ? await createSessions(s, concurrency) : [];
+  const sessions = target ? await createSessions(target, concurrency) : [];
   const latencies: number[] = [];
   const started = performance.now();
   await Promise.all(
@@ -126,7 +133,7 @@ async function round(
 async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   const turn = sides(s);
   const perRound = concurrency * TURNS_PER_CLIENT;
-  for (const side of SIDES) await round(s, turn[side], isInsika(side), concurrency, WARMUP_TURNS_PER_CLIENT);
+  for (const side of SIDES) await round(s, turn[side], sessionsOn(s, side), concurrency, WARMUP_TURNS_PER_CLIENT);
   await modelStats(s, true);
   const wall = perSide(() => 0);
   const cpu = perSide(() => ({ server: 0, model: 0 }));
@@ -134,13 +141,13 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
     for (const side of order) {
-      const insika = isInsika(side);
       const before = await cpuNow(s);
-      const result = await round(s, turn[side], insika, concurrency, TURNS_PER_CLIENT);
+      const result = await round(s, turn[side], sessionsOn(s, side), concurrency, TURNS_PER_CLIENT);
       const after = await cpuNow(s);
+      const process = side === "jsonNext" ? "nextStart" : sessionsOn(s, side) ? "insika" : "aisdk";
       wall[side] += result.wall;
       latencies[side].push(...result.latencies);
-      cpu[side].server += insika ? after.insika - before.insika : after.aisdk - before.aisdk;
+      cpu[side].server += after[process] - before[process];
       cpu[side].model += after.model - before.model;
     }
   }
@@ -224,7 +231,7 @@ async function warmUp(s: Setup): Promise<void> {
   const wall = perSide(() => 0);
   for (let r = 0; r < WARMUP_TURNS / perRound; r += 1)
     for (const side of SIDES)
-      wall[side] += (await round(s, turn[side], isInsika(side), WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
+      wall[side] += (await round(s, turn[side], sessionsOn(s, side), WARMUP_CONCURRENCY, TURNS_PER_CLIENT)).wall;
   say(
     `  warm-up (${WARMUP_TURNS} turns per side at concurrency ${WARMUP_CONCURRENCY}, sides interleaved): ${SIDES.map((side) => `${LABEL[side].trim()} ${((WARMUP_TURNS / wall[side]) * 1000).toFixed(0)}/s`).join(", ")}`,
   );
@@ -232,17 +239,20 @@ async function warmUp(s: Setup): Promise<void> {
 
 /** BENCH_HTTP_TURN_PROFILE: the Insika JSON load at c=200 under --cpu-prof; no rows. */
 async function profile(s: Setup, dir: string): Promise<void> {
-  const json = sides(s)[process.env.BENCH_HTTP_TURN_PROFILE_SIDE === "jsonNext" ? "jsonNext" : "json"];
-  await round(s, json, true, 200, WARMUP_TURNS_PER_CLIENT);
+  const side = process.env.BENCH_HTTP_TURN_PROFILE_SIDE === "jsonNext" ? "jsonNext" : "json";
+  const json = sides(s)[side];
+  const target = sessionsOn(s, side);
+  await round(s, json, target, 200, WARMUP_TURNS_PER_CLIENT);
   let turns = 0;
   let wall = 0;
   for (let r = 0; r < ROUNDS; r += 1) {
-    const result = await round(s, json, true, 200, TURNS_PER_CLIENT);
+    const result = await round(s, json, target, 200, TURNS_PER_CLIENT);
     turns += result.latencies.length;
     wall += result.wall;
   }
   say(`  profiled: ${turns} Insika JSON turns at concurrency 200, ${((turns / wall) * 1000).toFixed(0)} turns/s`);
   await s.server.stop();
+  await s.nextStart.server.stop();
   const profiles = fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
   say(`  profiles in ${dir} (the server's is the largest): ${profiles.join(", ")}`);
 }

@@ -101,6 +101,11 @@ export async function startServer(
     prepare?: boolean;
     /** Node flags for the server process (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry). */
     nodeArgs?: string[];
+    /**
+     * How the server is started: scripts/serve.mjs, as production runs it (the default), or a
+     * bare `next start` (every route through Next's router: the http-turn bench's comparison).
+     */
+    entry?: "serve" | "next-start";
   } = {},
 ): Promise<TestServer> {
   const port = options.port ?? (await freePort());
@@ -139,7 +144,9 @@ export async function startServer(
           // As scripts/start.mjs runs it in production.
           ...serverNodeFlags(),
           ...(options.nodeArgs ?? []),
-          path.join(ROOT, "scripts/serve.mjs"),
+          ...(options.entry === "next-start"
+            ? [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"]
+            : [path.join(ROOT, "scripts/serve.mjs")]),
         ],
         {
           cwd: ROOT,
