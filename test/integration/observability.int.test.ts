@@ -46,6 +46,16 @@ function scripts(): string {
   return dir;
 }
 
+/** The server settings every test here runs turns with: the scripted model, the secret, egress to the backend only. */
+function turnEnv(backend: LoopbackBackend): Record<string, string> {
+  return {
+    INSIKA_SCRIPTED_DIR: scripts(),
+    INSIKA_SECRET_API_TOKEN: SECRET,
+    INSIKA_EGRESS_ALLOW_HTTP: "1",
+    INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+  };
+}
+
 async function setUp(server: TestServer, backend: LoopbackBackend): Promise<void> {
   const manifest = await server.api("POST", "/v1/tools/manifest", {
     defaults: {
@@ -130,10 +140,7 @@ describe("OpenTelemetry export to a loopback collector", () => {
     collector = await startLoopbackOtlpReceiver();
     server = await startServer({
       env: {
-        INSIKA_SCRIPTED_DIR: scripts(),
-        INSIKA_SECRET_API_TOKEN: SECRET,
-        INSIKA_EGRESS_ALLOW_HTTP: "1",
-        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        ...turnEnv(backend),
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_BSP_SCHEDULE_DELAY: "100",
         OTEL_SERVICE_NAME: "insika-test",
@@ -289,10 +296,7 @@ describe("OpenTelemetry spans still queued when the server is told to stop", () 
     const collector = await startLoopbackOtlpReceiver();
     const server = await startServer({
       env: {
-        INSIKA_SCRIPTED_DIR: scripts(),
-        INSIKA_SECRET_API_TOKEN: SECRET,
-        INSIKA_EGRESS_ALLOW_HTTP: "1",
-        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        ...turnEnv(backend),
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         // Nothing is exported on the schedule while the test runs: only the shutdown sends.
         OTEL_BSP_SCHEDULE_DELAY: "600000",
@@ -327,10 +331,7 @@ describe("OpenTelemetry export to a collector that is not there", () => {
     const closed = await freePort();
     server = await startServer({
       env: {
-        INSIKA_SCRIPTED_DIR: scripts(),
-        INSIKA_SECRET_API_TOKEN: SECRET,
-        INSIKA_EGRESS_ALLOW_HTTP: "1",
-        INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        ...turnEnv(backend),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closed}`,
         OTEL_EXPORTER_OTLP_TIMEOUT: "500",
         OTEL_BSP_SCHEDULE_DELAY: "50",
