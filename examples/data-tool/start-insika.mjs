@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 
-const READY_TIMEOUT_MS = 60_000; // generous: `next start` is ready in well under a second on an idle machine
+const READY_TIMEOUT_MS = 60_000; // generous: the server is ready in well under a second on an idle machine
 
 /**
  * root: the repository root (holds .next/ and node_modules/).

@@ -1,5 +1,5 @@
 /**
- * Servers a test or bench starts as child processes (`next start`, the example MCP server) die
+ * Servers a test or bench starts as child processes (Insika's server, the example MCP server) die
  * with it: when this process exits — a finished run, a failed one, an uncaught error, an output
  * pipe closed under it — every owned child still running is killed, so an interrupted run leaves
  * no server behind holding a port and a core. (A process killed with SIGKILL runs no handler at
