@@ -42,7 +42,12 @@ let stopping = false;
 async function stop(code) {
   if (stopping) return;
   stopping = true;
+  // close() ends the connections idle now; one whose answer is still being flushed, or whose
+  // request ends later, becomes idle after it, so it is swept until the last one is gone (it
+  // would otherwise hold the stop for as long as its client keeps an idle connection open).
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
   await new Promise((resolve) => server.close(resolve));
+  clearInterval(sweep);
   await app.close();
   let timer;
   const late = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_MS, "late")));
