@@ -4,7 +4,9 @@
 // each request is first offered to `route` (the JSON turn, answered without Next's router;
 // docs/decisions.md), and on SIGTERM or SIGINT — no new connections, the requests in flight
 // answered, Next closed — `shutdown` runs (at most SHUTDOWN_MS) before the exit, 143 or 130.
-// PORT and HOST say where to listen.
+// It listens only once the app's start (instrumentation.ts) has succeeded; a start that failed
+// ends the process with exit code 1 and the reason, where `next start` would listen and answer
+// every request 500. PORT and HOST say where to listen.
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,12 +18,19 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_HOOKS = Symbol.for("insika.serverHooks");
+const SERVER_START = Symbol.for("insika.serverStart");
 const SHUTDOWN_MS = 10_000;
 const hooks = () => globalThis[SERVER_HOOKS];
 
+const started = new Promise((resolve) => (globalThis[SERVER_START] = resolve));
 const app = next({ dev: false, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+const start = await started;
+if (!start.ok) {
+  console.error(`Insika did not start: ${start.error instanceof Error ? start.error.message : String(start.error)}`);
+  process.exit(1);
+}
 
 const server = http.createServer((req, res) => {
   if (hooks()?.route(req, res)) return;
