@@ -4,8 +4,6 @@
  * Responses). Writes after the client left are dropped: the turn goes on and is recorded.
  * The response is made last so its headers can carry ids known only once the turn started.
  */
-import { isTerminalEvent } from "@/lib/engine/ports";
-
 export interface SseStream {
   /** `data: <json>` (or the text as is). */
   data(payload: unknown): void;
@@ -76,7 +74,7 @@ export interface SseChannel {
   response: Response;
 }
 
-/** One `event:`/`data:` pair per engine event; the caller closes after a terminal event. */
+/** One `event:`/`data:` pair per engine event; the caller closes it once the turn settles (sse-turn.ts). */
 export function sseChannel(headers: Record<string, string> = {}): SseChannel {
   const stream = sseStream();
   return {
@@ -85,5 +83,3 @@ export function sseChannel(headers: Record<string, string> = {}): SseChannel {
     response: stream.response(headers),
   };
 }
-
-export { isTerminalEvent };
