@@ -2,9 +2,9 @@
  * The database going away, against the real server and a PostgreSQL cluster of this test's
  * own (so it can be stopped): at start, an unreachable database is a clear error and a
  * non-zero exit within seconds, not a hang; mid-turn, losing it fails the run (fault
- * `system`) without losing the turn, /v1/ready says 503 meanwhile, and once the database is
- * back the turn resumes under the usual rule (the call in flight is reported unknown, never
- * sent again) and completes. Needs PostgreSQL's binaries, like the suite's PostgreSQL run.
+ * `system`) without losing the turn, a streaming client's stream ends instead of staying
+ * open, /v1/ready says 503 meanwhile, and once the database is back the turn resumes under
+ * the usual rule (the call in flight is reported unknown, never sent again) and completes. Needs PostgreSQL's binaries, like the suite's PostgreSQL run.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -140,5 +140,56 @@ describe.skipIf(!testPostgresUrl())("losing PostgreSQL in the middle of a turn",
     expect(messages.find((m) => m.role === "tool" && m.tool === "charge")?.content).toBe(UNKNOWN);
     await sleep(3_000); // the held response lands; nothing sends the call again
     expect(backend.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("ends a streaming client's stream when the run's end cannot be recorded (SSE turn, chat completion)", async () => {
+    const stream = async (pathname: string, body: unknown) => {
+      const res = await fetch(`${server.url}${pathname}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${server.token}`,
+          "content-type": "application/json",
+          accept: "text/event-stream",
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return res.text(); // settles only when the server ends the stream
+    };
+    const sessionId = (await server.api("POST", "/v1/sessions", { agent_id: "outage" })).body.id as string;
+    const posts = backend.requests.filter((r) => r.method === "POST").length;
+    const sse = stream(`/v1/sessions/${sessionId}/turns`, { message: "charge" });
+    const chat = stream("/v1/chat/completions", {
+      model: "outage",
+      stream: true,
+      messages: [{ role: "user", content: "charge" }],
+    });
+    const deadline = Date.now() + 20_000;
+    while (backend.requests.filter((r) => r.method === "POST").length < posts + 2 && Date.now() < deadline)
+      await sleep(50);
+    cluster("down", dir); // both calls are in flight
+
+    const ended = await Promise.race([
+      Promise.all([sse, chat]),
+      sleep(30_000).then(() => "still open after 30 s" as const),
+    ]);
+    expect(ended).not.toBe("still open after 30 s");
+    const [sseText, chatText] = ended as [string, string];
+    expect(sseText).toContain("event: tool_call");
+    expect(sseText).not.toMatch(/event: turn_(completed|halted|waiting|failed)/);
+    expect(chatText).toMatch(/"error":\{[^}]*the database is unavailable/);
+    expect(chatText).not.toContain("[DONE]");
+
+    // Back up: both turns resume and complete, as the first test's did.
+    cluster("up", dir);
+    const back = Date.now() + 30_000;
+    let statuses: string[] = [];
+    while (Date.now() < back) {
+      const turns = await server.api("GET", `/v1/sessions/${sessionId}`).catch(() => undefined);
+      statuses = (turns?.body?.turns ?? []).map((t: { status: string }) => t.status);
+      if (statuses.length > 0 && !statuses.includes("running")) break;
+      await sleep(250);
+    }
+    expect(statuses).toEqual(["completed"]);
   });
 });

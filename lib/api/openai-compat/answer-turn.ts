@@ -25,14 +25,21 @@ export async function answerTurn(db: Db, params: TurnParams): Promise<{ turnId: 
   const sink: AnswerSink = { start: () => undefined, text: () => undefined, end: (a) => (answer = a) };
   const turn = await startTurn(db, { ...params, streaming: false, listener: answerListener(sink) });
   const result = await turn.done;
-  answer ??= {
+  return { turnId: turn.turnId, answer: answer ?? resultAnswer(result) };
+}
+
+/**
+ * The answer a run's result gives, for a run whose ending never reached the listener: its end
+ * could not be recorded (the database lost, the turn taken over), so no terminal event was sent.
+ */
+function resultAnswer(result: RunTurnResult): TurnAnswer {
+  return {
     status: result.status,
     content: result.content,
     approvals: [],
     ...usageOf(result.usage),
     ...failureOf(result),
   };
-  return { turnId: turn.turnId, answer };
 }
 
 /** A failed result's error, code and fault (nothing for any other). */
@@ -47,23 +54,45 @@ function failureOf(result: RunTurnResult): Pick<TurnAnswer, "error" | "code" | "
 
 /**
  * Starts a turn written to `sse` by `sink` and returns the streaming response (its headers
- * carry X-Insika-Turn). `onLost` ends the stream if the turn could not be recorded.
+ * carry X-Insika-Turn). A run that settles without its ending reaching the sink (its end
+ * could not be recorded) is ended with its result; `onLost` ends the stream if the run
+ * itself failed to settle with one.
  */
 export async function streamTurn(
   db: Db,
   params: TurnParams & { sse: SseStream; sink: AnswerSink; onLost: () => void; headers: Record<string, string> },
 ): Promise<Response> {
+  let ended = false;
+  const sink: AnswerSink = {
+    start: (turnId) => params.sink.start(turnId),
+    text: (delta) => params.sink.text(delta),
+    end: (answer) => {
+      ended = true;
+      params.sink.end(answer);
+    },
+  };
   const turn = await startTurn(db, {
     sessionId: params.sessionId,
     message: params.message,
     actor: params.actor,
     streaming: true,
-    listener: answerListener(params.sink),
+    listener: answerListener(sink),
   });
-  turn.done.catch((error: unknown) => {
-    log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
-    params.onLost();
-    params.sse.close();
-  });
+  turn.done.then(
+    (result) => {
+      if (ended) return;
+      try {
+        sink.end(resultAnswer(result));
+      } catch (error) {
+        log.error("OpenAI-compatible stream writer failed", { turn_id: turn.turnId, ...describeError(error) });
+        params.sse.close();
+      }
+    },
+    (error: unknown) => {
+      log.error("OpenAI-compatible stream: turn not recorded", { turn_id: turn.turnId, ...describeError(error) });
+      params.onLost();
+      params.sse.close();
+    },
+  );
   return params.sse.response({ ...params.headers, "x-insika-turn": turn.turnId });
 }
