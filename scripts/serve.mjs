@@ -26,7 +26,10 @@ const started = new Promise((resolve) => (globalThis[SERVER_START] = resolve));
 const app = next({ dev: false, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+// A slow start (a database still migrating or out of reach) says so rather than sit silent.
+const slow = setTimeout(() => console.warn("Insika is still starting after 30 s (opening the database)"), 30_000);
 const start = await started;
+clearTimeout(slow);
 if (!start.ok) {
   console.error(`Insika did not start: ${start.error instanceof Error ? start.error.message : String(start.error)}`);
   process.exit(1);
