@@ -54,9 +54,9 @@ function failureOf(result: RunTurnResult): Pick<TurnAnswer, "error" | "code" | "
 
 /**
  * Starts a turn written to `sse` by `sink` and returns the streaming response (its headers
- * carry X-Insika-Turn). A run that settles without its ending reaching the sink (its end
- * could not be recorded) is ended with its result; `onLost` ends the stream if the run
- * itself failed to settle with one.
+ * carry X-Insika-Turn). A run whose ending never reached the sink (its end could not be
+ * recorded) is ended with its result; `onLost` ends the stream in the last resort, a run that
+ * rejects instead of settling with a result.
  */
 export async function streamTurn(
   db: Db,
