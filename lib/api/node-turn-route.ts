@@ -1,9 +1,9 @@
 /**
  * POST /v1/sessions/:id/turns for a client that waits for one JSON answer, served on Node's
  * own request and response before Next.js routes it: scripts/serve.mjs offers every request to
- * `serveOnNode` first (server-hooks.ts; instrumentation.ts registers it). Why: Next's router, the web Request and Response it builds, and its
- * per-request stores cost more CPU than the rest of the turn (docs/decisions.md, "The JSON
- * turn is answered before Next's router"). Everything else is the route's own, from
+ * `serveOnNode` first (server-hooks.ts; instrumentation.ts registers it). Why: Next's router,
+ * the web Request and Response it builds, and its per-request stores cost more CPU than the
+ * rest of the turn (docs/decisions.md, "The JSON turn is answered before Next's router"). Everything else is the route's own, from
  * json-turn.ts and route.ts: the key and its scope, the body cap, the JSON and schema checks,
  * the turn, the answer and the error envelope. A request this does not take plainly — an SSE
  * client, another method, a path that is not /v1/sessions/<id>/turns with a plain id — goes to

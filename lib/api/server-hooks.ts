@@ -20,7 +20,7 @@ export function registerServerHooks(hooks: ServerHooks): void {
   (globalThis as Record<symbol, unknown>)[SERVER_HOOKS] = hooks;
 }
 
-/** The slot scripts/serve.mjs leaves for the start's outcome (a function; absent under a bare `next start`). */
+/** The slot scripts/serve.mjs leaves for the start's outcome (a function; absent under a bare `next start`); it spells the name out too. */
 export const SERVER_START = Symbol.for("insika.serverStart");
 
 export type ServerStart = { ok: true } | { ok: false; error: unknown };
