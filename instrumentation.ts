@@ -13,7 +13,9 @@ export async function register() {
     await startServerProcess();
     const { serveOnNode } = await import("@/lib/api/node-turn-route");
     const { runShutdownTasks } = await import("@/lib/shutdown-tasks");
-    registerServerHooks({ route: serveOnNode, shutdown: runShutdownTasks });
+    const { getEnv } = await import("@/lib/env");
+    const shutdownGraceMs = getEnv().INSIKA_SHUTDOWN_GRACE * 1000;
+    registerServerHooks({ route: serveOnNode, shutdown: runShutdownTasks, shutdownGraceMs });
   } catch (error) {
     reportServerStart({ ok: false, error });
     throw error;

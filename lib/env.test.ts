@@ -16,3 +16,17 @@ describe("INSIKA_MANIFEST_ENV", () => {
     );
   });
 });
+
+describe("INSIKA_SHUTDOWN_GRACE", () => {
+  it("is seconds, 25 by default, and 0 cuts at once", () => {
+    expect(parseEnv({}).INSIKA_SHUTDOWN_GRACE).toBe(25);
+    expect(parseEnv({ INSIKA_SHUTDOWN_GRACE: "0" }).INSIKA_SHUTDOWN_GRACE).toBe(0);
+    expect(parseEnv({ INSIKA_SHUTDOWN_GRACE: "2.5" }).INSIKA_SHUTDOWN_GRACE).toBe(2.5);
+  });
+
+  it("refuses a value that is not a number of seconds up to an hour, naming the variable", () => {
+    for (const bad of ["soon", "-1", "3601"]) {
+      expect(() => parseEnv({ INSIKA_SHUTDOWN_GRACE: bad })).toThrow(/INSIKA_SHUTDOWN_GRACE/);
+    }
+  });
+});

@@ -65,6 +65,12 @@ const envSchema = z.object({
    * it every fifth of that; another process takes the turn over only once it has expired.
    */
   INSIKA_TURN_LEASE: z.coerce.number().min(1).max(3600).default(15),
+  /**
+   * Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight before it closes their
+   * connections (scripts/serve.mjs); a turn cut so resumes from its last checkpoint. Below the
+   * usual supervisor's kill (Kubernetes waits 30 s), so the process exits on its own terms.
+   */
+  INSIKA_SHUTDOWN_GRACE: z.coerce.number().min(0).max(3600).default(25),
   INSIKA_CONFIG: z.string().optional(),
   INSIKA_DEMO: flag,
   /** Test-only: where provider "scripted" reads `<model>.json` scripts. Unset = scripted refused. */

@@ -3,7 +3,8 @@
 // as `next start` serves it, with the hooks the app registers at start (lib/api/server-hooks.ts):
 // each request is first offered to `route` (the JSON turn, answered without Next's router;
 // docs/decisions.md), and on SIGTERM or SIGINT — no new connections, the requests in flight
-// answered, Next closed — `shutdown` runs (at most SHUTDOWN_MS) before the exit, 143 or 130.
+// answered (those still going after `shutdownGraceMs` cut), Next closed — `shutdown` runs (at
+// most SHUTDOWN_MS) before the exit, 143 or 130.
 // It listens only once the app's start (instrumentation.ts) has succeeded; a start that failed
 // ends the process with exit code 1 and the reason, where `next start` would listen and answer
 // every request 500. PORT and HOST say where to listen.
@@ -50,6 +51,17 @@ server.on("error", (error) => {
 });
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
+/** Waits for `work`, at most `ms`: "late" when it took longer. */
+async function within(work, ms) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, ms, "late")));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 let stopping = false;
 async function stop(code) {
   if (stopping) return;
@@ -58,15 +70,28 @@ async function stop(code) {
   // request ends later, becomes idle after it, so it is swept until the last one is gone (it
   // would otherwise hold the stop for as long as its client keeps an idle connection open).
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  await new Promise((resolve) => server.close(resolve));
+  const closed = new Promise((resolve) => server.close(resolve));
+  // A request still in flight after the grace (a long turn, a stream) is cut, so the stop takes
+  // a known time; a turn cut so is resumed from its last checkpoint once its lease expires.
+  // (The hooks are there: the server listens, and stops, only after a start that registered them.)
+  const graceMs = hooks().shutdownGraceMs;
+  if ((await within(closed, graceMs)) === "late") {
+    const busy = await new Promise((resolve) => server.getConnections((_, count) => resolve(count)));
+    if (busy > 0) {
+      console.error(
+        `${busy} connection(s) still busy ${graceMs / 1000} s after the stop signal (INSIKA_SHUTDOWN_GRACE); closing them`,
+      );
+      server.closeAllConnections();
+    }
+    await closed;
+  }
   clearInterval(sweep);
   await app.close();
-  let timer;
-  const late = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_MS, "late")));
-  const outcome = await Promise.race([hooks()?.shutdown(), late]);
-  clearTimeout(timer);
-  if (outcome === "late") console.error(`shutdown tasks still running after ${SHUTDOWN_MS} ms; exiting anyway`);
+  if ((await within(hooks().shutdown(), SHUTDOWN_MS)) === "late") {
+    console.error(`shutdown tasks still running after ${SHUTDOWN_MS} ms; exiting anyway`);
+  }
   process.exit(code);
 }
+
 process.on("SIGTERM", () => void stop(143));
 process.on("SIGINT", () => void stop(130));

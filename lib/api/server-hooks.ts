@@ -2,15 +2,17 @@
  * What the app hands the server process (scripts/serve.mjs) at start, in one global slot
  * (instrumentation.ts fills it): `route`, offered every request before Next.js routes it
  * (true: it answers; node-turn-route.ts), and `shutdown`, awaited on SIGTERM or SIGINT once
- * the listener is closed and the requests in flight are answered
- * (lib/shutdown-tasks.ts). And the other way, in a slot the server process leaves: how the
- * app's start went, which the server process waits for before it listens.
+ * the listener is closed and the requests in flight are answered or, after `shutdownGraceMs`,
+ * cut (lib/shutdown-tasks.ts). And the other way, in a slot the server process leaves: how
+ * the app's start went, which the server process waits for before it listens.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export interface ServerHooks {
   route(req: IncomingMessage, res: ServerResponse): boolean;
   shutdown(): Promise<void>;
+  /** How long a stop waits for the requests in flight before it closes their connections (INSIKA_SHUTDOWN_GRACE). */
+  shutdownGraceMs: number;
 }
 
 /** The slot's name; scripts/serve.mjs spells it out too. */

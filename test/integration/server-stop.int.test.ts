@@ -1,6 +1,7 @@
 /**
  * How the server process (scripts/serve.mjs) stops on SIGTERM: a request in flight is answered
- * first, and the connection it leaves idle does not hold the stop open.
+ * first, and the connection it leaves idle does not hold the stop open; a request still going
+ * after the grace (INSIKA_SHUTDOWN_GRACE) is cut, and its turn resumes after the restart.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +13,8 @@ import { tempDir } from "../support/temp-dir";
 
 /** How long the backend takes to answer the tool's call: the window the stop signal lands in. */
 const SLOW_MS = 1_000;
+/** How long the backend holds the first call of the tool "stalled": longer than the test waits. */
+const STALL_MS = 60_000;
 
 describe("stopping the server", () => {
   let backend: LoopbackBackend;
@@ -20,6 +23,9 @@ describe("stopping the server", () => {
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     backend.route("GET", "/slow", () => ({ body: { stock: 7 }, delayMs: SLOW_MS }));
+    // The first call outlasts any stop; the calls after it (a resumed turn's) answer at once.
+    let stalls = 0;
+    backend.route("GET", "/stall", () => ({ body: { stock: 3 }, delayMs: stalls++ === 0 ? STALL_MS : 0 }));
     scripts = tempDir("insika-scripts-");
     fs.writeFileSync(
       path.join(scripts, "stopper.json"),
@@ -28,18 +34,19 @@ describe("stopping the server", () => {
   });
   afterAll(() => backend?.close());
 
-  async function serverWithTool(): Promise<TestServer> {
+  async function serverWithTool(env: Record<string, string> = {}, path = "/slow"): Promise<TestServer> {
     const server = await startServer({
       env: {
         INSIKA_SCRIPTED_DIR: scripts,
         INSIKA_EGRESS_ALLOW_HTTP: "1",
         INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
+        ...env,
       },
     });
     await server.api("PUT", "/v1/tools/stock", {
       name: "stock",
       description: "stock level",
-      request: { method: "GET", url: `${backend.url}/slow` },
+      request: { method: "GET", url: `${backend.url}${path}` },
     });
     await server.api("PUT", "/v1/agents/stopper", { model: { provider: "scripted", model: "stopper" } });
     return server;
@@ -72,6 +79,42 @@ describe("stopping the server", () => {
     } finally {
       await server.stop();
       await client.close();
+    }
+  });
+
+  it("cuts a turn still in flight after the grace, exits, and the turn resumes after the restart", async () => {
+    const server = await serverWithTool({ INSIKA_SHUTDOWN_GRACE: "1", INSIKA_TURN_LEASE: "1" }, "/stall");
+    try {
+      const session = (await server.api("POST", "/v1/sessions", { agent_id: "stopper" })).body.id;
+      const seen = backend.requests.length;
+      const turn = request(`${server.url}/v1/sessions/${session}/turns`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ message: "how many?" }),
+      }).then(
+        (answer) => ({ status: answer.statusCode }),
+        (error: Error) => ({ error }),
+      );
+      while (backend.requests.length === seen) await new Promise((r) => setTimeout(r, 10));
+      const signalled = Date.now();
+      await server.stop("SIGTERM");
+      // The grace (1 s) and the stop's own work, nowhere near the call's 60 s.
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(server.pid()).toBeUndefined();
+      const cut = await turn;
+      expect(cut).toMatchObject({ error: expect.any(Error) });
+      expect(server.output()).toContain("1 connection(s) still busy 1 s after the stop signal (INSIKA_SHUTDOWN_GRACE)");
+
+      await server.restart();
+      let turns: { status: string; content: string | null }[] = [];
+      for (let i = 0; i < 100; i += 1) {
+        turns = (await server.api("GET", `/v1/sessions/${session}`)).body.turns;
+        if (turns[0]?.status === "completed") break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(turns.map((t) => [t.status, t.content])).toEqual([["completed", "7 in stock"]]);
+    } finally {
+      await server.stop();
     }
   });
 });
