@@ -18,6 +18,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
 import { undiciClient } from "./fixtures";
+import { startedAs } from "./bench-script";
 
 /** The model name the AI SDK server asks for (the model server counts requests per name). */
 export const AISDK_MODEL = "aisdk-bench";
@@ -78,7 +79,7 @@ async function main(modelBaseUrl: string, backendUrl: string): Promise<void> {
   });
 }
 
-if (process.argv[1]?.endsWith("aisdk-server-process.ts")) {
+if (startedAs("aisdk-server-process")) {
   const [modelBaseUrl, backendUrl] = process.argv.slice(2);
   if (!modelBaseUrl || !backendUrl) throw new Error("usage: aisdk-server-process.ts MODEL_BASE_URL BACKEND_URL");
   void main(modelBaseUrl, backendUrl);

@@ -6,6 +6,7 @@
  * Prints `{"port": N}` once listening; exits when its parent goes away.
  */
 import { startLoopbackBackend } from "../test/support/loopback-backend";
+import { startedAs } from "./bench-script";
 
 export const ITEMS = { items: [{ id: "42", name: "Desk lamp", price: 19.9, stock: 3 }], total: 1 };
 export const SLOW_MS = 200;
@@ -24,4 +25,4 @@ async function main(): Promise<void> {
   process.stdin.on("end", () => void backend.close().then(() => process.exit(0)));
 }
 
-if (process.argv[1]?.endsWith("backend-process.ts")) void main();
+if (startedAs("backend-process")) void main();

@@ -15,11 +15,12 @@ import { putTool } from "@/lib/services/tools/tools";
 import type { ScriptedPart } from "@/lib/providers/scripted";
 import { tempDir } from "../test/support/temp-dir";
 import { operatorPrincipal } from "@/lib/access/principal";
+import { benchScriptPath } from "./bench-script";
 import { say } from "./harness";
 
 const OPERATOR = operatorPrincipal("api");
 
-/** Node flags for a child process: this one's (the tsx loader), minus profiling. */
+/** Node flags for a child process: this one's (the tsx loader, when the sources run), minus profiling. */
 export const childExecArgv = () => process.execArgv.filter((a) => !a.startsWith("--cpu-prof"));
 
 export interface BackendProcess {
@@ -29,11 +30,11 @@ export interface BackendProcess {
 }
 
 /**
- * Starts a bench process (`bench/<script>`, which prints `{"port": N}` once listening and
+ * Starts a bench process (bench script `script`, which prints `{"port": N}` once listening and
  * exits when its stdin ends, i.e. when this process goes away) and waits for its port.
  */
 export async function startBenchProcess(script: string, args: string[] = []): Promise<BackendProcess> {
-  const child = spawn(process.execPath, [...childExecArgv(), path.join("bench", script), ...args], {
+  const child = spawn(process.execPath, [...childExecArgv(), benchScriptPath(script), ...args], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const first = await new Promise<string>((resolve, reject) => {
@@ -45,7 +46,7 @@ export async function startBenchProcess(script: string, args: string[] = []): Pr
 }
 
 /** Starts bench/backend-process.ts and waits for its port. */
-export const startBackendProcess = () => startBenchProcess("backend-process.ts");
+export const startBackendProcess = () => startBenchProcess("backend-process");
 
 /**
  * The environment the services parse once (lib/env, the egress posture): call it

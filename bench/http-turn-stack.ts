@@ -42,11 +42,11 @@ export interface Setup extends InsikaServer {
 }
 
 export async function setup(stack: Array<() => unknown>, nodeArgs: string[] = []): Promise<Setup> {
-  const model = await startBenchProcess("model-server-process.ts");
+  const model = await startBenchProcess("model-server-process");
   stack.push(() => model.stop());
   const backend = await startBackendProcess();
   stack.push(() => backend.stop());
-  const aisdk = await startBenchProcess("aisdk-server-process.ts", [`${model.url}/v1`, backend.url]);
+  const aisdk = await startBenchProcess("aisdk-server-process", [`${model.url}/v1`, backend.url]);
   stack.push(() => aisdk.stop());
   await ensureBuild("http-turn");
   const insika = await insikaServer(stack, model, backend, nodeArgs, "serve");

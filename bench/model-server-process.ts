@@ -17,6 +17,7 @@
 import type { ServerResponse } from "node:http";
 import { chatChunk, chatUsageChunk } from "../test/support/loopback-model-server";
 import { json, startLoopbackServer } from "../test/support/loopback-server";
+import { startedAs } from "./bench-script";
 
 export const TOOL_NAME = "lookup_item";
 
@@ -138,4 +139,4 @@ async function main(): Promise<void> {
   process.stdin.on("end", () => void server.close().then(() => process.exit(0)));
 }
 
-if (process.argv[1]?.endsWith("model-server-process.ts")) void main();
+if (startedAs("model-server-process")) void main();

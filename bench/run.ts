@@ -2,7 +2,9 @@
  * `npm run bench` runs every benchmark, each in its own process (a clean heap and
  * a clean peak-RSS counter), and writes bench-results.json and bench-results.md.
  * `npm run bench -- NAME [NAME...]` runs only those; with one NAME it runs in this
- * process, so `node --import tsx --cpu-prof bench/run.ts NAME` profiles it.
+ * process, so `node --cpu-prof .tmp/bench/run.mjs NAME` profiles it. It runs compiled
+ * (bench/compile.mjs, which `npm run bench` runs first); `npx tsx bench/run.ts` runs the
+ * sources, slower on Insika's side only.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -30,7 +32,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Runs `node bench/run.ts --child NAME OUT [ARGS...]` and returns what the child wrote to OUT. */
+/** Runs this file again as `--child NAME OUT [ARGS...]` and returns what the child wrote to OUT. */
 export async function inChild<T>(name: string, args: string[] = []): Promise<T> {
   const out = path.join(tempDir("insika-bench-"), "out.json");
   const child = ownChild(
