@@ -1,9 +1,9 @@
 /**
  * What the app hands the server process (scripts/serve.mjs) at start, in one global slot
  * (instrumentation.ts fills it): `route`, offered every request before Next.js routes it
- * (true: it answers; node-turn-route.ts), and `shutdown`, awaited on SIGTERM or SIGINT once
- * the listener is closed and the requests in flight are answered or, after `shutdownGraceMs`,
- * cut (lib/shutdown-tasks.ts). And the other way, in a slot the server process leaves: how
+ * (true: it answers; node-turn-route.ts), and `shutdown` (lib/shutdown-tasks.ts), awaited on
+ * SIGTERM or SIGINT once the listener is closed and the requests in flight are answered or,
+ * after `shutdownGraceMs`, cut. And the other way, in a slot the server process leaves: how
  * the app's start went, which the server process waits for before it listens.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
