@@ -4,7 +4,7 @@
  * on, as an operator runs it) and a fresh SQLite file, each measured the way its own bench
  * measures SQLite:
  * - turn: whole turns (startTurn, scripted model, one loopback tool call) at concurrency 16,
- *   rounds of the two databases interleaved;
+ *   rounds of the two databases interleaved, and what a turn costs (postgres-turn-cost.ts);
  * - data-call: one data tool call and its trace row, sequential, against undici alone;
  * - trace-write: engine events through the TurnRecorder (group commit), 10 turns at a time;
  * - fleet: turns/s over HTTP with 1, 2 and 3 built servers on one PostgreSQL database, the
@@ -38,6 +38,7 @@ import {
   undiciClient,
 } from "./fixtures";
 import { dataCallSide } from "./data-call";
+import { describeTurnCosts, turnCostMeter } from "./postgres-turn-cost";
 import { describe, interleave, pool, row, say, stats, type Row } from "./harness";
 import { turnEvents } from "./trace-write";
 
@@ -50,6 +51,7 @@ const FLEET_TURNS = 600;
 
 interface Cluster {
   adminUrl: string;
+  dataDir: string;
   createDatabase(): Promise<string>;
   stop(): void;
 }
@@ -63,6 +65,7 @@ function startCluster(): Cluster {
   const adminUrl = value("INSIKA_TEST_DATABASE_URL");
   return {
     adminUrl,
+    dataDir: path.join(dir, "data"),
     async createDatabase() {
       const name = `bench_${crypto.randomBytes(5).toString("hex")}`;
       const client = new pg.Client({ connectionString: adminUrl });
@@ -83,8 +86,8 @@ async function freshPostgres(cluster: Cluster): Promise<Db> {
   return db;
 }
 
-/** One database set up for the turn bench: the item tool and the scripted agent that calls it once. */
-async function turnSide(db: Db, backendUrl: string, scripts: string) {
+/** One database set up for the turn bench (the item tool, the scripted agent calling it once); `meter` costs its turns. */
+async function turnSide(db: Db, backendUrl: string, scripts: string, meter: ReturnType<typeof turnCostMeter>) {
   await storeItemTool(db, backendUrl);
   await scriptedAgent(
     db,
@@ -97,21 +100,25 @@ async function turnSide(db: Db, backendUrl: string, scripts: string) {
     const sessions: string[] = [];
     for (let i = 0; i < turns; i += 1) sessions.push((await createSession(db, { agentId: "bench" })).id);
     const t = performance.now();
-    await pool(turns, CONCURRENCY, async (i) => {
-      const result = await (await startTurn(db, { sessionId: sessions[i]!, message: "find 42", actor: null })).done;
-      if (result.status !== "completed") throw new Error(`turn ${result.status}: ${result.error ?? ""}`);
-    });
+    await meter.measure(turns, () =>
+      pool(turns, CONCURRENCY, async (i) => {
+        const result = await (await startTurn(db, { sessionId: sessions[i]!, message: "find 42", actor: null })).done;
+        if (result.status !== "completed") throw new Error(`turn ${result.status}: ${result.error ?? ""}`);
+      }),
+    );
     return performance.now() - t;
   };
 }
 
 async function turnRows(cluster: Cluster, backendUrl: string, scripts: string): Promise<Row[]> {
+  const meters = { postgres: turnCostMeter(cluster.dataDir), sqlite: turnCostMeter() };
   const sides = {
-    postgres: await turnSide(await freshPostgres(cluster), backendUrl, scripts),
-    sqlite: await turnSide(freshDb(), backendUrl, scripts),
+    postgres: await turnSide(await freshPostgres(cluster), backendUrl, scripts, meters.postgres),
+    sqlite: await turnSide(freshDb(), backendUrl, scripts, meters.sqlite),
   };
   await sides.postgres(160);
   await sides.sqlite(160);
+  for (const meter of Object.values(meters)) meter.reset();
   const times = { postgres: [] as number[], sqlite: [] as number[] };
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = r % 2 ? (["sqlite", "postgres"] as const) : (["postgres", "sqlite"] as const);
@@ -121,6 +128,7 @@ async function turnRows(cluster: Cluster, backendUrl: string, scripts: string): 
   say(
     `  turn: ${TURNS} turns at concurrency ${CONCURRENCY}, ${ROUNDS} interleaved rounds: postgres ${tput("postgres").toFixed(0)} turns/s, sqlite ${tput("sqlite").toFixed(0)} turns/s`,
   );
+  say(`    ${describeTurnCosts(meters.postgres.total, meters.sqlite.total)}`);
   return [
     row({
       name: "turn (postgres)",
