@@ -179,3 +179,8 @@ export function writeResults(rows: Row[]): void {
   fs.writeFileSync("bench-results.json", `${JSON.stringify({ machine, benches: rows }, null, 2)}\n`);
   fs.writeFileSync("bench-results.md", markdown(rows, machine));
 }
+
+/** The sides in round `r`'s order: it rotates by one a round, so no side always follows the same one. */
+export function rotated<T>(sides: readonly T[], r: number): T[] {
+  return [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
+}

@@ -39,7 +39,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AISDK_MODEL } from "./aisdk-server-process";
-import { row, say, stats, type Row } from "./harness";
+import { rotated, row, say, stats, type Row } from "./harness";
 import { checkGenerate, checkJson, checkSse, checkStream, LABEL, SIDES, type Side } from "./http-turn-answers";
 import { healthFloor } from "./http-turn-floor";
 import {
@@ -139,7 +139,7 @@ async function atConcurrency(s: Setup, concurrency: number): Promise<Row[]> {
   const cpu = perSide(() => ({ server: 0, model: 0 }));
   const latencies = perSide((): number[] => []);
   for (let r = 0; r < ROUNDS; r += 1) {
-    const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
+    const order = rotated(SIDES, r);
     for (const side of order) {
       const before = await cpuNow(s);
       const result = await round(s, turn[side], sessionsOn(s, side), concurrency, TURNS_PER_CLIENT);

@@ -7,8 +7,9 @@
  * (handWrittenTrace: the same rows into SQLite, one transaction per turn). A fourth side,
  * "bare", makes only the tool's HTTP call, so overhead per turn = (round time - bare round
  * time) / turns in the round.
- * Rounds of the four sides are interleaved (order rotating). Peak RSS is
- * measured per side in a fresh process.
+ * Rounds of the four sides are interleaved (order rotating). After the rated rounds, more
+ * rounds say where each side's time goes (turn-costs.ts). Peak RSS is measured per side in a
+ * fresh process.
  */
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -19,8 +20,9 @@ import { createSession } from "@/lib/services/sessions/create-session";
 import { startTurn } from "@/lib/services/turns/start-turn";
 import { text, toolCall } from "@/lib/providers/scripted";
 import { benchEnv, freshDb, scriptedAgent, startBackendProcess, storeItemTool, undiciClient } from "./fixtures";
-import { describe, peakRssMb, pool, row, rssMb, say, stats, type Row } from "./harness";
+import { describe, peakRssMb, pool, rotated, row, rssMb, say, stats, type Row } from "./harness";
 import { inChild } from "./run";
+import { costRows, measureSideCosts, type SideCostMeter } from "./turn-costs";
 import { tempDir } from "../test/support/temp-dir";
 
 const CONCURRENCY = 16;
@@ -33,6 +35,8 @@ const ROUNDS = 10;
  * less, the 160-turn rows measured the JIT's progress rather than a running server.
  */
 const WARMUP_TURNS = 1_600;
+/** Rounds of 160 turns a side measured for where the time goes, after the rated ones. */
+const COST_ROUNDS = 10;
 
 type Side = "insika" | "aisdk" | "traced" | "bare";
 
@@ -175,11 +179,12 @@ async function setup() {
   };
   /** CPU ms this process spent per side (user + system), for the printout. */
   const cpu: Record<Side, number> = { insika: 0, aisdk: 0, traced: 0, bare: 0 };
-  /** Runs `turns` turns of one side at concurrency 16; returns the wall time in ms. */
-  const round = async (side: Side, turns: number): Promise<number> => {
+  /** Runs `turns` turns of one side at concurrency 16 (through `meter` when given); returns the wall time in ms. */
+  const round = async (side: Side, turns: number, meter?: SideCostMeter<Side>): Promise<number> => {
     if (side === "insika") await prepare(turns);
     const [t, c] = [performance.now(), process.cpuUsage()];
-    await pool(turns, CONCURRENCY, turn[side]);
+    const run = () => pool(turns, CONCURRENCY, turn[side]);
+    await (meter ? meter.measure(side, turns, run) : run());
     const used = process.cpuUsage(c);
     cpu[side] += (used.user + used.system) / 1000;
     return performance.now() - t;
@@ -213,8 +218,7 @@ export default async function turnBench(): Promise<Row[]> {
     const times: Record<Side, number[]> = { insika: [], aisdk: [], traced: [], bare: [] };
     for (const side of sides) cpu[side] = 0;
     for (let r = 0; r < ROUNDS; r += 1) {
-      const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
-      for (const side of order) times[side].push(await round(side, perRound));
+      for (const side of rotated(sides, r)) times[side].push(await round(side, perRound));
     }
     const total = (side: Side) => times[side].reduce((a, b) => a + b, 0);
     const tput = (side: Side) => (size / total(side)) * 1000;
@@ -260,6 +264,9 @@ export default async function turnBench(): Promise<Row[]> {
       }),
     );
   }
+  // Where the time goes: more rounds, SQLite's statements timed (turn-costs.ts); rows without goals.
+  const costs = await measureSideCosts(sides, COST_ROUNDS, (side, meter) => round(side, 160, meter));
+  rows.push(...costRows(costs, `${COST_ROUNDS} rounds of 160 turns`, { cpu: "aisdk", sqlite: "traced" }));
   stop();
   say("  peak RSS: each side alone in a fresh process, same setup, N turns at concurrency 16");
   for (const size of SIZES) {
