@@ -229,6 +229,10 @@ export default async function turnBench(): Promise<Row[]> {
     );
     say(`    overhead per turn, insika: ${describe(oi)}`);
     say(`    overhead per turn, AI SDK: ${describe(oa)}`);
+    // The rows use the whole size's times; the spread of the rounds' ratios says how far one run's verdict holds.
+    const ratios = (baseline: Side) => stats(times.insika.map((t, i) => (times[baseline][i] ?? NaN) / t));
+    say(`    Insika's turns/s over the AI SDK loop's, per round: ${describe(ratios("aisdk"), "x")}`);
+    say(`    Insika's turns/s over the traced loop's, per round: ${describe(ratios("traced"), "x")}`);
     say(
       `    CPU of this process per turn (the backend runs elsewhere): insika ${(cpu.insika / size).toFixed(3)} ms, AI SDK ${(cpu.aisdk / size).toFixed(3)} ms, bare ${(cpu.bare / size).toFixed(3)} ms`,
     );
