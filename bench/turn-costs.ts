@@ -57,7 +57,7 @@ function timeSqlite(): void {
  * Measures the sides' rounds that `runRound` runs: call it as `measure(side, turns, () => round(...))`.
  * A collection is charged to the round during which it started.
  */
-export function sideCostMeter<S extends string>() {
+function sideCostMeter<S extends string>() {
   timeSqlite();
   const costs = new Map<S, SideCost>();
   const rounds: { side: S; start: number; end: number }[] = [];
@@ -98,7 +98,7 @@ export function sideCostMeter<S extends string>() {
 }
 
 /** "CPU 0.91 ms, SQLite 0.29 ms (32%), GC 0.04 ms" a turn. */
-export function describeSideCost(cost: SideCost): string {
+function describeSideCost(cost: SideCost): string {
   const perTurn = (ms: number) => (ms / cost.turns).toFixed(3);
   const share = cost.cpuMs > 0 ? ` (${((cost.sqliteMs / cost.cpuMs) * 100).toFixed(0)}%)` : "";
   return `CPU ${perTurn(cost.cpuMs)} ms, SQLite ${perTurn(cost.sqliteMs)} ms${share}, GC ${perTurn(cost.gcMs)} ms`;
@@ -121,35 +121,28 @@ export async function measureSideCosts<S extends string>(
   return costs;
 }
 
-/** Rows (no goals) for Insika's CPU a turn against `against.cpu`'s, and its SQLite time against `against.sqlite`'s. */
+/** Rows (no goals): Insika's CPU a turn against `against.cpu`'s, its SQLite time against `against.sqlite`'s. */
 export function costRows<S extends string>(
-  costs: Map<S | "insika", SideCost>,
+  costs: Map<S, SideCost>,
   size: string,
   against: { cpu: S; sqlite: S },
 ): Row[] {
-  const perTurn = (side: S | "insika", part: "cpuMs" | "sqliteMs") => {
+  const perTurn = (side: S, part: "cpuMs" | "sqliteMs") => {
     const cost = costs.get(side);
     return cost && cost.turns > 0 ? cost[part] / cost.turns : 0;
   };
-  const name = "turn, where the time goes";
-  return [
-    row({
-      name,
+  const insika = "insika" as S;
+  return (["cpuMs", "sqliteMs"] as const).map((part) => {
+    const baseline = part === "cpuMs" ? against.cpu : against.sqlite;
+    return row({
+      name: "turn, where the time goes",
       size,
-      metric: `CPU per turn (vs ${against.cpu})`,
+      metric: `${part === "cpuMs" ? "CPU" : "SQLite"} per turn (vs ${baseline})`,
       unit: "ms",
-      value: perTurn("insika", "cpuMs"),
-      baseline: perTurn(against.cpu, "cpuMs"),
-    }),
-    row({
-      name,
-      size,
-      metric: `SQLite per turn (vs ${against.sqlite})`,
-      unit: "ms",
-      value: perTurn("insika", "sqliteMs"),
-      baseline: perTurn(against.sqlite, "sqliteMs"),
-    }),
-  ];
+      value: perTurn(insika, part),
+      baseline: perTurn(baseline, part),
+    });
+  });
 }
 
 export type SideCostMeter<S extends string> = ReturnType<typeof sideCostMeter<S>>;
