@@ -72,7 +72,8 @@ async function stop(code) {
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   const closed = new Promise((resolve) => server.close(resolve));
   // A request still in flight after the grace (a long turn, a stream) is cut, so the stop takes
-  // a known time; a turn cut so is resumed from its last checkpoint once its lease expires.
+  // a known time; a turn cut so has its lease given up by the shutdown tasks (turn-leases.ts),
+  // and is resumed from its last checkpoint by the next resume pass of any instance.
   // (The hooks are there: the server listens, and stops, only after a start that registered them.)
   const graceMs = hooks().shutdownGraceMs;
   if ((await within(closed, graceMs)) === "late") {

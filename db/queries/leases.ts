@@ -98,6 +98,27 @@ export async function renewLeases(
 }
 
 /**
+ * A stopping owner gives its turns up: each lease of `turnIds` that `instance` still holds
+ * expires at `now`, so the next resume pass of any process (this one's next start included)
+ * takes the turn over instead of waiting out the lease. The owner stays recorded until a claim
+ * replaces it: until then its own writes still pass the fence, as under a lease that expired.
+ * Returns how many it gave up.
+ */
+export async function releaseLeases(
+  db: Db,
+  params: { instance: string; turnIds: string[]; now: number },
+): Promise<number> {
+  if (params.turnIds.length === 0) return 0;
+  const release = db.prepared("checkpoints.releaseLeases", (o, { checkpoints }) =>
+    o
+      .update(checkpoints)
+      .set({ leaseExpiresAt: rawParam("now") })
+      .where(and(eq(checkpoints.runnerInstance, param("instance")), inJsonList(db, checkpoints.turnId, "ids"))),
+  );
+  return release.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), now: params.now });
+}
+
+/**
  * `column` is one of the strings of the JSON array bound to the named parameter, in this dialect.
  * On PostgreSQL the list is made an array first (`= any(array(…))`, an init plan) so that the
  * column's index is searched for each: the planner turns `in (select jsonb_array_elements_text(…))`

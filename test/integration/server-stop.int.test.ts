@@ -1,15 +1,19 @@
 /**
  * How the server process (scripts/serve.mjs) stops on SIGTERM: a request in flight is answered
  * first, and the connection it leaves idle does not hold the stop open; a request still going
- * after the grace (INSIKA_SHUTDOWN_GRACE) is cut, and its turn resumes after the restart.
+ * after the grace (INSIKA_SHUTDOWN_GRACE) is cut, its lease is given up, and its turn resumes as
+ * soon as the server is back.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getCheckpoint } from "@/db/queries/checkpoints";
+import { listTurns } from "@/db/queries/turns";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, type TestServer } from "../support/server";
 import { tempDir } from "../support/temp-dir";
+import { openServerDb } from "../support/test-database";
 
 /** How long the backend takes to answer the tool's call: the window the stop signal lands in. */
 const SLOW_MS = 1_000;
@@ -82,8 +86,9 @@ describe("stopping the server", () => {
     }
   });
 
-  it("cuts a turn still in flight after the grace, exits, and the turn resumes after the restart", async () => {
-    const server = await serverWithTool({ INSIKA_SHUTDOWN_GRACE: "1", INSIKA_TURN_LEASE: "1" }, "/stall");
+  it("cuts a turn still in flight after the grace, gives its lease up, exits, and the turn resumes at once after the restart", async () => {
+    // The default lease (15 s): the restart must not wait for it to run out.
+    const server = await serverWithTool({ INSIKA_SHUTDOWN_GRACE: "1", INSIKA_LOG_LEVEL: "info" }, "/stall");
     try {
       const session = (await server.api("POST", "/v1/sessions", { agent_id: "stopper" })).body.id;
       const seen = backend.requests.length;
@@ -98,16 +103,31 @@ describe("stopping the server", () => {
       while (backend.requests.length === seen) await new Promise((r) => setTimeout(r, 10));
       const signalled = Date.now();
       await server.stop("SIGTERM");
+      const stopped = Date.now();
       // The grace (1 s) and the stop's own work, nowhere near the call's 60 s.
-      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(stopped - signalled).toBeLessThan(5_000);
       expect(server.pid()).toBeUndefined();
       const cut = await turn;
       expect(cut).toMatchObject({ error: expect.any(Error) });
       expect(server.output()).toContain("1 connection(s) still busy 1 s after the stop signal (INSIKA_SHUTDOWN_GRACE)");
+      expect(server.output()).toContain("gave up the leases of the turns still running here");
 
+      // The lease ran out during the stop, not up to 15 s after it.
+      const db = openServerDb(server);
+      try {
+        const [cutTurn] = await listTurns(db, session);
+        const lease = (await getCheckpoint(db, cutTurn!.id))?.leaseExpiresAt;
+        expect(lease).toBeGreaterThanOrEqual(signalled);
+        expect(lease).toBeLessThanOrEqual(stopped);
+      } finally {
+        await db.close();
+      }
+
+      // Without the lease given up, the restart would wait at least 12 s for it (renewed every 3 s).
+      const restarted = Date.now();
       await server.restart();
       let turns: { status: string; content: string | null }[] = [];
-      for (let i = 0; i < 100; i += 1) {
+      while (Date.now() - restarted < 8_000) {
         turns = (await server.api("GET", `/v1/sessions/${session}`)).body.turns;
         if (turns[0]?.status === "completed") break;
         await new Promise((r) => setTimeout(r, 100));

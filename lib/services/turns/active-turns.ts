@@ -44,6 +44,12 @@ export function noteLeaseHeld(turnId: string, until: number): void {
   if (known !== undefined && until > known) turns.set(turnId, until);
 }
 
+/** This process gave the lease of a turn running here up (or may have): the fence reads the row again. */
+export function noteLeaseReleased(turnId: string): void {
+  const turns = registry();
+  if (turns.has(turnId)) turns.set(turnId, 0);
+}
+
 /**
  * Until when this process surely holds the lease of a turn running here (0: not known).
  * Nobody can take a lease over before it expires (claimTurn), so until then the fence needs

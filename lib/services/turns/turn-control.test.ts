@@ -3,7 +3,7 @@ import { openDb } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
-import { claimTurn, heldLeases, listResumableTurns, renewLeases } from "@/db/queries/leases";
+import { claimTurn, heldLeases, listResumableTurns, releaseLeases, renewLeases } from "@/db/queries/leases";
 import { upsertAgent } from "@/db/queries/agents";
 import { getTurn, insertTurn } from "@/db/queries/turns";
 import { insertSession } from "@/db/queries/sessions";
@@ -15,7 +15,8 @@ import { OUTCOME_UNKNOWN } from "@/lib/engine/resume-ledger";
 import { loadResumeState } from "./load-resume-state";
 import { TurnRecorder } from "./turn-recorder";
 import { LeaseLostError } from "./lease-fence";
-import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
+import { leaseHeldUntil, markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
+import { instanceId, releaseActiveLeases } from "./turn-leases";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
 import { agentRow } from "@/test/support/agent-row";
 
@@ -332,6 +333,53 @@ describe("turn recorder and resume state", () => {
       expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
     } finally {
       markTurnInactive("t");
+    }
+  });
+
+  it("gives a stopping owner's lease up: taken over at once, its writes pass until then and are fenced after", async () => {
+    const { db } = await fixture(); // owned by ins_old until 10 000
+    expect(await releaseLeases(db, { instance: "ins_other", turnIds: ["t"], now: 5_000 })).toBe(0); // not its lease
+    expect(await listResumableTurns(db, 5_000)).toEqual([]);
+    expect(await releaseLeases(db, { instance: "ins_old", turnIds: ["t", "unknown"], now: 5_000 })).toBe(1);
+    expect(await getCheckpoint(db, "t")).toMatchObject({ runnerInstance: "ins_old", leaseExpiresAt: 5_000 });
+    expect(await listResumableTurns(db, 5_000)).toEqual([{ id: "t", status: "running" }]);
+    // Until someone takes it over, the owner (still running the turn) writes as before.
+    const recorder = await TurnRecorder.open(db, "t", "s", { lease: { instance: "ins_old" } });
+    await recorder.emit({ type: "text_delta", text: "a" });
+    expect(
+      await claimTurn(db, { turnId: "t", instance: "ins_new", pid: 1, now: 5_000, leaseMs: 15_000, from: "running" }),
+    ).toBe(true);
+    await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+  });
+
+  it("gives up the leases of exactly the turns running here, and their writes read the fence again", async () => {
+    const db = openDb(":memory:");
+    await upsertAgent(db, agentRow("a"));
+    await insertSession(db, { id: "s", agentId: "a", tenant: null });
+    const until = Date.now() + 60_000;
+    for (const id of ["here", "idle"])
+      await insertTurn(db, {
+        id,
+        sessionId: "s",
+        userMessage: "go",
+        depth: 2,
+        runner: { instance: instanceId(), pid: process.pid, leaseUntil: until },
+      });
+    markTurnActive("here");
+    try {
+      noteLeaseHeld("here", until);
+      expect(await releaseActiveLeases(db, 7_000)).toBe(1);
+      expect(leaseHeldUntil("here")).toBe(0);
+      expect((await getCheckpoint(db, "here"))?.leaseExpiresAt).toBe(7_000);
+      // A turn of this instance that is not running here (its run ended without closing the row) is left as it is.
+      expect((await getCheckpoint(db, "idle"))?.leaseExpiresAt).toBe(until);
+      // Taken over behind this process's back: the next write reads the row, and is refused.
+      const recorder = await TurnRecorder.open(db, "here", "s", { lease: { instance: instanceId() } });
+      db.client.prepare("update checkpoints set runner_instance = 'ins_other' where turn_id = 'here'").run();
+      await expect(recorder.emit({ type: "text_delta", text: "late" })).rejects.toBeInstanceOf(LeaseLostError);
+    } finally {
+      markTurnInactive("here");
     }
   });
 

@@ -6,15 +6,18 @@
  * take over). The same timer runs the resume pass: any process takes over a turn whose
  * lease has expired, with claimTurn's compare-and-swap, so two processes never run a turn
  * at once; and every write of a run is fenced on still owning the lease (turn-recorder.ts),
- * so an owner that stalled past its lease cannot write (or send a call) once taken over.
+ * so an owner that stalled past its lease cannot write (or send a call) once taken over. A
+ * process that stops gives the leases of its turns still running up, so they are taken over
+ * at the next resume pass rather than once their leases run out.
  * Lease times are this machine's clock: SQLite is local, so every process shares it.
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/database";
-import { renewLeases } from "@/db/queries/leases";
+import { releaseLeases, renewLeases } from "@/db/queries/leases";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
-import { activeTurnIds, noteLeaseHeld } from "./active-turns";
+import { onShutdown } from "@/lib/shutdown-tasks";
+import { activeTurnIds, noteLeaseHeld, noteLeaseReleased } from "./active-turns";
 
 const INSTANCE = Symbol.for("insika.instanceId");
 const TIMER = Symbol.for("insika.turnLeases");
@@ -57,28 +60,48 @@ export async function renewActiveLeases(db: Db, now = Date.now()): Promise<numbe
 }
 
 /**
+ * Gives up the leases of the turns running here (a process about to exit): another process, or
+ * this one's next start, takes them over at its next resume pass instead of a lease's length
+ * later. A run still going here keeps writing until one does (its writes are fenced then).
+ */
+export async function releaseActiveLeases(db: Db, now = Date.now()): Promise<number> {
+  const ids = activeTurnIds();
+  // First: from here on no write of theirs skips the fence's read.
+  for (const id of ids) noteLeaseReleased(id);
+  return releaseLeases(db, { instance: instanceId(), turnIds: ids, now });
+}
+
+/**
  * Starts (once per process) the heartbeat: renew this process's leases, then, with
- * `resumePass`, take over what has become free. It does not keep the process alive.
+ * `resumePass`, take over what has become free. It does not keep the process alive. At
+ * shutdown (lib/shutdown-tasks.ts) it stops, lets a beat in progress end, and gives the
+ * leases of the turns still running here up.
  */
 export function startTurnLeases(db: Db, resumePass?: () => Promise<unknown>): void {
   const holder = globalThis as unknown as Holder;
   if (holder[TIMER]) return;
-  let beating = false;
+  let beat: Promise<void> | undefined;
   const timer = setInterval(() => {
     // One beat at a time: a slow database must not stack beats up.
-    if (beating) return;
-    beating = true;
-    void (async () => {
+    if (beat) return;
+    beat = (async () => {
       try {
         await renewActiveLeases(db);
         await resumePass?.();
       } catch (error) {
         log.error("turn lease heartbeat failed", describeError(error));
       } finally {
-        beating = false;
+        beat = undefined;
       }
     })();
   }, heartbeatMs());
   timer.unref();
   holder[TIMER] = timer;
+  onShutdown("turn leases", async () => {
+    clearInterval(timer);
+    // A beat in progress would renew what is given up below, or claim a turn after it.
+    await beat;
+    const released = await releaseActiveLeases(db);
+    if (released > 0) log.info("gave up the leases of the turns still running here", { turns: released });
+  });
 }
