@@ -6,7 +6,9 @@
  * exactly once; a tool written on A is offered by B within a second; and when A is SIGKILLed
  * in the middle of a batch of side-effecting calls, B and C take its turns over once their
  * leases expire: every turn ends, no side-effecting request reaches the backend twice, and
- * every turn's events are numbered without a gap. Runs in the PostgreSQL pass of the suite.
+ * every turn's events are numbered without a gap; an instance stopped by SIGTERM gives the
+ * lease of a turn it still runs up, so another takes the turn over at once, not a lease later.
+ * Runs in the PostgreSQL pass of the suite.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -47,13 +49,15 @@ describe.skipIf(!testPostgresUrl())("a fleet of three instances on one PostgreSQ
   let fleet: TestServer[];
   let backend: LoopbackBackend;
   let scripts: string;
+  /** What every instance of the fleet is started with. */
+  let fleetEnv: Record<string, string>;
   const held = new Set<string>();
   const sent = (key: string) => chargesSent(backend, key);
 
   beforeAll(async () => {
     backend = await startLoopbackBackend();
     scripts = tempDir("insika-fleet-scripts-");
-    const env = {
+    fleetEnv = {
       INSIKA_DATABASE_URL: await createTestDatabase(),
       INSIKA_API_TOKEN: `fleet_${crypto.randomBytes(16).toString("hex")}`,
       INSIKA_SCRIPTED_DIR: scripts,
@@ -61,7 +65,7 @@ describe.skipIf(!testPostgresUrl())("a fleet of three instances on one PostgreSQ
       INSIKA_EGRESS_HOSTS: `127.0.0.1:${backend.port}`,
       INSIKA_TURN_LEASE: String(LEASE_S),
     };
-    fleet = await Promise.all([0, 1, 2].map(() => startServer({ env })));
+    fleet = await Promise.all([0, 1, 2].map(() => startServer({ env: fleetEnv })));
     routeCharges(backend, held, 30_000);
     for (const [i, x] of CHARGE_ENDPOINTS.entries()) {
       // Each tool written through another instance.
@@ -229,5 +233,43 @@ describe.skipIf(!testPostgresUrl())("a fleet of three instances on one PostgreSQ
     }
     // Taken over only after the dead owner's lease ran out, and not much later.
     expect(Date.now() - killedAt).toBeGreaterThanOrEqual(LEASE_S * 1000 - 1500);
+  });
+
+  it("SIGTERM of an instance whose turn outlasts the grace: its lease is given up, and B takes the turn over at once", async () => {
+    // A fourth instance with a 30 s lease: without its lease given up, the turn would wait that out.
+    const D = await startServer({
+      env: { ...fleetEnv, INSIKA_TURN_LEASE: "30", INSIKA_SHUTDOWN_GRACE: "1", INSIKA_LOG_LEVEL: "info" },
+    });
+    try {
+      held.add("term-b");
+      const sessionId = await chargingSession(D, "term");
+      const answer = D.api("POST", `/v1/sessions/${sessionId}/turns`, { message: "charge" }).catch(() => undefined);
+      await waitFor("the batch in flight", async () =>
+        ["a", "b", "c"].every((x) => sent(`term-${x}`) === 1) ? true : undefined,
+      );
+      await sleep(500); // a's and c's journal rows commit (b stays in flight)
+      await D.stop("SIGTERM");
+      const stopped = Date.now();
+      await answer;
+      held.clear();
+      expect(D.output()).toContain("gave up the leases of the turns still running here");
+
+      const turn = await waitFor("the turn to end", async () => {
+        const t = (await B().api("GET", `/v1/sessions/${sessionId}`)).body.turns[0] as { status: string };
+        return t.status === "running" ? undefined : t;
+      });
+      expect(Date.now() - stopped).toBeLessThan(10_000);
+      expect(turn).toMatchObject({ status: "completed", content: "Done." });
+      const { messages } = (await C().api("GET", `/v1/sessions/${sessionId}`)).body as {
+        messages: { role: string; content: string; tool?: string }[];
+      };
+      for (const x of ["a", "b", "c"]) {
+        const result = messages.find((m) => m.role === "tool" && m.tool === `charge_${x}`)?.content;
+        expect(result, x).toBe(x === "b" ? UNKNOWN : JSON.stringify({ charged: `term-${x}` }));
+        expect(sent(`term-${x}`), x).toBe(1);
+      }
+    } finally {
+      await D.stop();
+    }
   });
 });
