@@ -3,7 +3,7 @@
  * the owner's renewal, the fence every write of a run checks, and the turns a resume pass
  * may take over.
  */
-import { and, asc, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db, Orm, Tables } from "../database";
 import { param, rawParam } from "./prepared";
@@ -98,24 +98,27 @@ export async function renewLeases(
 }
 
 /**
- * A stopping owner gives its turns up: each lease of `turnIds` that `instance` still holds
- * expires at `now`, so the next resume pass of any process (this one's next start included)
- * takes the turn over instead of waiting out the lease. The owner stays recorded until a claim
- * replaces it: until then its own writes still pass the fence, as under a lease that expired.
- * Returns how many it gave up.
+ * A stopping owner gives its turns up: each lease `instance` holds on a running turn expires at
+ * `now`, so the next resume pass of any process (this one's next start included) takes the turn
+ * over instead of waiting out the lease. The owner stays recorded until a claim replaces it:
+ * until then its own writes still pass the fence, as under any expired lease. Returns how many
+ * it gave up.
  */
-export async function releaseLeases(
-  db: Db,
-  params: { instance: string; turnIds: string[]; now: number },
-): Promise<number> {
-  if (params.turnIds.length === 0) return 0;
-  const release = db.prepared("checkpoints.releaseLeases", (o, { checkpoints }) =>
+export async function releaseLeases(db: Db, params: { instance: string; now: number }): Promise<number> {
+  const release = db.prepared("checkpoints.releaseLeases", (o, { checkpoints, turns }) =>
     o
       .update(checkpoints)
       .set({ leaseExpiresAt: rawParam("now") })
-      .where(and(eq(checkpoints.runnerInstance, param("instance")), inJsonList(db, checkpoints.turnId, "ids"))),
+      .where(
+        and(
+          eq(checkpoints.runnerInstance, param("instance")),
+          gt(checkpoints.leaseExpiresAt, param("now")),
+          // Through the turns' status index: the few running turns, not every checkpoint kept.
+          inArray(checkpoints.turnId, o.select({ id: turns.id }).from(turns).where(eq(turns.status, "running"))),
+        ),
+      ),
   );
-  return release.run({ instance: params.instance, ids: JSON.stringify(params.turnIds), now: params.now });
+  return release.run({ instance: params.instance, now: params.now });
 }
 
 /**

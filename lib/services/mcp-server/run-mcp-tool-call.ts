@@ -18,7 +18,7 @@ import { DomainError } from "@/lib/errors";
 import { createApprovalGate, REJECTED_BY_OPERATOR } from "@/lib/services/approvals/approval-gate";
 import { asRateLimited, turnRateLimit } from "@/lib/services/keys/rate-limit";
 import { newId } from "@/lib/services/new-id";
-import { markTurnActive, markTurnInactive } from "@/lib/services/turns/active-turns";
+import { markTurnActive, markTurnInactive, trackLeaseWrite } from "@/lib/services/turns/active-turns";
 import { groupCommit } from "@/lib/services/turns/group-commit";
 import { TurnRecorder } from "@/lib/services/turns/turn-recorder";
 import { newLease } from "@/lib/services/turns/turn-leases";
@@ -76,7 +76,7 @@ export async function runMcpToolCall(db: Db, params: McpToolCallParams): Promise
     ...(rateLimit ? { rateLimit } : {}),
   };
   try {
-    await groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) });
+    await trackLeaseWrite(groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) }));
   } catch (error) {
     if (error instanceof SessionBusyError) throw new DomainError("conflict", error.message);
     throw asRateLimited(error);

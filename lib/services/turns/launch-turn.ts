@@ -15,7 +15,7 @@ import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { describeError, log } from "@/lib/log";
 import { failureInfo } from "@/lib/engine/turn-failure";
 import { isConnectionError } from "@/db/database-errors";
-import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
+import { markTurnActive, markTurnInactive, noteLeaseHeld, trackLeaseWrite } from "./active-turns";
 import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
 import { resumeIfDecided } from "./resume-turn";
@@ -93,7 +93,9 @@ export async function startNewTurn(
   };
   let seq: number;
   try {
-    seq = (await groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) })).seq;
+    // The insert takes the turn's lease: a stop waits for it before it gives its leases up.
+    const insert = groupCommit(db, (tx) => insertTurn(tx, values), { orderedWith: turnStartOrder(values) });
+    seq = (await trackLeaseWrite(insert)).seq;
   } catch (error) {
     if (error instanceof SessionBusyError)
       throw new DomainError("conflict", "this session already has a turn in progress");

@@ -8,7 +8,7 @@
 import type { Db } from "@/db/database";
 import { getApprovalForCall } from "@/db/queries/approvals";
 import { ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
-import { claimTurn, listResumableTurns } from "@/db/queries/leases";
+import { listResumableTurns } from "@/db/queries/leases";
 import { getSession } from "@/db/queries/sessions";
 import { getTurn, recordTurnEnd, updateTurnStatus } from "@/db/queries/turns";
 import { lastEventSeq } from "@/db/queries/traces";
@@ -22,7 +22,7 @@ import { describeError, log } from "@/lib/log";
 import { isTurnActive, markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { expireDueApprovals } from "@/lib/services/approvals/approvals";
 import { loadResumeState } from "./load-resume-state";
-import { newLease } from "./turn-leases";
+import { claimHere } from "./turn-leases";
 import { isMcpCallTurn } from "@/lib/services/mcp-server/mcp-session-id";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 // launch-turn.ts imports resumeIfDecided back: a cycle of function declarations only, used
@@ -42,7 +42,7 @@ export async function resumeTurn(
 ): Promise<StartedTurn> {
   // Reserved here before anything is read: two resumes of one turn in this process (each of
   // which the lease check would let through, the lease being this instance's) cannot both run it.
-  if (!markTurnActive(turnId)) throw new DomainError("conflict", "this turn is already running");
+  if (!markTurnActive(turnId, { claiming: true })) throw new DomainError("conflict", "this turn is already running");
   let launched = false;
   try {
     const started = await claimAndLaunch(db, turnId, options);
@@ -67,14 +67,13 @@ async function claimAndLaunch(db: Db, turnId: string, options: { listener?: Even
     const pending = await pendingApproval(db, turn.id);
     if (pending)
       throw new DomainError("conflict", `this turn is waiting for approval ${pending}`, { approval_id: pending });
-    const lease = newLease();
-    if (!(await claimTurn(db, { ...lease, turnId, from: "waiting" })))
-      throw new DomainError("conflict", "this turn was resumed by someone else");
+    const lease = await claimHere(db, turnId, "waiting");
+    if (!lease) throw new DomainError("conflict", "this turn was resumed by someone else");
     noteLeaseHeld(turnId, lease.now + lease.leaseMs);
   } else {
     await ensureCheckpoint(db, { turnId, userMessage: turn.userMessage });
-    const lease = newLease();
-    if (!(await claimTurn(db, { ...lease, turnId, from: "running" }))) throw await heldElsewhere(db, turnId, lease.now);
+    const lease = await claimHere(db, turnId, "running");
+    if (!lease) throw await heldElsewhere(db, turnId, Date.now());
     noteLeaseHeld(turnId, lease.now + lease.leaseMs);
   }
   const announced = turn.status === "running" ? await closeAnnouncedEnd(db, turn) : undefined;

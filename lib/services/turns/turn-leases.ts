@@ -13,11 +13,12 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "@/db/database";
-import { releaseLeases, renewLeases } from "@/db/queries/leases";
+import { claimTurn, releaseLeases, renewLeases } from "@/db/queries/leases";
 import { getEnv } from "@/lib/env";
+import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { onShutdown } from "@/lib/shutdown-tasks";
-import { activeTurnIds, noteLeaseHeld, noteLeaseReleased } from "./active-turns";
+import { beginStopping, isStopping, leasedTurnIds, noteLeaseHeld, trackLeaseWrite } from "./active-turns";
 
 const INSTANCE = Symbol.for("insika.instanceId");
 const TIMER = Symbol.for("insika.turnLeases");
@@ -40,14 +41,29 @@ export function heartbeatMs(lease = leaseMs()): number {
   return Math.min(5_000, Math.max(200, Math.round(lease / 5)));
 }
 
-/** The lease a claim or a new turn takes now. */
+/**
+ * The lease a claim or a new turn takes now. Once the process stops, a lease it takes (a turn a
+ * running one starts in its last moments) has expired already: another instance takes it over.
+ */
 export function newLease(now = Date.now()) {
-  return { instance: instanceId(), pid: process.pid, now, leaseMs: leaseMs() };
+  return { instance: instanceId(), pid: process.pid, now, leaseMs: isStopping() ? 0 : leaseMs() };
+}
+
+/**
+ * Claims a turn for this process (claimTurn) such that a stop waits for the claim to commit
+ * before it gives its leases up; refused (409) once the process stops. Resolves with the lease
+ * when claimed, else undefined (someone else holds the turn, or it is not `from` any more).
+ */
+export async function claimHere(db: Db, turnId: string, from: "waiting" | "running") {
+  if (isStopping())
+    throw new DomainError("conflict", "this server is stopping; another instance (or its restart) resumes the turn");
+  const lease = newLease();
+  return (await trackLeaseWrite(claimTurn(db, { ...lease, turnId, from }))) ? lease : undefined;
 }
 
 /** Renews the leases of the turns running here; returns how many were renewed. */
 export async function renewActiveLeases(db: Db, now = Date.now()): Promise<number> {
-  const ids = activeTurnIds();
+  const ids = leasedTurnIds();
   const until = now + leaseMs();
   const renewed = await renewLeases(db, { instance: instanceId(), turnIds: ids, until });
   // All renewed: each is ours until then (fewer: which one was lost is unknown, so none is noted).
@@ -60,22 +76,19 @@ export async function renewActiveLeases(db: Db, now = Date.now()): Promise<numbe
 }
 
 /**
- * Gives up the leases of the turns running here (a process about to exit): another process, or
- * this one's next start, takes them over at its next resume pass instead of a lease's length
- * later. A run still going here keeps writing until one does (its writes are fenced then).
+ * Gives up every lease of this process on a running turn (a process about to exit; call after
+ * beginStopping, so that none is taken after it): another process, or this one's next start,
+ * takes the turn over at its next resume pass instead of a lease's length later. A run still
+ * going here keeps writing until one does; its writes are refused from then on.
  */
-export async function releaseActiveLeases(db: Db, now = Date.now()): Promise<number> {
-  const ids = activeTurnIds();
-  // First: from here on no write of theirs skips the fence's read.
-  for (const id of ids) noteLeaseReleased(id);
-  return releaseLeases(db, { instance: instanceId(), turnIds: ids, now });
+export function releaseOwnLeases(db: Db, now = Date.now()): Promise<number> {
+  return releaseLeases(db, { instance: instanceId(), now });
 }
 
 /**
  * Starts (once per process) the heartbeat: renew this process's leases, then, with
  * `resumePass`, take over what has become free. It does not keep the process alive. At
- * shutdown (lib/shutdown-tasks.ts) it stops, lets a beat in progress end, and gives the
- * leases of the turns still running here up.
+ * shutdown (lib/shutdown-tasks.ts) it stops, and the process gives its leases up.
  */
 export function startTurnLeases(db: Db, resumePass?: () => Promise<unknown>): void {
   const holder = globalThis as unknown as Holder;
@@ -99,9 +112,12 @@ export function startTurnLeases(db: Db, resumePass?: () => Promise<unknown>): vo
   holder[TIMER] = timer;
   onShutdown("turn leases", async () => {
     clearInterval(timer);
-    // A beat in progress would renew what is given up below, or claim a turn after it.
+    // From here on no turn is claimed and no lease is noted as held; the claims and turn
+    // inserts already sent, and a beat in progress (a renewal), commit before the release.
+    const settled = beginStopping();
     await beat;
-    const released = await releaseActiveLeases(db);
+    await settled;
+    const released = await releaseOwnLeases(db);
     if (released > 0) log.info("gave up the leases of the turns still running here", { turns: released });
   });
 }
