@@ -200,4 +200,29 @@ describe("demo model and deferred tools", () => {
     expect(planDemoStep([system, { role: "user", content: "other_thing x=1" }], [search]).call).toBeUndefined();
     expect(planDemoStep([system, { role: "user", content: "order_status order_id=1" }], []).call).toBeUndefined();
   });
+
+  // What a key that may run turns could send (200,000 characters is the message cap). The
+  // expressions these once went through stalled the event loop (a quadratic number check:
+  // ~2 s at 30,000 digits, minutes at the cap) or threw (a RegExp built from a word); each
+  // case now finishes well within the test's timeout.
+  it("keeps a long almost-number as text without trying every split of its digits", () => {
+    const digits = `${"1".repeat(199_960)}x`;
+    const almost = planDemoStep([{ role: "user", content: `search_catalog price_max=${digits}` }], tools);
+    expect(JSON.parse(almost.call!.arguments)).toEqual({ price_max: digits });
+  });
+
+  it("looks a huge word up in the available tools without building an expression from it", () => {
+    const word = "w".repeat(150_000);
+    const system = { role: "system" as const, content: `Available tools:\n- order_status: order\n${word}` };
+    expect(planDemoStep([system, { role: "user", content: word }], [search]).call).toMatchObject({
+      name: "tool_search",
+      arguments: JSON.stringify({ query: word }),
+    });
+  });
+
+  it("finds the tool a long message names among 10,000 offered in one pass", () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ ...order, name: `tool_${i}` }));
+    const named = planDemoStep([{ role: "user", content: `${"a-b ".repeat(49_000)}TOOL_9999 then tool_5` }], many);
+    expect(named.call?.name).toBe("tool_9999"); // any case, and the earliest named wins
+  });
 });

@@ -98,9 +98,9 @@ function deferredToolName(words: string, tools: ModelToolSpec[], messages: Model
     .filter((m) => m.role === "system")
     .map((m) => m.content)
     .join("\n");
-  return words
-    .match(/\b[a-z][a-z0-9_]*\b/g)
-    ?.find((w) => !offered.has(w) && new RegExp(`(^|[^a-z0-9_])${w}([^a-z0-9_]|$)`).test(system));
+  // A word the system prompt holds whole: between characters other than [a-z0-9_], as a run of them.
+  const listed = new Set(system.match(/[a-z0-9_]+/g));
+  return words.match(/\b[a-z][a-z0-9_]*\b/g)?.find((w) => !offered.has(w) && listed.has(w));
 }
 
 function trailingToolResults(messages: ModelMessage[]): Extract<ModelMessage, { role: "tool" }>[] {
@@ -138,15 +138,22 @@ function exampleCall(tool: ModelToolSpec): string {
   return `${tool.name} ${key}=${value}`;
 }
 
+/**
+ * The offered tool the text names first: a name written whole, any case, between characters
+ * other than [A-Za-z0-9_-]. Tool names are runs of [a-z0-9_] (validate-definition.ts), so a
+ * name is written whole exactly when a run of [A-Za-z0-9_-] is that name: one pass over the
+ * text, whatever the number of tools (no expression built per tool).
+ */
 function findNamedTool(text: string, tools: ModelToolSpec[]): ModelToolSpec | undefined {
+  const firstAt = new Map<string, number>();
+  for (const run of text.matchAll(/[A-Za-z0-9_-]+/g)) {
+    const word = run[0].toLowerCase();
+    if (!firstAt.has(word)) firstAt.set(word, run.index);
+  }
   let best: { tool: ModelToolSpec; index: number } | undefined;
   for (const tool of tools) {
-    const escaped = tool.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const match = new RegExp(`(?<![A-Za-z0-9_-])${escaped}(?![A-Za-z0-9_-])`, "i").exec(text);
-    if (!match) continue;
-    const better =
-      !best || match.index < best.index || (match.index === best.index && tool.name.length > best.tool.name.length);
-    if (better) best = { tool, index: match.index };
+    const index = firstAt.get(tool.name.toLowerCase());
+    if (index !== undefined && (!best || index < best.index)) best = { tool, index };
   }
   return best?.tool;
 }
@@ -192,7 +199,9 @@ function buildArguments(pairs: Pair[], schema: ModelToolSpec["parameters"]): Rec
 
 function coerce(value: string, types: Set<string>): unknown {
   if (types.has("integer") && /^-?\d+$/.test(value)) return Number(value);
-  if (types.has("number") && /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value)) return Number(value);
+  // Digits after the point only after a point: no two quantifiers share a run of digits, so a
+  // long run that fails at its end is not tried split every way (linear, not quadratic).
+  if (types.has("number") && /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(value)) return Number(value);
   if (types.has("boolean") && (value === "true" || value === "false")) return value === "true";
   if (types.has("array") || types.has("object")) {
     try {
