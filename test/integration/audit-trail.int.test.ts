@@ -256,7 +256,16 @@ describe("the audit trail of every write path", () => {
     const next = await audit(`limit=3&before=${first.next_before}`);
     expect(next.entries[0]!.id).toBeLessThan(first.entries[2]!.id);
 
-    for (const bad of ["since=yesterday", "limit=0", "limit=9999", "colour=blue", "before=-1"]) {
+    for (const bad of [
+      "since=yesterday",
+      "limit=0",
+      "limit=9999",
+      "colour=blue",
+      "before=-1",
+      "before=0x10",
+      "limit=1e1",
+      "limit=3&limit=4",
+    ]) {
       const res = await server.api("GET", `/v1/audit?${bad}`);
       expect(res.status, bad).toBe(422);
       expect(res.body.error.code).toBe("validation_failed");

@@ -249,6 +249,11 @@ describe("turns over the API with the scripted model", () => {
       ["after_seq=-3", "after_seq"],
       ["after_seq=x", "after_seq"],
       ["after=2", "after"],
+      // Read strictly: not what Number() would take, and not the last of a repeated parameter.
+      ["after_seq=", "after_seq"],
+      ["limit=0x10", "limit"],
+      ["limit=1e2", "limit"],
+      ["limit=0&limit=5", "limit: the parameter is given more than once"],
     ]) {
       for (const path of [`/v1/sessions/${id}?${query}`, `/v1/sessions/${id}/trace?${query}`]) {
         const res = await server.api("GET", path);

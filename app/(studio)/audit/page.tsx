@@ -35,7 +35,7 @@ export default async function AuditPage({ searchParams }: Props) {
     // The form's day is a UTC day; a full ISO instant (from a link) is taken as it is.
     ...(values.since ? { since: DAY.test(values.since) ? `${values.since}T00:00:00Z` : values.since } : {}),
     ...(before ? { before } : {}),
-    limit: PAGE_SIZE,
+    limit: String(PAGE_SIZE),
   });
   const db = studioDb();
   const actors = (await listKeys(db, principal)).map((k) => ({ id: k.id, name: k.name }));

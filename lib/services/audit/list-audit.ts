@@ -1,5 +1,6 @@
 /** Reading the audit log back: GET /v1/audit and the Studio's Audit page. */
 import { z } from "zod";
+import { wholeNumberText } from "@/lib/services/whole-number-text";
 import type { Db } from "@/db/database";
 import { assertUnpinned, type Principal } from "@/lib/access/principal";
 import { listAuditEntries } from "@/db/queries/audit-log";
@@ -11,8 +12,8 @@ export const auditQuery = z
     actor: z.string().min(1).max(200).optional(),
     action: z.string().min(1).max(100).optional(),
     since: z.iso.datetime({ offset: true }).optional(),
-    before: z.coerce.number().int().positive().optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: wholeNumberText(1, Number.MAX_SAFE_INTEGER).optional(),
+    limit: wholeNumberText(1, 500).default(100),
   })
   .strict();
 

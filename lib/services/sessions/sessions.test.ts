@@ -170,6 +170,12 @@ describe("a session read a page of turns at a time", () => {
       [{ after_seq: "-1" }, /after_seq/],
       [{ after_seq: "abc" }, /after_seq/],
       [{ after_seq: "1e400" }, /after_seq/],
+      // What Number() would take: an empty value, hex, an exponent, spaces, a sign.
+      [{ after_seq: "" }, /after_seq/],
+      [{ limit: "0x10" }, /limit/],
+      [{ limit: "1e2" }, /limit/],
+      [{ after_seq: " 7" }, /after_seq/],
+      [{ after_seq: "+5" }, /after_seq/],
       [{ afterseq: "3" }, /afterseq/],
     ] as const) {
       const result = transcriptQuery.safeParse(query);

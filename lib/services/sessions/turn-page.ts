@@ -4,13 +4,14 @@
  * answer (and no read on the server's event loop) grows with everything a session holds.
  */
 import { z } from "zod";
+import { wholeNumberText } from "@/lib/services/whole-number-text";
 
 export const DEFAULT_TURNS_PER_PAGE = 100;
 export const MAX_TURNS_PER_PAGE = 1_000;
 
 const pageFields = {
-  after_seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(MAX_TURNS_PER_PAGE).default(DEFAULT_TURNS_PER_PAGE),
+  after_seq: wholeNumberText(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: wholeNumberText(1, MAX_TURNS_PER_PAGE).default(DEFAULT_TURNS_PER_PAGE),
 };
 
 /** The query of GET /v1/sessions/:id. */
