@@ -4,7 +4,14 @@ import { upsertAgent } from "./agents";
 import { agentRow } from "@/test/support/agent-row";
 import { updateTurnStatus, insertTurn, listTurns, SessionBusyError } from "./turns";
 import { insertEvent, listTurnEvents } from "./traces";
-import { insertSession, listSessionSummaries, listSessions, type SessionFilter } from "./sessions";
+import {
+  deleteEmptySession,
+  getSession,
+  insertSession,
+  listSessionSummaries,
+  listSessions,
+  type SessionFilter,
+} from "./sessions";
 import { listMessages } from "./transcripts";
 import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 
@@ -166,6 +173,20 @@ describe("insertTurn", () => {
     await updateTurnStatus(db, { id: "t1", status: "completed", content: "done" });
     expect((await insertTurn(db, { id: "t2", sessionId: "s", userMessage: "two", exclusive: true })).seq).toBe(2);
     expect((await insertTurn(db, { id: "t3", sessionId: "s", userMessage: "three" })).seq).toBe(3); // not exclusive: no check
+  });
+});
+
+describe("deleteEmptySession", () => {
+  it("deletes a session without turns, and keeps one with turns (a delete would cascade to them)", async () => {
+    const db = await seeded();
+    await insertSession(db, { id: "s_empty", agentId: "a1", tenant: null });
+    await insertSession(db, { id: "s_used", agentId: "a1", tenant: null });
+    await insertTurn(db, { id: "t1", sessionId: "s_used", userMessage: "kept" });
+    expect(await deleteEmptySession(db, "s_empty")).toBe(true);
+    expect(await deleteEmptySession(db, "s_empty")).toBe(false);
+    expect(await deleteEmptySession(db, "s_used")).toBe(false);
+    expect(await getSession(db, "s_empty")).toBeUndefined();
+    expect((await listTurns(db, "s_used")).map((t) => t.id)).toEqual(["t1"]);
   });
 });
 

@@ -1,5 +1,5 @@
 /** Sessions: created, read, listed (with their last turn for the Studio). */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db, Tables } from "../database";
 import type { SessionRow } from "../schema";
@@ -35,6 +35,17 @@ export function getSession(db: Db, id: string): Promise<SessionRow | undefined> 
         .where(eq(sessions.id, param("id"))),
     )
     .get({ id });
+}
+
+/**
+ * Deletes a session that has no turn (one nothing ran in: an MCP `initialize` the transport
+ * refused); false when there is none. A session with turns is kept: deleting it would take
+ * its turns, messages and approvals along (cascade).
+ */
+export async function deleteEmptySession(db: Db, id: string): Promise<boolean> {
+  const { sessions, turns } = db.t;
+  const hasTurn = db.orm.select({ id: turns.id }).from(turns).where(eq(turns.sessionId, id));
+  return (await db.run(db.orm.delete(sessions).where(and(eq(sessions.id, id), notExists(hasTurn))))) === 1;
 }
 
 /** Which sessions a list shows: one agent, a set of agents (a key's), one tenant (a pinned key's). */

@@ -483,6 +483,51 @@ describe("an agent's MCP endpoint", () => {
     expect(unknownAgent.status).toBe(404);
   });
 
+  it("writes no session for an initialize the transport refuses (400, 415, 406), and one for an accepted one", async () => {
+    // An agent of its own, so its session count is this test's alone.
+    expect(
+      (await server.api("PUT", "/v1/agents/refusals", { model: { provider: "demo", model: "demo" } })).status,
+    ).toBeLessThan(300);
+    const own = await server.api("POST", "/v1/keys", { name: "refusals", scopes: ["turns:run"], agents: ["refusals"] });
+    const sessions = async () =>
+      ((await server.api("GET", "/v1/sessions?agent_id=refusals")).body.sessions as { id: string }[]).map((s) => s.id);
+    const initialize = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(endpoint("refusals"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${own.body.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const refusals: [() => Promise<Response>, number, string][] = [
+      [() => post([initialize(1), initialize(2)]), 400, "Only one initialization request is allowed"],
+      [() => post(initialize(1), { "content-type": "text/plain" }), 415, "Content-Type must be application/json"],
+      [() => post(initialize(1), { accept: "application/json" }), 406, "Not Acceptable"],
+    ];
+    for (const [send, status, message] of refusals) {
+      const before = await sessions();
+      const res = await send();
+      expect(res.status).toBe(status);
+      expect(await res.text()).toContain(message);
+      expect(await sessions()).toEqual(before);
+    }
+    expect(await sessions()).toEqual([]);
+
+    const accepted = await post(initialize(1));
+    expect(accepted.status).toBe(200);
+    await accepted.body?.cancel();
+    expect(await sessions()).toEqual([accepted.headers.get("mcp-session-id")]);
+  });
+
   it("does not let another tenant's key use a session (404, its existence not revealed)", async () => {
     const { transport } = await connect();
     const other = await server.api("POST", "/v1/keys", {

@@ -1,15 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
+import { listSessions } from "@/db/queries/sessions";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { parseEnv } from "@/lib/env";
+import { log } from "@/lib/log";
 import { agentRow } from "@/test/support/agent-row";
 import { handleAgentMcpRequest, type AgentMcpContext } from "./handle-agent-mcp-request";
 import { closeAllSessions, getLiveSession } from "./live-mcp-sessions";
 
 const endpoint = "http://127.0.0.1:3000/v1/agents/a/mcp";
 
-function mcpRequest(method: "GET" | "POST", sessionId?: string, body?: unknown): Request {
+function mcpRequest(
+  method: "GET" | "POST",
+  sessionId?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Request {
   return new Request(endpoint, {
     method,
     headers: {
@@ -17,10 +24,76 @@ function mcpRequest(method: "GET" | "POST", sessionId?: string, body?: unknown):
       accept: "application/json, text/event-stream",
       ...(body === undefined ? {} : { "content-type": "application/json" }),
       ...(sessionId ? { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } : {}),
+      ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+const initialize = (id = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
+
+async function context(): Promise<AgentMcpContext> {
+  const db = openDb(":memory:");
+  await upsertAgent(db, agentRow("a"));
+  return { db, env: parseEnv({ INSIKA_DATA_DIR: "/nonexistent" }), principal: operatorPrincipal("api"), agentId: "a" };
+}
+
+// The transport's refusals of an initialize, each with the status and message it answers.
+const refusals: [string, () => Request, number, string][] = [
+  ["a batch of two initializes", () => mcpRequest("POST", undefined, [initialize(1), initialize(2)]), 400, "Only one"],
+  [
+    "a body labelled text/plain",
+    () => mcpRequest("POST", undefined, initialize(), { "content-type": "text/plain" }),
+    415,
+    "Unsupported Media Type",
+  ],
+  [
+    "a client accepting JSON only",
+    () => mcpRequest("POST", undefined, initialize(), { accept: "application/json" }),
+    406,
+    "Not Acceptable",
+  ],
+];
+
+describe("handleAgentMcpRequest, an initialize the transport refuses", () => {
+  it.each(refusals)("writes no session for %s, and answers as the transport does", async (_, request, status, text) => {
+    const ctx = await context();
+    const refused = await handleAgentMcpRequest(request(), ctx);
+    expect(refused.status).toBe(status);
+    expect(await refused.text()).toContain(text);
+    expect(await listSessions(ctx.db, { agentId: "a" })).toEqual([]);
+
+    const opened = await handleAgentMcpRequest(mcpRequest("POST", undefined, initialize()), ctx);
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
+    expect((await listSessions(ctx.db, { agentId: "a" })).map((s) => s.id)).toEqual([
+      opened.headers.get("mcp-session-id"),
+    ]);
+  });
+
+  it("logs a session row it could not delete, and still answers the refusal", async () => {
+    const ctx = await context();
+    vi.spyOn(ctx.db, "run").mockRejectedValueOnce(new Error("disk I/O error"));
+    const logged = vi.spyOn(log, "error").mockImplementation(() => undefined);
+    try {
+      const refused = await handleAgentMcpRequest(refusals[0]![1](), ctx);
+      expect(refused.status).toBe(400);
+      const [left] = await listSessions(ctx.db, { agentId: "a" });
+      expect(logged).toHaveBeenCalledWith("a refused MCP initialize left its session row", {
+        session_id: left!.id,
+        error: "disk I/O error",
+        stack: expect.any(String),
+      });
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
 
 // The registry of live sessions is per process and a shutdown cannot be undone: this file's
 // tests share it, and the shutdown comes last.

@@ -12,9 +12,15 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/access/principal";
 import type { Env } from "@/lib/env";
+import { describeError, log } from "@/lib/log";
 import { getAgentForTurnOrThrow } from "@/lib/services/agents/agents";
 import { PRINCIPAL_KEY } from "@/lib/services/mcp-server/create-agent-mcp-server";
-import { createMcpSession, endMcpSession, findMcpSession } from "@/lib/services/mcp-server/mcp-sessions";
+import {
+  createMcpSession,
+  dropRefusedMcpSession,
+  endMcpSession,
+  findMcpSession,
+} from "@/lib/services/mcp-server/mcp-sessions";
 import { assertMayUseAgent } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "../body-limits";
 import { readJsonBody } from "../read-json-body";
@@ -85,12 +91,20 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
     return sessionlessTransport().handleRequest(req, { parsedBody: body, authInfo });
   }
   const init = messages.find((m) => isInitializeRequest(m)) as { params: { protocolVersion?: unknown } };
+  // The row is written before the transport checks the request (Accept, Content-Type, one
+  // initialize per batch): those checks are the SDK's, not copied here. So an initialize it
+  // refuses (406, 415, 400) has its row deleted again; its client never learned the id.
   const id = await createMcpSession(db, principal, agentId);
   const live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
   if (!isHeld(live)) return unavailable();
   const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
-  if (!response.ok) closeSession(live.id);
-  return isHeld(live) || !response.ok ? response : discard(response);
+  if (response.ok) return isHeld(live) ? response : discard(response);
+  closeSession(live.id);
+  // The refusal is answered as the transport made it either way; a row left behind is logged.
+  await dropRefusedMcpSession(db, id).catch((error: unknown) =>
+    log.error("a refused MCP initialize left its session row", { session_id: id, ...describeError(error) }),
+  );
+  return response;
 }
 
 /**

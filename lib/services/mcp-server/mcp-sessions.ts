@@ -5,7 +5,7 @@
  * which is what lets a session be served again by a process that did not start it.
  */
 import type { Db } from "@/db/client";
-import { getSession, insertSession } from "@/db/queries/sessions";
+import { deleteEmptySession, getSession, insertSession } from "@/db/queries/sessions";
 import { getSetting, setSetting } from "@/db/queries/settings";
 import type { SessionRow } from "@/db/schema";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
@@ -17,6 +17,16 @@ export async function createMcpSession(db: Db, principal: Principal, agentId: st
   assertMayUseAgent(principal, agentId);
   const row = await insertSession(db, { id: newMcpSessionId(), agentId, tenant: sessionTenantFor(principal, null) });
   return row.id;
+}
+
+/**
+ * Deletes the session of an `initialize` the transport refused: its client never learned the
+ * id, and nothing ran in it. Throws when no such row was deleted, so that a row left behind is
+ * never silent.
+ */
+export async function dropRefusedMcpSession(db: Db, id: string): Promise<void> {
+  if (!(await deleteEmptySession(db, id)))
+    throw new Error(`MCP session '${id}' was not deleted (absent, or it has turns)`);
 }
 
 /** The MCP session `id` of `agentId`, if `principal` may use it; undefined otherwise (never revealed). */
