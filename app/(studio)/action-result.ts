@@ -3,6 +3,8 @@
  * thrown), so a form can show it at the field. Unknown errors are logged and
  * reported without their internals, as the API does.
  */
+import { z } from "zod";
+import { parseWith } from "@/lib/api/route";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 
@@ -24,4 +26,18 @@ export async function asResult<T>(work: () => T | Promise<T>): Promise<ActionRes
     log.error("studio action failed", describeError(error));
     return { ok: false, code: "internal", error: "internal error (see the server log)" };
   }
+}
+
+/**
+ * An action's arguments, checked at run time: an action is a public POST endpoint, and its
+ * arguments arrive as the client sent them, whatever their TypeScript types say. `shape` names
+ * each argument with the schema its /v1 route applies (the route's own, shared, where it has
+ * one). Call it inside asResult, before any other work: a bad argument throws the 422
+ * (validation_failed, "name: problem") that asResult answers as the action's error result.
+ */
+export function parseArgs<S extends z.ZodRawShape>(
+  shape: S,
+  args: { [K in keyof S]: unknown },
+): z.output<z.ZodObject<S>> {
+  return parseWith(z.object(shape), args);
 }

@@ -3,9 +3,11 @@ import { hasStudioSession, signIn } from "@/lib/api/studio-auth";
 
 export const dynamic = "force-dynamic";
 
-async function signInAction(formData: FormData) {
+/** `formData` is whatever the client posted (an action is a public endpoint): anything but the form's token field signs nobody in. */
+async function signInAction(formData: unknown) {
   "use server";
-  const ok = await signIn(String(formData.get("token") ?? ""));
+  const token = formData instanceof FormData ? formData.get("token") : null;
+  const ok = typeof token === "string" && (await signIn(token));
   redirect(ok ? "/" : "/login?error=1");
 }
 

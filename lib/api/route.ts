@@ -4,7 +4,7 @@
  * and a logged cause for unknown errors.
  */
 import { NextResponse, type NextRequest } from "next/server";
-import type { z } from "zod";
+import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { isUnstorableText } from "@/db/database-errors";
 import { assertScope, type Principal } from "@/lib/access/principal";
@@ -94,6 +94,15 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
     }
   };
 }
+
+/**
+ * A path segment as a route's handler gets it: a non-empty string without U+0000 (refuseNulInParams).
+ * For an id or name that arrives some other way where a route takes it in its path (a Studio action's argument).
+ */
+export const pathSegment = z
+  .string()
+  .min(1)
+  .refine((value) => !value.includes("\u0000"), "holds a NUL character (U+0000)");
 
 /** A path segment holding U+0000 names nothing (and PostgreSQL cannot even look it up): 400 on every dialect alike. */
 function refuseNulInParams(params: unknown): void {

@@ -1,22 +1,30 @@
 "use server";
 // Server actions of the Keys page: admin only (checked here, not only by the page).
+import { z } from "zod";
 import { assertScope } from "@/lib/access/principal";
-import { parseWith } from "@/lib/api/route";
+import { parseWith, pathSegment } from "@/lib/api/route";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { validationFailed } from "@/lib/errors";
 import { createKey, createKeyBody, revokeKey } from "@/lib/services/keys/api-keys";
-import { asResult, studioDb } from "../action-result";
+import { asResult, parseArgs, studioDb } from "../action-result";
 
-/** The create form's fields as the browser sends them: strings, empty when left blank. */
-export interface CreateKeyForm {
-  name: string;
-  scopes: string[];
-  agents: string[];
-  tenant: string;
-  /** YYYY-MM-DD; the key stops working at the start of that day (UTC). */
-  expiresOn: string;
-  turnsPerMinute: string;
-}
+/**
+ * The create form's fields as the browser sends them: strings, empty when left blank
+ * (`expiresOn`: YYYY-MM-DD; the key stops working at the start of that day, UTC). Only their
+ * types are checked here: the body made of them then gets POST /v1/keys's rules (createKeyBody).
+ */
+const createKeyForm = z
+  .object({
+    name: z.string(),
+    scopes: z.array(z.string()),
+    agents: z.array(z.string()),
+    tenant: z.string(),
+    expiresOn: z.string(),
+    turnsPerMinute: z.string(),
+  })
+  .strict();
+
+export type CreateKeyForm = z.infer<typeof createKeyForm>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -42,7 +50,8 @@ export async function createKeyAction(form: CreateKeyForm) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["admin"], "creating a key");
-    return createKey(studioDb(), actor, parseWith(createKeyBody, bodyOf(form)));
+    const args = parseArgs({ form: createKeyForm }, { form });
+    return createKey(studioDb(), actor, parseWith(createKeyBody, bodyOf(args.form)));
   });
 }
 
@@ -50,6 +59,7 @@ export async function revokeKeyAction(id: string) {
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["admin"], "revoking a key");
-    return (await revokeKey(studioDb(), actor, String(id))).status;
+    const args = parseArgs({ id: pathSegment }, { id });
+    return (await revokeKey(studioDb(), actor, args.id)).status;
   });
 }

@@ -7,7 +7,10 @@ import { getPosture } from "@/lib/services/tools/egress-posture";
 import { importMcpServer } from "@/lib/services/mcp/import-mcp-server";
 import { asResult, studioDb } from "../action-result";
 
-/** Imports (or re-imports) an HTTP MCP server: `{name, url, headers?, auth?}` as POST /v1/mcp/import takes it. */
+/**
+ * Imports (or re-imports) an HTTP MCP server: `{name, url, headers?, auth?}` as POST /v1/mcp/import takes it.
+ * importMcpServer checks `body` before anything else (parseMcpImportBody: the route's rules, a 422 naming the problem).
+ */
 export async function importMcpAction(body: {
   name: string;
   url: string;

@@ -7,7 +7,10 @@ import { importOpenApi } from "@/lib/services/openapi/import-openapi";
 import { getPosture } from "@/lib/services/tools/egress-posture";
 import { asResult, studioDb } from "../action-result";
 
-/** Imports (or re-imports) an OpenAPI document: the body POST /v1/openapi/import takes. */
+/**
+ * Imports (or re-imports) an OpenAPI document: the body POST /v1/openapi/import takes.
+ * importOpenApi checks `body` before anything else (parseOpenApiImportBody: the route's rules, a 422 naming the problem).
+ */
 export async function importOpenApiAction(body: Record<string, unknown>) {
   const actor = await requireStudioSession();
   return asResult(() => {

@@ -1,20 +1,24 @@
 "use server";
-// Server actions of the Tools pages: each checks the Studio session, then calls one service.
+// Server actions of the Tools pages: each checks the Studio session and its arguments, then calls one service.
+import { z } from "zod";
 import { assertScope } from "@/lib/access/principal";
+import { pathSegment } from "@/lib/api/route";
 import { requireStudioSession } from "@/lib/api/studio-auth";
-import { setToolExposure, type ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
+import { setToolExposure, toolExposureMode, type ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
 import { checkUrlVerdict } from "@/lib/services/tools/check-url-verdict";
-import { testTool } from "@/lib/services/tools/test-tool";
+import { testTool, testToolBody } from "@/lib/services/tools/test-tool";
 import { putTool, removeTool, restoreToolVersion } from "@/lib/services/tools/tools";
 import type { TurnContext } from "@/lib/tools/types";
-import { asResult, studioDb } from "../action-result";
+import { asResult, parseArgs, studioDb } from "../action-result";
 
+/** `definition` is checked by putTool itself, as for PUT /v1/tools/:name. */
 export async function saveToolAction(name: string, definition: Record<string, unknown>) {
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["tools:write"], "saving a tool");
-    const { created, tool } = await putTool(studioDb(), actor, name, definition, "studio");
-    return { created, name, version: (tool as { version?: number }).version ?? null };
+    const args = parseArgs({ name: pathSegment }, { name });
+    const { created, tool } = await putTool(studioDb(), actor, args.name, definition, "studio");
+    return { created, name: args.name, version: (tool as { version?: number }).version ?? null };
   });
 }
 
@@ -22,20 +26,22 @@ export async function deleteToolAction(name: string) {
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["tools:write"], "deleting a tool");
-    await removeTool(studioDb(), actor, name, "studio");
+    await removeTool(studioDb(), actor, parseArgs({ name: pathSegment }, { name }).name, "studio");
   });
 }
 
 export async function checkUrlAction(url: string) {
   await requireStudioSession();
-  return asResult(() => checkUrlVerdict(url));
+  return asResult(() => checkUrlVerdict(parseArgs({ url: z.string() }, { url }).url));
 }
 
+/** `args` are the tool's to check (testTool, against its schema); `ctx` as POST /v1/tools/:name/test takes it. */
 export async function testToolAction(name: string, args: unknown, ctx: TurnContext) {
   const actor = await requireStudioSession();
   return asResult(() => {
     assertScope(actor, ["tools:write"], "trying a tool");
-    return testTool(studioDb(), actor, name, { arguments: args, ctx });
+    const input = parseArgs({ name: pathSegment, ...testToolBody.shape }, { name, arguments: args, ctx });
+    return testTool(studioDb(), actor, input.name, { arguments: input.arguments, ctx: input.ctx });
   });
 }
 
@@ -43,7 +49,9 @@ export async function restoreVersionAction(name: string, version: number) {
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["tools:write"], "restoring a tool version");
-    return ((await restoreToolVersion(studioDb(), actor, name, version)).tool as { version?: number }).version ?? null;
+    const args = parseArgs({ name: pathSegment, version: z.number().int().min(1) }, { name, version });
+    const restored = await restoreToolVersion(studioDb(), actor, args.name, args.version);
+    return (restored.tool as { version?: number }).version ?? null;
   });
 }
 
@@ -51,6 +59,10 @@ export async function setExposureAction(agentId: string, tool: string, mode: Too
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["agents:write"], "changing a tool's exposure");
-    return (await setToolExposure(studioDb(), actor, agentId, tool, mode)).agent.id;
+    const args = parseArgs(
+      { agentId: pathSegment, tool: pathSegment, mode: toolExposureMode },
+      { agentId, tool, mode },
+    );
+    return (await setToolExposure(studioDb(), actor, args.agentId, args.tool, args.mode)).agent.id;
   });
 }

@@ -1,18 +1,15 @@
 // POST /v1/sessions — start a session with an agent; GET /v1/sessions — recent sessions
-import { z } from "zod";
 import { json, readBody, route, refuseMethods } from "@/lib/api/route";
-import { createSessionAs, listSessionsAs } from "@/lib/services/sessions/session-access";
+import { createSessionAs, createSessionBody, listSessionsAs } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { READ_SESSIONS } from "@/lib/access/scopes";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const body = z.object({ agent_id: z.string().min(1), tenant: z.string().min(1).max(200).nullish() }).strict();
-
 export const POST = route(
   async (req, { db, principal }) => {
-    const input = await readBody(req, body, BODY_LIMITS.small);
+    const input = await readBody(req, createSessionBody, BODY_LIMITS.small);
     return json(await createSessionAs(db, principal, { agentId: input.agent_id, tenant: input.tenant }), 201);
   },
   { scopes: ["turns:run"] },

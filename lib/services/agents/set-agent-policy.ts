@@ -3,16 +3,24 @@
  * tool matrix, or one tool's exposure from the tool's own page. Both go
  * through putAgent, so the API's validation applies unchanged.
  */
+import { z } from "zod";
 import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
+import { agentInput } from "@/lib/agents/agent-input";
 import type { AgentPolicy } from "@/lib/agents/policy";
 import { agentBody, getAgentOrThrow, putAgent } from "./agents";
 
-export type ToolExposureMode = "allow" | "deny" | "defer" | "unset";
+export const toolExposureMode = z.enum(["allow", "deny", "defer", "unset"]);
+export type ToolExposureMode = z.infer<typeof toolExposureMode>;
 
 export interface StudioPolicy extends AgentPolicy {
   approvals: string[];
 }
+
+/** A whole policy as the tool matrix sends it: these five fields of the agent, each with PUT /v1/agents/:id's rules. */
+export const studioPolicyInput = agentInput
+  .pick({ tools_allow: true, tools_deny: true, tools_allow_groups: true, tools_deferred: true, approvals: true })
+  .required();
 
 /** Replaces the agent's tool policy (and approvals), keeping everything else. */
 export async function setAgentPolicy(db: Db, actor: Principal, agentId: string, policy: StudioPolicy) {

@@ -3,6 +3,7 @@
  * in the background), and expire the ones nobody decided in time — as rejections — both on
  * demand and from a timer in the server process.
  */
+import { z } from "zod";
 import type { Db } from "@/db/database";
 import { hasAnyScope, maySeeApproval, type Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
@@ -83,7 +84,12 @@ export async function getApprovalOrThrow(db: Db, principal: Principal, id: strin
   return presentApproval(await getVisibleApproval(db, principal, id));
 }
 
-type Decision = { decision: "approved" | "rejected"; note?: string };
+/** A decision as POST /v1/approvals/:id takes it (and the Studio's decide action). */
+export const decisionBody = z
+  .object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() })
+  .strict();
+
+type Decision = z.infer<typeof decisionBody>;
 
 /**
  * Records `actor`'s decision and lets the waiting turn go on; not found for an approval the

@@ -4,6 +4,7 @@
  * only (the tenant comes from the key, never from the request) and sees only that tenant's.
  * A session a key may not see is answered as not found: its existence is not revealed.
  */
+import { z } from "zod";
 import type { Db } from "@/db/database";
 import { getSession, type SessionFilter } from "@/db/queries/sessions";
 import { getTurn } from "@/db/queries/turns";
@@ -34,6 +35,11 @@ export function sessionTenantFor(principal: Principal, requested: string | null 
   }
   return principal.tenant;
 }
+
+/** A new session as POST /v1/sessions takes it (the Studio's takes the agent only: its tenant is the key's). */
+export const createSessionBody = z
+  .object({ agent_id: z.string().min(1), tenant: z.string().min(1).max(200).nullish() })
+  .strict();
 
 /** Creates a session as `principal`: its agent limits and tenant pin apply. */
 export async function createSessionAs(

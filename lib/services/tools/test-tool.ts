@@ -11,18 +11,24 @@
  * tenant: another ctx.tenant is refused.
  */
 import crypto from "node:crypto";
+import { z } from "zod";
 import type { Db } from "@/db/database";
 import type { Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
 import { DomainError, notFound } from "@/lib/errors";
 import { executeDataTool } from "@/lib/http-tools";
 import { processSecrets } from "@/lib/secrets/secret-source";
-import type { TurnContext } from "@/lib/tools/types";
+import { CTX_KEYS, type TurnContext } from "@/lib/tools/types";
 import { getCatalog } from "./catalog";
 import { getSystemTool } from "./system-tool-catalog";
 import { getPosture } from "./egress-posture";
 import { getMcpCaller } from "@/lib/services/mcp/mcp-caller";
 import { createCatalogExecutor } from "./catalog-executor";
+
+const ctx = z.object(Object.fromEntries(CTX_KEYS.map((k) => [k, z.string().max(2000).optional()]))).strict();
+
+/** A test call as POST /v1/tools/:name/test takes it (and the Studio's Try it): only the known ctx keys, as strings. */
+export const testToolBody = z.object({ arguments: z.unknown(), ctx: ctx.optional() }).strict();
 
 export interface TestToolInput {
   arguments: unknown;

@@ -3,10 +3,14 @@
  * was decided): its status and the events recorded after a given seq, as the
  * turn's SSE stream would have sent them. The Studio polls this.
  */
+import { z } from "zod";
 import type { Db } from "@/db/database";
 import { getTurn } from "@/db/queries/turns";
 import { listTurnEvents } from "@/db/queries/traces";
 import { notFound } from "@/lib/errors";
+
+/** Where a follow starts: an event seq, as GET /v1/turns/:id/events takes `after` (a non-negative integer, at most 15 digits). */
+export const afterSeqInput = z.number().int().min(0).max(999_999_999_999_999);
 
 export interface FollowedEvent {
   seq: number;

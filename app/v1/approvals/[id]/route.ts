@@ -1,7 +1,6 @@
 // GET /v1/approvals/:id — one approval; POST — decide it ({decision, note?}): the waiting turn goes on
-import { z } from "zod";
 import { json, readBody, route, refuseMethods } from "@/lib/api/route";
-import { decideApproval, getApprovalOrThrow } from "@/lib/services/approvals/approvals";
+import { decideApproval, decisionBody, getApprovalOrThrow } from "@/lib/services/approvals/approvals";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
 import { READ_APPROVALS } from "@/lib/access/scopes";
 
@@ -10,8 +9,6 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-const body = z.object({ decision: z.enum(["approved", "rejected"]), note: z.string().max(2000).optional() }).strict();
-
 export const GET = route<Params>(
   async (_req, { db, params, principal }) => json(await getApprovalOrThrow(db, principal, params.id)),
   { scopes: READ_APPROVALS },
@@ -19,7 +16,7 @@ export const GET = route<Params>(
 
 export const POST = route<Params>(
   async (req, { db, params, principal }) =>
-    json(await decideApproval(db, principal, params.id, await readBody(req, body, BODY_LIMITS.small))),
+    json(await decideApproval(db, principal, params.id, await readBody(req, decisionBody, BODY_LIMITS.small))),
   { scopes: ["approvals:decide"] },
 );
 
