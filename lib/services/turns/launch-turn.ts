@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
-import { insertTurn, SessionBusyError, turnStartOrder, updateTurnStatus } from "@/db/queries/turns";
+import { failTurnIfOwned, insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError, errorMessage } from "@/lib/errors";
@@ -20,7 +20,7 @@ import { getAgentOrThrow } from "@/lib/services/agents/agents";
 import { newId } from "@/lib/services/new-id";
 import { resumeIfDecided } from "./resume-turn";
 import type { ChildRunner } from "./system-tools";
-import { newLease } from "./turn-leases";
+import { instanceId, newLease } from "./turn-leases";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 import { LeaseLostError } from "./lease-fence";
 import { setupTurn } from "./setup-turn";
@@ -184,7 +184,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
  * it. The database unreachable: the row is left running, so once its lease runs out the
  * resume pass takes it up again when the database is back (a completed call is not sent
  * again, one in flight is reported unknown). Anything else: the row is closed as failed, so
- * it never stays running forever.
+ * it never stays running forever, unless another process has taken the turn over meanwhile.
  */
 async function recordingFailed(db: Db, turnId: string, error: unknown): Promise<RunTurnResult> {
   if (error instanceof LeaseLostError) {
@@ -201,9 +201,10 @@ async function recordingFailed(db: Db, turnId: string, error: unknown): Promise<
   }
   // No event can say why (recording is what failed): the code is recording_failed, in the log.
   log.error("turn persistence failed", { turn_id: turnId, ...describeError(error) });
-  await updateTurnStatus(db, { id: turnId, status: "failed", error: "internal error while recording the turn" }).catch(
-    () => log.warn("turn left running: the database did not take its failure", { turn_id: turnId }),
-  );
+  const failure = { id: turnId, instance: instanceId(), error: "internal error while recording the turn" };
+  const closed = await failTurnIfOwned(db, failure).catch(() => undefined);
+  if (closed === undefined) log.warn("turn left running: the database did not take its failure", { turn_id: turnId });
+  else if (!closed) log.warn("turn not closed as failed: another process owns it now", { turn_id: turnId });
   return {
     status: "failed",
     content: "",

@@ -5,7 +5,7 @@ import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/app
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
 import { claimTurn, heldLeases, listResumableTurns, releaseLeases, renewLeases } from "@/db/queries/leases";
 import { upsertAgent } from "@/db/queries/agents";
-import { getTurn, insertTurn } from "@/db/queries/turns";
+import { failTurnIfOwned, getTurn, insertTurn } from "@/db/queries/turns";
 import { insertSession } from "@/db/queries/sessions";
 import { listMessages } from "@/db/queries/transcripts";
 import { listTrace } from "@/db/queries/traces";
@@ -360,6 +360,16 @@ describe("turn recorder and resume state", () => {
     ).toBe(true);
     await expect(recorder.emit({ type: "text_delta", text: "b" })).rejects.toBeInstanceOf(LeaseLostError);
     expect((await listTrace(db, ["t"])).events.map((e) => e.data)).toEqual([{ text: "a" }]);
+  });
+
+  it("closes a turn whose recording failed only while this instance still owns it", async () => {
+    const { db } = await fixture(); // running, owned by ins_old
+    const fail = (instance: string) => failTurnIfOwned(db, { id: "t", instance, error: "boom", now: 5 });
+    expect(await fail("ins_other")).toBe(false); // taken over: left to its owner
+    expect(await getTurn(db, "t")).toMatchObject({ status: "running", error: null });
+    expect(await fail("ins_old")).toBe(true);
+    expect(await getTurn(db, "t")).toMatchObject({ status: "failed", error: "boom", endedAt: 5 });
+    expect(await fail("ins_old")).toBe(false); // already ended
   });
 
   it("lists as resumable a running turn whose lease expired and a waiting turn with no pending approval", async () => {
