@@ -1,26 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { openDb } from "@/db/client";
-import { upsertAgent } from "@/db/queries/agents";
-import { getTurn, insertTurn } from "@/db/queries/turns";
+import { getTurn } from "@/db/queries/turns";
 import { insertEvent, listTrace } from "@/db/queries/traces";
-import { insertSession } from "@/db/queries/sessions";
 import { DomainError } from "@/lib/errors";
 import { isTurnActive } from "./active-turns";
 import { resumeTurn } from "./resume-turn";
-import { agentRow } from "@/test/support/agent-row";
+import { insertRunningTurn, sessionDb } from "@/test/support/running-turns";
 
 /** A running turn (its lease long expired) whose trace already ends with `terminal`. */
 async function turnWithAnnouncedEnd(terminal: { type: string; data: Record<string, unknown> }) {
-  const db = openDb(":memory:");
-  await upsertAgent(db, agentRow("a"));
-  await insertSession(db, { id: "s", agentId: "a", tenant: null });
-  await insertTurn(db, {
-    id: "t",
-    sessionId: "s",
-    userMessage: "go",
-    depth: 0,
-    runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
-  });
+  const db = await sessionDb();
+  await insertRunningTurn(db, "t", { instance: "ins_old", leaseUntil: 10_000 }, 0);
   await insertEvent(db, { turnId: "t", seq: 1, type: "turn_started", data: { turn_id: "t" }, at: 1 });
   await insertEvent(db, { turnId: "t", seq: 2, type: terminal.type, data: terminal.data, at: 2 });
   return db;

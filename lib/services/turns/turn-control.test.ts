@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { openDb } from "@/db/client";
 import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
 import { claimTurn, heldLeases, listResumableTurns, releaseLeases, renewLeases } from "@/db/queries/leases";
-import { upsertAgent } from "@/db/queries/agents";
-import { failTurnIfOwned, getTurn, insertTurn } from "@/db/queries/turns";
-import { insertSession } from "@/db/queries/sessions";
+import { failTurnIfOwned, getTurn } from "@/db/queries/turns";
 import { listMessages } from "@/db/queries/transcripts";
 import { listTrace } from "@/db/queries/traces";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
@@ -17,19 +14,11 @@ import { TurnRecorder } from "./turn-recorder";
 import { LeaseLostError } from "./lease-fence";
 import { markTurnActive, markTurnInactive, noteLeaseHeld } from "./active-turns";
 import { firstLine, MAX_LISTED_DEFERRED, turnInstructions } from "./turn-instructions";
-import { agentRow } from "@/test/support/agent-row";
+import { insertRunningTurn, sessionDb } from "@/test/support/running-turns";
 
 async function fixture(): Promise<{ db: SqliteDatabase; turnId: string; sessionId: string }> {
-  const db = openDb(":memory:");
-  await upsertAgent(db, agentRow("a", { approvals: ["pay"] }));
-  await insertSession(db, { id: "s", agentId: "a", tenant: null });
-  await insertTurn(db, {
-    id: "t",
-    sessionId: "s",
-    userMessage: "go",
-    depth: 2,
-    runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
-  });
+  const db = await sessionDb({ approvals: ["pay"] });
+  await insertRunningTurn(db, "t", { instance: "ins_old", leaseUntil: 10_000 });
   return { db, turnId: "t", sessionId: "s" };
 }
 
@@ -337,13 +326,7 @@ describe("turn recorder and resume state", () => {
 
   it("gives a stopping owner's leases on running turns up: taken over at once, its writes pass until then", async () => {
     const { db } = await fixture(); // t: running, owned by ins_old until 10 000
-    await insertTurn(db, {
-      id: "done",
-      sessionId: "s",
-      userMessage: "go",
-      depth: 2,
-      runner: { instance: "ins_old", pid: 4242, leaseUntil: 10_000 },
-    });
+    await insertRunningTurn(db, "done", { instance: "ins_old", leaseUntil: 10_000 });
     db.client.prepare("update turns set status = 'completed' where id = 'done'").run();
     expect(await releaseLeases(db, { instance: "ins_other", now: 5_000 })).toBe(0); // not its lease
     expect(await listResumableTurns(db, 5_000)).toEqual([]);

@@ -4,13 +4,9 @@
  * A file of its own: stopping is process-wide and cannot be undone.
  */
 import { describe, expect, it } from "vitest";
-import { openDb } from "@/db/client";
 import { getCheckpoint } from "@/db/queries/checkpoints";
+import { insertRunningTurn, sessionDb } from "@/test/support/running-turns";
 import { claimTurn } from "@/db/queries/leases";
-import { upsertAgent } from "@/db/queries/agents";
-import { insertTurn } from "@/db/queries/turns";
-import { insertSession } from "@/db/queries/sessions";
-import { agentRow } from "@/test/support/agent-row";
 import {
   beginStopping,
   isTurnActive,
@@ -26,25 +22,11 @@ import { TurnRecorder } from "./turn-recorder";
 
 describe("a stopping process's leases", () => {
   it("waits for a claim in flight, notes no lease after it, gives every lease up, and claims nothing more", async () => {
-    const db = openDb(":memory:");
-    await upsertAgent(db, agentRow("a"));
-    await insertSession(db, { id: "s", agentId: "a", tenant: null });
+    const db = await sessionDb();
     // "t": its dead owner's lease ran out; "mine": running here on a lease known to hold.
-    await insertTurn(db, {
-      id: "t",
-      sessionId: "s",
-      userMessage: "go",
-      depth: 2,
-      runner: { instance: "ins_dead", pid: 1, leaseUntil: 1_000 },
-    });
+    await insertRunningTurn(db, "t", { instance: "ins_dead", leaseUntil: 1_000 });
     const until = Date.now() + 60_000;
-    await insertTurn(db, {
-      id: "mine",
-      sessionId: "s",
-      userMessage: "go",
-      depth: 2,
-      runner: { instance: instanceId(), pid: process.pid, leaseUntil: until },
-    });
+    await insertRunningTurn(db, "mine", { instance: instanceId(), leaseUntil: until });
     markTurnActive("mine");
     noteLeaseHeld("mine", until);
     // A resume reserved "t" and is claiming it: not renewed (it holds no lease of ours yet).
@@ -96,13 +78,7 @@ describe("a stopping process's leases", () => {
 
     // Nothing is claimed any more, and a lease taken now (a turn started in the last moment) has expired already.
     await expect(claimHere(db, "mine", "running")).rejects.toThrow(/this server is stopping/);
-    await insertTurn(db, {
-      id: "w",
-      sessionId: "s",
-      userMessage: "go",
-      depth: 2,
-      runner: { instance: "ins_dead", pid: 1, leaseUntil: 1_000 },
-    });
+    await insertRunningTurn(db, "w", { instance: "ins_dead", leaseUntil: 1_000 });
     db.client.prepare("update turns set status = 'waiting' where id = 'w'").run(); // its approval decided
     await expect(resumeTurn(db, "w")).rejects.toThrow(/this server is stopping/);
     expect(isTurnActive("w")).toBe(false);
