@@ -2,7 +2,8 @@
  * The error envelope of the HTTP edge: `{ "error": { code, message, details? } }`, and the
  * one table that maps a domain error code (lib/errors.ts) to its HTTP status (DESIGN §3.4).
  */
-import type { ErrorCode } from "@/lib/errors";
+import { isUnstorableText } from "@/db/database-errors";
+import { DomainError, type ErrorCode } from "@/lib/errors";
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_json: 400,
@@ -27,4 +28,14 @@ export const statusOf = (code: ErrorCode): number => ERROR_STATUS[code];
 /** The JSON body of an error response. */
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/**
+ * The error to answer for a statement that failed on text the database cannot store
+ * (PostgreSQL and U+0000, isUnstorableText): the input's problem, 400 `bad_request`, in
+ * either envelope. undefined for any other error.
+ */
+export function unstorableTextError(error: unknown): DomainError | undefined {
+  if (!isUnstorableText(error)) return undefined;
+  return new DomainError("bad_request", "the request holds text the database cannot store (a NUL character, U+0000)");
 }

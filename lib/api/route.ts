@@ -6,7 +6,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { isUnstorableText } from "@/db/database-errors";
 import { assertScope, type Principal } from "@/lib/access/principal";
 import type { Scope } from "@/lib/access/scopes";
 import { getEnv, type Env } from "@/lib/env";
@@ -15,7 +14,7 @@ import { describeError, log } from "@/lib/log";
 import { authenticateKey } from "@/lib/services/keys/api-keys";
 import { bearerToken } from "./auth";
 import { BODY_LIMITS } from "./body-limits";
-import { errorBody, statusOf } from "./errors";
+import { errorBody, statusOf, unstorableTextError } from "./errors";
 import { readJsonBody } from "./read-json-body";
 
 export interface RouteContext<P> {
@@ -155,10 +154,8 @@ export function errorReply(error: unknown): { status: number; body: unknown; hea
     if (error.code === "rate_limited" && typeof retry === "number") headers["retry-after"] = String(retry);
     return { status: statusOf(error.code), body: errorBody(error.code, error.message, error.details), headers };
   }
-  if (isUnstorableText(error))
-    return errorReply(
-      new DomainError("bad_request", "the request holds text the database cannot store (a NUL character, U+0000)"),
-    );
+  const unstorable = unstorableTextError(error);
+  if (unstorable) return errorReply(unstorable);
   log.error("unhandled error in route", describeError(error));
   return { status: 500, body: errorBody("internal", "internal error"), headers: {} };
 }

@@ -7,6 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb } from "@/db/client";
+import { SESSION_COOKIE, issueSessionCookie } from "@/lib/api/auth";
+import { BOOTSTRAP_KEY_ID } from "@/lib/services/keys/bootstrap-key";
 import { startLoopbackBackend as startBackend, type LoopbackBackend as Backend } from "../support/loopback-backend";
 import {
   startLoopbackEverythingMcp as startEverything,
@@ -14,6 +17,7 @@ import {
 } from "../support/loopback-everything-mcp";
 import { runCli, startServer, type TestServer } from "../support/server";
 import { tempDir } from "../support/temp-dir";
+import { openServerDb, testDialect } from "../support/test-database";
 
 type Entry = {
   id: number;
@@ -275,5 +279,28 @@ describe("the audit trail of every write path", () => {
     expect(
       (await server.api("GET", "/v1/audit", undefined, { authorization: `Bearer ${reader.body.key}` })).status,
     ).toBe(403);
+  });
+
+  it("a filter holding U+0000: the Studio's Audit page shows no entries, and GET /v1/audit is 400 where the database cannot compare it", async () => {
+    const db = openServerDb(server);
+    const cookie = `${SESSION_COOKIE}=${await issueSessionCookie(db, server.dataDir, BOOTSTRAP_KEY_ID)}`;
+    await closeDb(db);
+    for (const filter of ["target", "actor"]) {
+      const page = await fetch(`${server.url}/audit?${filter}=%00`, { headers: { cookie }, redirect: "manual" });
+      expect(page.status, filter).toBe(200);
+      const html = await page.text();
+      expect(html, filter).toContain("Nothing matches these filters yet.");
+      expect(html, filter).not.toContain("internal error");
+
+      // The API keeps the main API's rule: 400 naming the problem on PostgreSQL, a plain search on SQLite.
+      const res = await server.api("GET", `/v1/audit?${filter}=%00`);
+      if (testDialect() === "postgres") {
+        expect(res.status, filter).toBe(400);
+        expect(res.body.error).toMatchObject({ code: "bad_request", message: expect.stringContaining("U+0000") });
+      } else {
+        expect(res.status, filter).toBe(200);
+        expect(res.body.entries).toEqual([]);
+      }
+    }
   });
 });

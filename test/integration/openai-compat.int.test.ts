@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, type Db } from "@/db/client";
 import { startLoopbackBackend, type LoopbackBackend } from "../support/loopback-backend";
 import { startServer, type TestServer } from "../support/server";
 import { tempDir } from "../support/temp-dir";
+import { openServerDb } from "../support/test-database";
 
 /** `data:` payloads of a Chat Completions stream, in order ([DONE] kept as text). */
 function chatSse(text: string): unknown[] {
@@ -520,6 +523,84 @@ describe("the OpenAI-compatible endpoints against the real server", () => {
         type: "invalid_request_error",
         code: "missing_user_message",
       });
+    });
+  });
+
+  describe("text holding U+0000 (which PostgreSQL cannot store)", () => {
+    let db: Db;
+    beforeAll(() => {
+      db = openServerDb(server);
+    });
+    afterAll(async () => {
+      if (db) await closeDb(db);
+    });
+    const count = async (table: "sessions" | "turns") =>
+      Number((await db.execute<{ n: unknown }>(sql`select count(*) as n from ${sql.raw(table)}`))[0]?.n);
+    const rows = async () => ({ sessions: await count("sessions"), turns: await count("turns") });
+    const user = (content: unknown) => [{ role: "user", content }];
+
+    it("is refused with 400 invalid_request_error naming it, on both dialects, before a session or a turn is written", async () => {
+      const existing = (await server.api("POST", "/v1/sessions", { agent_id: "oc-weather" })).body.id as string;
+      const before = await rows();
+      const cases: Array<[string, Record<string, unknown>, string | null, string]> = [
+        ["/v1/chat/completions", { model: "de\u0000mo", messages: user("hi") }, "model", "model"],
+        [
+          "/v1/chat/completions",
+          { model: "oc-weather", metadata: { session_id: "a\u0000" }, messages: user("hi") },
+          null,
+          "the session id",
+        ],
+        ["/v1/chat/completions", { model: "oc-weather", messages: user("hi\u0000") }, "messages", "the user message"],
+        [
+          "/v1/chat/completions",
+          { model: "oc-weather", stream: true, messages: user([{ type: "text", text: "hi\u0000" }]) },
+          "messages",
+          "the user message",
+        ],
+        [
+          "/v1/chat/completions",
+          { model: "oc-weather", metadata: { session_id: existing }, messages: user("hi\u0000") },
+          "messages",
+          "the user message",
+        ],
+        ["/v1/responses", { model: "de\u0000mo", input: "hi" }, "model", "model"],
+        [
+          "/v1/responses",
+          { model: "oc-weather", input: "hi", previous_response_id: "resp_turn_\u0000" },
+          "previous_response_id",
+          "previous_response_id",
+        ],
+        ["/v1/responses", { model: "oc-weather", input: "hi\u0000" }, "input", "input"],
+        ["/v1/responses", { model: "oc-weather", stream: true, input: "hi\u0000" }, "input", "input"],
+        [
+          "/v1/responses",
+          { model: "oc-weather", input: [{ role: "user", content: [{ type: "input_text", text: "hi\u0000" }] }] },
+          "input",
+          "the user message",
+        ],
+      ];
+      for (const [pathname, body, param, what] of cases) {
+        const res = await post(pathname, body);
+        const label = `${pathname} ${JSON.stringify(body)}`;
+        expect(res.status, label).toBe(400);
+        expect(res.headers.get("content-type"), label).toMatch(/^application\/json/);
+        expect(res.headers.get("x-insika-session"), label).toBeNull();
+        expect(await res.json(), label).toEqual({
+          error: {
+            message: expect.stringMatching(new RegExp(`^${what}.* holds a NUL character \\(U\\+0000\\)$`)),
+            type: "invalid_request_error",
+            param,
+            code: "nul_character",
+          },
+        });
+      }
+      // The official client raises its usual typed error.
+      const refused = await client.chat.completions
+        .create({ model: "oc-weather", messages: [{ role: "user", content: "hi\u0000" }] })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(refused).toMatchObject({ status: 400, type: "invalid_request_error", code: "nul_character" });
+      expect(await rows()).toEqual(before);
     });
   });
 

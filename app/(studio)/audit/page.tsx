@@ -4,7 +4,7 @@ import { AuditTable } from "@/components/audit/audit-table";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { AUDIT_ACTIONS, auditQuery, listAudit } from "@/lib/services/audit/list-audit";
+import { AUDIT_ACTIONS, auditQuery, listAuditForPage } from "@/lib/services/audit/list-audit";
 import { listKeys } from "@/lib/services/keys/api-keys";
 import { studioDb } from "../action-result";
 import { requirePage } from "../page-access";
@@ -39,7 +39,7 @@ export default async function AuditPage({ searchParams }: Props) {
   });
   const db = studioDb();
   const actors = (await listKeys(db, principal)).map((k) => ({ id: k.id, name: k.name }));
-  const page = parsed.success ? await listAudit(db, principal, parsed.data) : null;
+  const page = parsed.success ? await listAuditForPage(db, principal, parsed.data) : null;
   const older = page?.next_before
     ? `/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), before: String(page.next_before) })}`
     : null;

@@ -7,7 +7,7 @@
  * (403), server_error (5xx); a key over its turns-per-minute limit is 429 with OpenAI's own
  * request-limit shape (type "requests", code "rate_limit_exceeded") and Retry-After.
  */
-import { statusOf } from "@/lib/api/errors";
+import { statusOf, unstorableTextError } from "@/lib/api/errors";
 import type { TurnFault } from "@/lib/engine/turn-failure";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
@@ -32,6 +32,15 @@ export class OpenAICompatError extends Error {
 
 export const invalidRequest = (message: string, code = "invalid_request", param: string | null = null) =>
   new OpenAICompatError(400, "invalid_request_error", code, message, param);
+
+/**
+ * 400 `nul_character` for a value holding U+0000, refused before anything is read or written:
+ * PostgreSQL can neither store nor look up such text, and a request here may start a session
+ * before its turn is written (docs/decisions.md, "U+0000 in text"). Both dialects alike.
+ */
+export function refuseNul(value: string | null | undefined, what: string, param: string | null): void {
+  if (value?.includes("\u0000")) throw invalidRequest(`${what} holds a NUL character (U+0000)`, "nul_character", param);
+}
 
 export const notFoundError = (message: string, code: string, param: string | null = null) =>
   new OpenAICompatError(404, "invalid_request_error", code, message, param);
@@ -74,7 +83,10 @@ function fromDomainError(error: DomainError): { status: number; type: OpenAIErro
   return { status, type: "invalid_request_error" };
 }
 
-/** Any thrown value as an OpenAI-shaped error response; unknown errors are 500 with the cause logged. */
+/**
+ * Any thrown value as an OpenAI-shaped error response; text the database cannot store is 400
+ * as on the main API; unknown errors are 500 with the cause logged.
+ */
 export function openAIErrorResponse(error: unknown): Response {
   if (error instanceof OpenAICompatError) {
     return Response.json(openAIErrorBody(error.type, error.code, error.message, error.param), {
@@ -91,6 +103,8 @@ export function openAIErrorResponse(error: unknown): Response {
     }
     return Response.json(openAIErrorBody(type, error.code, error.message), { status });
   }
+  const unstorable = unstorableTextError(error);
+  if (unstorable) return openAIErrorResponse(unstorable);
   log.error("unhandled error in an OpenAI-compatible route", describeError(error));
   return Response.json(openAIErrorBody("server_error", "internal", "internal error"), { status: 500 });
 }

@@ -5,7 +5,8 @@
  * Responses: the session of the turn behind previous_response_id, else a new session.
  * The caller's key applies: an agent outside its list is 403 (permission_error, whether or
  * not the agent exists), a session it may not see (another tenant's, another agent's) is
- * 404 like an unknown one, a new session takes the key's tenant.
+ * 404 like an unknown one, a new session takes the key's tenant. An id holding U+0000 names
+ * nothing: 400 before anything is looked up.
  */
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
@@ -15,7 +16,7 @@ import { maySeeSession, type Principal } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 import { assertMayUseAgent, createSessionAs } from "@/lib/services/sessions/session-access";
 import { assertWithinRateLimit } from "@/lib/services/keys/rate-limit";
-import { invalidRequest, notFoundError, permissionError } from "./openai-errors";
+import { invalidRequest, notFoundError, permissionError, refuseNul } from "./openai-errors";
 import { turnIdOfResponse } from "./ids";
 
 export interface ResolvedSession {
@@ -62,6 +63,8 @@ export async function chatSession(
   principal: Principal,
   params: { agentId: string; sessionId?: string | null },
 ): Promise<ResolvedSession> {
+  refuseNul(params.agentId, "model", "model");
+  refuseNul(params.sessionId, "the session id (X-Insika-Session or metadata.session_id)", null);
   await assertAgentUsable(db, principal, params.agentId);
   if (params.sessionId) return existingSession(db, principal, params.agentId, params.sessionId);
   return { id: (await createSessionAs(db, principal, { agentId: params.agentId })).id, created: true };
@@ -73,6 +76,8 @@ export async function responsesSession(
   principal: Principal,
   params: { agentId: string; previousResponseId?: string | null },
 ): Promise<ResolvedSession> {
+  refuseNul(params.agentId, "model", "model");
+  refuseNul(params.previousResponseId, "previous_response_id", "previous_response_id");
   await assertAgentUsable(db, principal, params.agentId);
   if (!params.previousResponseId)
     return { id: (await createSessionAs(db, principal, { agentId: params.agentId })).id, created: true };

@@ -4,7 +4,7 @@
  * `conversation` is refused, so a client relying on it does not silently lose its history.
  */
 import { z } from "zod";
-import { invalidRequest } from "./openai-errors";
+import { invalidRequest, refuseNul } from "./openai-errors";
 import { lastUserText, MAX_MESSAGE_CHARS } from "./user-message";
 
 const inputItem = z.looseObject({
@@ -40,5 +40,6 @@ export function responsesUserMessage(body: CreateResponseRequest): string {
   if (body.input.trim() === "") throw invalidRequest("input must not be empty", "empty_user_message", "input");
   if (body.input.length > MAX_MESSAGE_CHARS)
     throw invalidRequest(`input is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", "input");
+  refuseNul(body.input, "input", "input");
   return body.input;
 }

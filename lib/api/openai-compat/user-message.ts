@@ -3,7 +3,7 @@
  * client sends (often its whole replayed conversation) only the last user message becomes the
  * turn's message; earlier messages are ignored, never run twice.
  */
-import { invalidRequest } from "./openai-errors";
+import { invalidRequest, refuseNul } from "./openai-errors";
 
 /** The longest message a turn takes (as POST /v1/sessions/:id/turns). */
 export const MAX_MESSAGE_CHARS = 200_000;
@@ -26,7 +26,7 @@ export function contentText(content: unknown, partTypes: readonly string[]): str
     .join("\n");
 }
 
-/** The text of the last `user` message; 400 when there is none or it has no text. */
+/** The text of the last `user` message; 400 when there is none, it has no text, or holds U+0000. */
 export function lastUserText(messages: readonly InputMessage[], partTypes: readonly string[], param: string): string {
   const last = messages.findLast((m) => m.role === "user");
   if (!last)
@@ -39,5 +39,6 @@ export function lastUserText(messages: readonly InputMessage[], partTypes: reado
   if (text.trim() === "") throw invalidRequest("the last user message has no text", "empty_user_message", param);
   if (text.length > MAX_MESSAGE_CHARS)
     throw invalidRequest(`the user message is longer than ${MAX_MESSAGE_CHARS} characters`, "message_too_long", param);
+  refuseNul(text, "the user message", param);
   return text;
 }
