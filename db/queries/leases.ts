@@ -1,12 +1,12 @@
 /**
  * Leases of running turns (lib/services/turns/turn-leases.ts): the atomic claim of a turn,
- * the owner's renewal, the fence every write of a run checks, and the turns a resume pass
- * may take over.
+ * the owner's renewal and release, the fence every write of a run checks, what only the owner
+ * may still write (a failed recording's end), and the turns a resume pass may take over.
  */
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db, Orm, Tables } from "../database";
-import { param, rawParam } from "./prepared";
+import { param, rawParam, storableText } from "./prepared";
 /** Who claims a turn, and until when its lease holds (turn-leases.ts). */
 export interface LeaseClaim {
   turnId: string;
@@ -119,6 +119,36 @@ export async function releaseLeases(db: Db, params: { instance: string; now: num
       ),
   );
   return release.run({ instance: params.instance, now: params.now });
+}
+
+/**
+ * Closes a running turn as failed, only while `instance` still owns it (its checkpoint names
+ * it as the runner): a run whose recording failed must not close a turn another process has
+ * taken over meanwhile. False when it did not (taken over, or no longer running).
+ */
+export async function failTurnIfOwned(
+  db: Db,
+  params: { id: string; instance: string; error: string; now?: number },
+): Promise<boolean> {
+  const fail = db.prepared("turns.failIfOwned", (o, { turns, checkpoints }) =>
+    o
+      .update(turns)
+      .set({ status: "failed", error: rawParam("error"), endedAt: rawParam("endedAt") })
+      .where(
+        and(
+          eq(turns.id, param("id")),
+          eq(turns.status, "running"),
+          sql`exists (select 1 from ${checkpoints} where ${checkpoints.turnId} = ${turns.id} and ${checkpoints.runnerInstance} = ${param("instance")})`,
+        ),
+      ),
+  );
+  const changed = await fail.run({
+    id: params.id,
+    instance: params.instance,
+    error: storableText(db, params.error),
+    endedAt: params.now ?? Date.now(),
+  });
+  return changed === 1;
 }
 
 /**

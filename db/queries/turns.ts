@@ -275,36 +275,6 @@ export async function updateTurnStatus(
 }
 
 /**
- * Closes a running turn as failed, only while `instance` still owns it (its checkpoint names
- * it as the runner): a run whose recording failed must not close a turn another process has
- * taken over meanwhile. False when it did not (taken over, or no longer running).
- */
-export async function failTurnIfOwned(
-  db: Db,
-  params: { id: string; instance: string; error: string; now?: number },
-): Promise<boolean> {
-  const fail = db.prepared("turns.failIfOwned", (o, { turns, checkpoints }) =>
-    o
-      .update(turns)
-      .set({ status: "failed", error: rawParam("error"), endedAt: rawParam("endedAt") })
-      .where(
-        and(
-          eq(turns.id, param("id")),
-          eq(turns.status, "running"),
-          sql`exists (select 1 from ${checkpoints} where ${checkpoints.turnId} = ${turns.id} and ${checkpoints.runnerInstance} = ${param("instance")})`,
-        ),
-      ),
-  );
-  const changed = await fail.run({
-    id: params.id,
-    instance: params.instance,
-    error: storableText(db, params.error),
-    endedAt: params.now ?? Date.now(),
-  });
-  return changed === 1;
-}
-
-/**
  * A run's end in one transaction: its terminal event (when there is one), the messages
  * of the turn not yet in the transcript, and the turn row's status (updateTurnStatus).
  */

@@ -5,7 +5,8 @@
  */
 import type { Db } from "@/db/database";
 import { insertSession } from "@/db/queries/sessions";
-import { failTurnIfOwned, insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns";
+import { failTurnIfOwned } from "@/db/queries/leases";
+import { insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
 import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError, errorMessage } from "@/lib/errors";

@@ -2,8 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { SqliteDatabase } from "@/db/sqlite-database";
 import { decideApproval, expireApprovals, listApprovals } from "@/db/queries/approvals";
 import { getCheckpoint, listJournal } from "@/db/queries/checkpoints";
-import { claimTurn, heldLeases, listResumableTurns, releaseLeases, renewLeases } from "@/db/queries/leases";
-import { failTurnIfOwned, getTurn } from "@/db/queries/turns";
+import {
+  claimTurn,
+  failTurnIfOwned,
+  heldLeases,
+  listResumableTurns,
+  releaseLeases,
+  renewLeases,
+} from "@/db/queries/leases";
+import { getTurn } from "@/db/queries/turns";
 import { listMessages } from "@/db/queries/transcripts";
 import { listTrace } from "@/db/queries/traces";
 import type { EngineEvent, ModelMessage, TurnCheckpoint } from "@/lib/engine/ports";
