@@ -95,6 +95,7 @@ describe("decideApprovalAction", () => {
 describe("the other playground actions", () => {
   it("createSessionAction({}) is refused naming the agent id, and creates no session", async () => {
     expectRefused(await createSessionAction({} as never), /^agentId: /);
+    expectRefused(await createSessionAction("a1\u0000"), /^agentId: holds a NUL character/);
     expect(await listSessions(db)).toHaveLength(1);
   });
 

@@ -6,17 +6,14 @@ import { requireStudioSession } from "@/lib/api/studio-auth";
 import { decideApproval, decisionBody } from "@/lib/services/approvals/approvals";
 import { afterSeqInput, followTurn } from "@/lib/services/turns/follow-turn";
 import { asResult, parseArgs, studioDb } from "../action-result";
-import {
-  createSessionAs,
-  createSessionBody,
-  getVisibleTurnSessionOrThrow,
-} from "@/lib/services/sessions/session-access";
+import { createSessionAs, getVisibleTurnSessionOrThrow } from "@/lib/services/sessions/session-access";
 
 export async function createSessionAction(agentId: string) {
   const actor = await requireStudioSession();
   return asResult(async () => {
     assertScope(actor, ["turns:run"], "starting a session");
-    const args = parseArgs({ agentId: createSessionBody.shape.agent_id }, { agentId });
+    // An agent id, as the API's paths take one: no NUL (PostgreSQL could not even look it up).
+    const args = parseArgs({ agentId: pathSegment }, { agentId });
     // The key's agents apply, and the tenant comes from the key, never from the browser.
     return (await createSessionAs(studioDb(), actor, { agentId: args.agentId })).id;
   });
