@@ -38,7 +38,7 @@ export interface EgressAllowed {
   /** Why it is allowed: a public destination, an allowlist entry, or ALLOW_PRIVATE. */
   rule: "public" | "allowlisted" | "allow-private";
   url: URL;
-  /** Host as the socket layer sees it (bare IP or name as written); the pin key. */
+  /** Host as the socket layer sees it (bare IP or name as written); with `port`, the pin key. */
   hostname: string;
   port: number;
   /** First vetted address (what the trace shows). */

@@ -65,7 +65,7 @@ describe("DNS pinning", () => {
     // Listen on 127.0.0.2 only: the system's answer for "localhost" (127.0.0.1/::1) would miss it.
     const s = await server((_req, res) => res.end("pinned"), "127.0.0.2");
     const d = dispatcher(DEV);
-    const release = d.pin("localhost", [{ address: "127.0.0.2", family: 4 }]);
+    const release = d.pin("localhost", s.port, [{ address: "127.0.0.2", family: 4 }]);
     try {
       const res = await request(`http://localhost:${s.port}/`, { dispatcher: d.agent });
       expect(await res.body.text()).toBe("pinned");
@@ -76,6 +76,26 @@ describe("DNS pinning", () => {
     } finally {
       release();
     }
+  });
+
+  it("a pin holds for its own port only: a host pinned on two ports keeps both answers apart", async () => {
+    // A host:port allowlist entry vets one port; addresses vetted for another port of the
+    // same name must not serve it. Each server listens on its own loopback address only.
+    const a = await server((_req, res) => res.end("a"), "127.0.0.2");
+    const b = await server((_req, res) => res.end("b"), "127.0.0.3");
+    const d = dispatcher(DEV);
+    d.pin("localhost", a.port, [{ address: "127.0.0.2", family: 4 }])();
+    d.pin("localhost", b.port, [{ address: "127.0.0.3", family: 4 }])();
+    // Released pins, as for a reconnect undici makes on its own; the later pin did not replace the first.
+    const first = await request(`http://localhost:${a.port}/`, { dispatcher: d.agent });
+    expect(await first.body.text()).toBe("a");
+    const second = await request(`http://localhost:${b.port}/`, { dispatcher: d.agent });
+    expect(await second.body.text()).toBe("b");
+    // A port nobody vetted is refused, though the name is pinned on two others.
+    const other = b.port === 65535 ? b.port - 1 : b.port + 1;
+    await expect(request(`http://localhost:${other}/`, { dispatcher: d.agent })).rejects.toThrow(
+      `no vetted address pinned for localhost:${other}`,
+    );
   });
 
   it("refuses to connect a host nobody pinned", async () => {

@@ -205,7 +205,7 @@ export async function sendWithRedirects<R extends HopResponse = StreamedResponse
       address: decision.address,
     };
     hops.push(hop);
-    const release = deps.dispatcher.pin(decision.hostname, decision.addresses);
+    const release = deps.dispatcher.pin(decision.hostname, decision.port, decision.addresses);
     let response: R;
     try {
       response = await send(decision.url, {
