@@ -5,9 +5,10 @@ import { listSessions } from "@/db/queries/sessions";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { parseEnv } from "@/lib/env";
 import { log } from "@/lib/log";
+import { authenticateKey, createKey, revokeKey } from "@/lib/services/keys/api-keys";
 import { agentRow } from "@/test/support/agent-row";
 import { handleAgentMcpRequest, type AgentMcpContext } from "./handle-agent-mcp-request";
-import { closeAllSessions, getLiveSession } from "./live-mcp-sessions";
+import { checkSessions, closeAllSessions, getLiveSession } from "./live-mcp-sessions";
 
 const endpoint = "http://127.0.0.1:3000/v1/agents/a/mcp";
 
@@ -88,6 +89,82 @@ describe("handleAgentMcpRequest, an initialize the transport refuses", () => {
         session_id: left!.id,
         error: "disk I/O error",
         stack: expect.any(String),
+      });
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
+
+/** Reads `stream` to its end; resolves true once it is done. */
+async function ended(stream: ReadableStream<Uint8Array>): Promise<true> {
+  const reader = stream.getReader();
+  for (;;) if ((await reader.read()).done) return true;
+}
+
+describe("handleAgentMcpRequest, a key that stops working", () => {
+  async function keyContext(expiresAt?: string) {
+    const ctx = await context();
+    const admin = operatorPrincipal("cli");
+    const made = await createKey(ctx.db, admin, {
+      name: "mcp client",
+      scopes: ["turns:run"],
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+    });
+    const auth = await authenticateKey(ctx.db, made.key, "api");
+    if (!auth.ok) throw new Error(`the new key does not authenticate: ${auth.reason}`);
+    const keyCtx: AgentMcpContext = { ...ctx, principal: auth.principal };
+    const opened = await handleAgentMcpRequest(mcpRequest("POST", undefined, initialize()), keyCtx);
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    const stream = await handleAgentMcpRequest(mcpRequest("GET", sessionId), keyCtx);
+    expect(stream.status).toBe(200);
+    return { ctx: keyCtx, admin, keyId: made.id, sessionId, stream: stream.body! };
+  }
+
+  it("ends the session's open stream here at the next check once the key is revoked", async () => {
+    const { ctx, admin, keyId, sessionId, stream } = await keyContext();
+    const logged = vi.spyOn(log, "info").mockImplementation(() => undefined);
+    try {
+      await checkSessions();
+      expect(getLiveSession(sessionId)).toBeDefined(); // the key still works: nothing closed
+
+      await revokeKey(ctx.db, admin, keyId);
+      await checkSessions();
+      expect(getLiveSession(sessionId)).toBeUndefined();
+      expect(await ended(stream)).toBe(true);
+      expect(logged).toHaveBeenCalledWith("closed an MCP session here: a key that used it no longer works", {
+        session_id: sessionId,
+        key_id: keyId,
+        reason: "revoked",
+      });
+    } finally {
+      logged.mockRestore();
+    }
+    // The session itself stays valid for a key that works (here, the operator's).
+    const again = await handleAgentMcpRequest(mcpRequest("GET", sessionId), {
+      ...ctx,
+      principal: operatorPrincipal("api"),
+    });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  });
+
+  it("ends it once the key expires", async () => {
+    const now = Date.now();
+    const { keyId, sessionId, stream } = await keyContext(new Date(now + 60_000).toISOString());
+    const logged = vi.spyOn(log, "info").mockImplementation(() => undefined);
+    try {
+      await checkSessions(now + 30_000);
+      expect(getLiveSession(sessionId)).toBeDefined();
+      await checkSessions(now + 61_000);
+      expect(getLiveSession(sessionId)).toBeUndefined();
+      expect(await ended(stream)).toBe(true);
+      expect(logged).toHaveBeenCalledWith(expect.any(String), {
+        session_id: sessionId,
+        key_id: keyId,
+        reason: "expired",
       });
     } finally {
       logged.mockRestore();

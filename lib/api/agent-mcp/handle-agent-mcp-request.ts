@@ -28,6 +28,7 @@ import {
   closeSession,
   getLiveSession,
   isHeld,
+  noteKey,
   isShuttingDown,
   negotiatedVersion,
   openSession,
@@ -69,6 +70,7 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
       (await reviveSession(db, agentId, sessionId, req.headers.get("mcp-protocol-version")));
     if (!isHeld(live)) return unavailable();
     live.lastUsed = Date.now();
+    noteKey(live, principal);
     const response = await live.transport.handleRequest(withSessionVersion(req, live.protocolVersion), {
       authInfo,
       ...(parsedBody !== undefined ? { parsedBody } : {}),
@@ -97,6 +99,7 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
   const id = await createMcpSession(db, principal, agentId);
   const live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
   if (!isHeld(live)) return unavailable();
+  noteKey(live, principal);
   const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
   if (response.ok) return isHeld(live) ? response : discard(response);
   closeSession(live.id);

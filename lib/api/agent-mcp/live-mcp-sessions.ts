@@ -4,21 +4,23 @@
  * database, so a session unknown here but valid there is revived (reviveSession) instead of
  * refused: any process of a fleet can serve any session. Kept on globalThis (one registry
  * per process, whichever route bundle loads this module); idle sessions are closed, and one
- * timer tells every live session `notifications/tools/list_changed` when its offer moves.
+ * timer tells every live session `notifications/tools/list_changed` when its offer moves, and
+ * closes a session here once a key that used it is revoked or expired, so that no stream it
+ * opened outlives it.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/access/principal";
 import { describeError, log } from "@/lib/log";
 import { agentMcpPromptsFingerprint, agentMcpToolsFingerprint } from "@/lib/services/mcp-server/agent-mcp-offer";
 import { createAgentMcpServer } from "@/lib/services/mcp-server/create-agent-mcp-server";
 import { BODY_LIMITS } from "../body-limits";
+import { checkLiveSessions } from "./check-live-sessions";
 import { McpEventStore } from "./mcp-event-store";
 
-/** A session nobody used for this long is closed here (a later request revives it). */
-export const IDLE_CLOSE_MS = 30 * 60_000;
-/** How often each live session's offer is compared with what it was last told. */
+/** How often each live session's offer (and its keys) is checked (checkLiveSessions). */
 export const OFFER_CHECK_MS = 1_000;
 /** The `retry` an SSE stream suggests to a client that lost it. */
 export const SSE_RETRY_MS = 1_000;
@@ -36,6 +38,8 @@ export interface LiveSession {
   prompts?: string | undefined;
   /** The protocol version the session negotiated. */
   protocolVersion: string;
+  /** The stored keys that sent this session requests since it was held here (noteKey). */
+  keys: Set<string>;
 }
 
 /** The version `initialize` settles on: the client's when supported, else the latest. */
@@ -136,6 +140,7 @@ export async function openSession(db: Db, agentId: string, id: string, protocolV
     lastUsed: Date.now(),
     offer: undefined,
     protocolVersion,
+    keys: new Set(),
   };
   live.offer = await agentMcpToolsFingerprint(db, agentId, id);
   live.prompts = await agentMcpPromptsFingerprint(db, agentId);
@@ -206,9 +211,18 @@ async function revive(db: Db, agentId: string, id: string, protocolVersion: stri
     offer: await agentMcpToolsFingerprint(db, agentId, id),
     prompts: await agentMcpPromptsFingerprint(db, agentId),
     protocolVersion: version,
+    keys: new Set(),
   };
   hold(live);
   return live;
+}
+
+/**
+ * Remembers that `principal`'s key sent `live` a request: the session is closed here once that
+ * key stops letting its holder in. The operator's own principal (CLI, config) has no stored key.
+ */
+export function noteKey(live: LiveSession, principal: Principal): void {
+  if (principal.source === "api" || principal.source === "studio") live.keys.add(principal.keyId);
 }
 
 /** Forgets a session here (DELETE, idle); its database session and trace stay. */
@@ -228,44 +242,12 @@ function startTimer(): void {
 
 let checking = false;
 
-/** Closes idle sessions and announces offers that moved. Exported for tests. */
+/** One check of every session held here (checkLiveSessions), never two at once. Exported for tests. */
 export async function checkSessions(now = Date.now()): Promise<void> {
   if (checking) return;
   checking = true;
   try {
-    // What an agent offers does not depend on the session: one fingerprint per agent per check.
-    const offers = new Map<string, Promise<string | undefined>>();
-    const promptSets = new Map<string, Promise<string | undefined>>();
-    const once = (
-      map: Map<string, Promise<string | undefined>>,
-      key: string,
-      make: () => Promise<string | undefined>,
-    ) => {
-      let value = map.get(key);
-      if (!value) map.set(key, (value = make()));
-      return value;
-    };
-    for (const live of [...registry().sessions.values()]) {
-      if (now - live.lastUsed > IDLE_CLOSE_MS) {
-        closeSession(live.id);
-        continue;
-      }
-      const offer = await once(offers, live.agentId, () => agentMcpToolsFingerprint(live.db, live.agentId, live.id));
-      if (offer === undefined) {
-        closeSession(live.id); // the agent was deleted, or the session
-        continue;
-      }
-      if (offer !== live.offer) {
-        live.offer = offer;
-        await live.server.sendToolListChanged().catch(() => undefined);
-      }
-      const prompts = await once(promptSets, live.agentId, () => agentMcpPromptsFingerprint(live.db, live.agentId));
-      if (live.prompts === undefined) live.prompts = prompts;
-      else if (prompts !== live.prompts) {
-        live.prompts = prompts;
-        await live.server.sendPromptListChanged().catch(() => undefined);
-      }
-    }
+    await checkLiveSessions([...registry().sessions.values()], closeSession, now);
   } catch (error) {
     log.error("MCP session check failed", describeError(error));
   } finally {

@@ -178,6 +178,21 @@ export function principalOf(row: ApiKeyRow, source: ActorSource): Principal {
   };
 }
 
+/**
+ * Why the stored key `id` no longer lets its holder in (`revoked`, `expired`, or `unknown`
+ * once its row is gone), or undefined while it does: for what a key opened and keeps open.
+ */
+export async function keyLapse(
+  db: Db,
+  id: string,
+  now = Date.now(),
+): Promise<Exclude<KeyStatus, "active"> | "unknown" | undefined> {
+  const row = await getApiKey(db, id);
+  if (!row) return "unknown";
+  const status = statusOf(row, now);
+  return status === "active" ? undefined : status;
+}
+
 /** The active key with this id, or undefined (revoked, expired or gone). */
 export async function activeKey(db: Db, id: string, now = Date.now()): Promise<ApiKeyRow | undefined> {
   const row = await getApiKey(db, id);
