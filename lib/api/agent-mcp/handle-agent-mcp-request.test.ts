@@ -205,12 +205,18 @@ describe("handleAgentMcpRequest around a shutdown", () => {
 
     // A second GET passes the shutdown check, then the shutdown begins while it waits on the
     // database: it would revive the session and open a stream nothing closes.
+    // So does an initialize: it would write a session row whose id its client never learns.
     const late = handleAgentMcpRequest(mcpRequest("GET", sessionId), ctx);
+    const lateInitialize = handleAgentMcpRequest(mcpRequest("POST", undefined, initialize(2)), ctx);
     closeAllSessions();
     const refused = await late;
     expect(refused.status).toBe(503);
     expect(await refused.text()).toContain("shutting down");
     expect(getLiveSession(sessionId)).toBeUndefined();
+    const refusedInitialize = await lateInitialize;
+    expect(refusedInitialize.status).toBe(503);
+    expect(refusedInitialize.headers.get("mcp-session-id")).toBeNull();
+    expect((await listSessions(db, { agentId: "a" })).map((s) => s.id)).toEqual([sessionId]);
     // The held stream was ended by the shutdown.
     for (;;) if ((await heldReader.read()).done) break;
 

@@ -30,6 +30,7 @@ import {
   isHeld,
   noteKey,
   isShuttingDown,
+  type LiveSession,
   negotiatedVersion,
   openSession,
   reviveSession,
@@ -95,19 +96,30 @@ export async function handleAgentMcpRequest(req: Request, ctx: AgentMcpContext):
   const init = messages.find((m) => isInitializeRequest(m)) as { params: { protocolVersion?: unknown } };
   // The row is written before the transport checks the request (Accept, Content-Type, one
   // initialize per batch): those checks are the SDK's, not copied here. So an initialize it
-  // refuses (406, 415, 400) has its row deleted again; its client never learned the id.
+  // refuses (406, 415, 400), or one whose session was closed here meanwhile (503, a shutdown),
+  // has its row deleted again: its client never learned the id.
   const id = await createMcpSession(db, principal, agentId);
-  const live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
-  if (!isHeld(live)) return unavailable();
+  let live: LiveSession;
+  try {
+    live = await openSession(db, agentId, id, negotiatedVersion(init.params.protocolVersion));
+  } catch (error) {
+    await dropUnannouncedSession(db, id);
+    throw error;
+  }
   noteKey(live, principal);
-  const response = await live.transport.handleRequest(req, { parsedBody: body, authInfo });
-  if (response.ok) return isHeld(live) ? response : discard(response);
+  let response = isHeld(live) ? await live.transport.handleRequest(req, { parsedBody: body, authInfo }) : unavailable();
+  if (response.ok && isHeld(live)) return response;
+  if (response.ok) response = await discard(response);
   closeSession(live.id);
-  // The refusal is answered as the transport made it either way; a row left behind is logged.
+  await dropUnannouncedSession(db, id);
+  return response;
+}
+
+/** Deletes the row of a session whose id its client never learned; one left behind is logged. */
+async function dropUnannouncedSession(db: Db, id: string): Promise<void> {
   await dropRefusedMcpSession(db, id).catch((error: unknown) =>
     log.error("a refused MCP initialize left its session row", { session_id: id, ...describeError(error) }),
   );
-  return response;
 }
 
 /**
