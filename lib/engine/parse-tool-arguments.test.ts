@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseToolArguments } from "./parse-tool-arguments";
+import { MAX_ARGUMENT_DEPTH, parseToolArguments } from "./parse-tool-arguments";
 
 describe("parseToolArguments", () => {
   it("accepts a JSON object", () => {
@@ -28,5 +28,26 @@ describe("parseToolArguments", () => {
       ok: false,
       error: `arguments are not valid JSON: expected an object, got ${kind}`,
     });
+  });
+});
+
+describe("parseToolArguments: nesting depth", () => {
+  const nested = (levels: number) => `{"q":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+
+  it("accepts arguments nested exactly MAX_ARGUMENT_DEPTH levels", () => {
+    expect(parseToolArguments(nested(MAX_ARGUMENT_DEPTH)).ok).toBe(true);
+  });
+
+  it("refuses arguments nested deeper, naming the limit (they could not be written back or traced)", () => {
+    expect(parseToolArguments(nested(MAX_ARGUMENT_DEPTH + 1))).toEqual({
+      ok: false,
+      error: `arguments are nested too deeply (more than ${MAX_ARGUMENT_DEPTH} levels)`,
+    });
+    expect(parseToolArguments(nested(50_000)).ok).toBe(false);
+  });
+
+  it("does not count brackets inside strings", () => {
+    const inString = JSON.stringify({ q: "[{".repeat(500), r: '\\"[[' });
+    expect(parseToolArguments(inString).ok).toBe(true);
   });
 });

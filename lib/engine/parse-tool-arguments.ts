@@ -3,10 +3,19 @@ import { errorMessage } from "@/lib/errors";
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 /**
- * Parses the raw JSON text a provider gave as a call's arguments. Only a JSON object is
- * accepted; anything else is an error message for the model (prefixed
- * `arguments are not valid JSON: `), never a throw. Blank text counts as `{}`: some providers
- * stream nothing at all for a call without parameters, and that is not the model's mistake.
+ * The deepest nesting (objects and arrays) a call's arguments may have: twice what a
+ * parameters schema may describe (SAFE_SCHEMA_LIMITS.maxDepth, 32), far below the depth at
+ * which the recursive writers that see the arguments afterwards (the call identity, the
+ * trace, the provider SDK re-sending the call) overflow the stack.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * Parses the raw JSON text a provider gave as a call's arguments. Only a JSON object nested
+ * at most MAX_ARGUMENT_DEPTH levels is accepted; anything else is an error message for the
+ * model (prefixed `arguments are not valid JSON: `, or `arguments are nested too deeply`),
+ * never a throw. Blank text counts as `{}`: some providers stream nothing at all for a call
+ * without parameters, and that is not the model's mistake.
  */
 export function parseToolArguments(raw: string): ParsedArguments {
   if (typeof raw !== "string") return invalid(`expected JSON text, got ${describe(raw)}`);
@@ -20,7 +29,38 @@ export function parseToolArguments(raw: string): ParsedArguments {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return invalid(`expected an object, got ${describe(value)}`);
   }
+  if (nestingDepth(raw) > MAX_ARGUMENT_DEPTH) {
+    return { ok: false, error: `arguments are nested too deeply (more than ${MAX_ARGUMENT_DEPTH} levels)` };
+  }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]); // [ {
+const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+
+// The deepest nesting of `[`/`{` in text already known to be JSON: one pass, no recursion,
+// brackets inside strings skipped (a backslash there always escapes the next character).
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i += 1) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (OPENERS.has(c)) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+    } else if (CLOSERS.has(c)) {
+      depth -= 1;
+    }
+  }
+  return deepest;
 }
 
 function invalid(detail: string): ParsedArguments {

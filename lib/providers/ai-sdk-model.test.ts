@@ -91,6 +91,21 @@ describe("toProviderPrompt", () => {
     ]);
   });
 
+  it("sends {} for an earlier call whose arguments were refused as too deeply nested", () => {
+    const deep = `{"q":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const prompt = toProviderPrompt([
+      { role: "user", content: "q" },
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "t", arguments: deep }] },
+      { role: "tool", callId: "c1", tool: "t", content: '{"error":"arguments are nested too deeply"}' },
+    ]);
+    expect(prompt[1]).toStrictEqual({
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: "c1", toolName: "t", input: {} }],
+    });
+    // What the provider SDK does with it next: serialize it into the request body.
+    expect(() => JSON.stringify(prompt)).not.toThrow();
+  });
+
   it("drops empty assistant messages and can move system messages to the front", () => {
     const messages: ModelMessage[] = [
       { role: "user", content: "q" },

@@ -19,6 +19,7 @@ import type {
   LanguageModelV3Usage,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
+import { parseToolArguments } from "@/lib/engine/parse-tool-arguments";
 import type { Model, ModelMessage, ModelRequest, ModelStreamPart, ModelToolSpec, TokenUsage } from "@/lib/engine/ports";
 import { aiSdkGenerateStep, type StepReader } from "./ai-sdk-generate-step";
 import { compileForDialect, mapStrictArguments, type Dialect } from "./dialects";
@@ -164,7 +165,7 @@ export function toProviderPrompt(
             type: "tool-call",
             toolCallId: call.id,
             toolName: call.name,
-            input: parseToolArguments(call.arguments),
+            input: argumentsInput(call.arguments),
           });
         }
         // An empty assistant message carries nothing, and Anthropic rejects empty content.
@@ -205,19 +206,13 @@ export function toProviderTools(tools: ModelToolSpec[], strict?: Dialect): Langu
 
 /**
  * The raw arguments text of an earlier call -> the object the providers re-serialize.
- * Anthropic needs an object; text that is not a JSON object (the model sent broken JSON and
- * already got an error result for it) becomes `{}`, as OpenAI's own adapter does.
+ * Anthropic needs an object; text the engine refused as arguments (not JSON, not an object,
+ * nested too deeply to serialize again; the model already got an error result for it)
+ * becomes `{}`, as OpenAI's own adapter does.
  */
-function parseToolArguments(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
-  } catch {
-    // fall through
-  }
-  return {};
+function argumentsInput(raw: string): Record<string, unknown> {
+  const parsed = parseToolArguments(raw);
+  return parsed.ok ? parsed.value : {};
 }
 
 function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage | undefined {
