@@ -42,6 +42,11 @@ export function toProviderError(error: unknown, signal: AbortSignal, secrets: st
   const cause = (error as { cause?: unknown } | null)?.cause;
   const code = cause instanceof ProviderError ? cause.failureCode : undefined;
   if (APICallError.isInstance(error)) {
+    // The answer came (a status) and the provider fetch then failed its body (the stream cap):
+    // that message says what happened, the SDK's "Failed to process successful response" does not.
+    if (error.statusCode !== undefined && cause instanceof ProviderError) {
+      return new ProviderError(scrub(cause.message, secrets), error.statusCode, cause.failureCode);
+    }
     const status = error.statusCode;
     if (status === undefined) {
       return new ProviderError(

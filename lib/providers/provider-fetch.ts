@@ -7,10 +7,17 @@
  */
 import type { EgressDispatcher, EgressPosture, FetchLike, Resolver } from "@/lib/egress";
 import { EgressBlockedError, guardedFetch } from "@/lib/egress";
+import { capStreamedAnswer } from "./cap-streamed-answer";
 import { ProviderError } from "./provider-error";
 
 /** The most a provider's answer read whole (`bufferUpTo`) may hold: far above any model's answer. */
 export const PROVIDER_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most a streamed answer may hold (decoded): a 128k-token answer in SSE events of a few
+ * hundred bytes each stays below it; an endless stream stops here instead of filling memory.
+ */
+export const PROVIDER_STREAM_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Knobs for tests (a stub resolver, a dispatcher with a recording connector), and how answers are read. */
 export interface ProviderFetchOptions {
@@ -18,6 +25,8 @@ export interface ProviderFetchOptions {
   dispatcher?: EgressDispatcher;
   /** Read each answer whole before the SDK sees it, up to this many bytes (guardedFetch `bufferUpTo`). */
   bufferUpTo?: number;
+  /** A streamed answer's body fails (ProviderError) past this many decoded bytes (see capStreamedAnswer). */
+  streamUpTo?: number;
 }
 
 /** The origin of a redirect target, for the error (never its path or query, which may carry tokens). */
@@ -34,10 +43,12 @@ function originOf(location: string | null, base: string): string {
  * Returns a fetch for provider calls under `posture` (see parseProviderPosture). A blocked
  * destination throws ProviderError(`provider endpoint blocked: destination blocked: <reason>
  * (rule <rule>; <hint>)`); a 3xx answer throws ProviderError naming the status and the target's
- * origin, without following it; everything else behaves as guardedFetch.
+ * origin, without following it; with `streamUpTo`, a body past that many decoded bytes errors
+ * with a ProviderError; everything else behaves as guardedFetch.
  */
 export function createProviderFetch(posture: EgressPosture, options: ProviderFetchOptions = {}): FetchLike {
-  const send = guardedFetch(posture, options);
+  const { streamUpTo, ...guardOptions } = options;
+  const send = guardedFetch(posture, guardOptions);
   return async (input, init = {}) => {
     let response: Response;
     try {
@@ -60,13 +71,13 @@ export function createProviderFetch(posture: EgressPosture, options: ProviderFet
         response.status,
       );
     }
-    return response;
+    return streamUpTo === undefined ? response : capStreamedAnswer(response, streamUpTo);
   };
 }
 
 /** The two provider fetches createModel takes: streamed steps, and steps whose answer is read whole. */
 export interface ProviderFetches {
-  /** The answer's body streams to the SDK. */
+  /** The answer's body streams to the SDK, at most PROVIDER_STREAM_MAX_BYTES of it. */
   fetch: FetchLike;
   /** The answer is read whole, at most PROVIDER_ANSWER_MAX_BYTES, before the SDK sees it (one doGenerate). */
   wholeAnswerFetch: FetchLike;
@@ -75,7 +86,11 @@ export interface ProviderFetches {
 /** Both provider fetches on one posture (so on one dispatcher: they share its sockets). */
 export function createProviderFetches(posture: EgressPosture, options: ProviderFetchOptions = {}): ProviderFetches {
   return {
-    fetch: createProviderFetch(posture, options),
-    wholeAnswerFetch: createProviderFetch(posture, { ...options, bufferUpTo: PROVIDER_ANSWER_MAX_BYTES }),
+    fetch: createProviderFetch(posture, { ...options, streamUpTo: options.streamUpTo ?? PROVIDER_STREAM_MAX_BYTES }),
+    wholeAnswerFetch: createProviderFetch(posture, {
+      ...options,
+      streamUpTo: undefined,
+      bufferUpTo: PROVIDER_ANSWER_MAX_BYTES,
+    }),
   };
 }
