@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { checkUrlForm } from "@/lib/egress/url-form";
+import { MAX_TOOL_CALLS_PER_STEP } from "@/lib/engine/turn-limits";
 
 const toolName = z.string().regex(/^[a-z][a-z0-9_]*$/, "tool names match /^[a-z][a-z0-9_]*$/");
 const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name (letters, digits, _)");
@@ -39,7 +40,8 @@ export const DEFAULT_LIMITS = {
  */
 export const LIMIT_MAXIMA = {
   tool_concurrency: 64,
-  max_tool_calls: 1_000,
+  // The engine refuses a step asking for more calls than this (MAX_TOOL_CALLS_PER_STEP): same number.
+  max_tool_calls: MAX_TOOL_CALLS_PER_STEP,
   turn_timeout: 3_600,
   tool_timeout: 600,
   max_subagent_turns: 200,

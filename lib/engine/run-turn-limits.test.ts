@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall, type ScriptedPart } from "@/lib/providers/scripted";
 import type { ModelMessage } from "./ports";
 import { runTurn } from "./run-turn";
+import { MAX_TOOL_CALLS_PER_STEP } from "./turn-limits";
 import {
   fakeExecutor,
   okOutcome,
@@ -229,5 +230,21 @@ describe("turn_timeout", () => {
     expect(result).toMatchObject({ status: "failed", error: "turn timed out after 0.05s" });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(model.requests[0]?.signal.aborted).toBe(true);
+  });
+});
+
+describe("tool calls in one step", () => {
+  it("a step with more calls than any turn may make fails the turn as a model error, running none", async () => {
+    const executor = fakeExecutor();
+    const sink = recordingSink();
+    const model = scriptedModel([[text("Here goes."), ...calls(MAX_TOOL_CALLS_PER_STEP + 1)], [text("never")]]);
+    const result = await runTurn(input({ model, executor, sink, limits: { tool_concurrency: 8 } }));
+    const error = `model error: the model asked for more than ${MAX_TOOL_CALLS_PER_STEP} tool calls in one step`;
+    expect(result).toMatchObject({ status: "failed", code: "model_error", fault: "model" });
+    expect(result.error).toContain(error);
+    expect(executor.calls).toHaveLength(0);
+    expect(sink.ofType("tool_call")).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+    expect(terminalEvents(sink)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { abortable } from "./abortable";
 import type { EventLog } from "./event-log";
 import type { Model, ModelRequest, ModelToolCall, TokenUsage } from "./ports";
+import { MAX_TOOL_CALLS_PER_STEP } from "./turn-limits";
 
 /** What one model step produced. */
 export interface ModelStep {
@@ -14,8 +15,9 @@ export interface ModelStep {
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
  * `text_delta` event (in order; the stream does not wait for them to be durable), tool calls
  * are collected in stream order, usage is summed. Rejects with whatever the
- * model threw, or with `request.signal.reason` as soon as the signal aborts, even if the
- * model ignores its signal.
+ * model threw, with an Error at the first tool call past MAX_TOOL_CALLS_PER_STEP (the stream is
+ * closed there, not read to its end), or with `request.signal.reason` as soon as the signal
+ * aborts, even if the model ignores its signal.
  */
 export async function streamModelStep(model: Model, request: ModelRequest, events: EventLog): Promise<ModelStep> {
   const step: ModelStep = { text: "", toolCalls: [] };
@@ -32,6 +34,11 @@ export async function streamModelStep(model: Model, request: ModelRequest, event
         step.text += part.text;
         events.post({ type: "text_delta", text: part.text });
       } else if (part.type === "tool-call") {
+        if (step.toolCalls.length === MAX_TOOL_CALLS_PER_STEP) {
+          throw new Error(
+            `the model asked for more than ${MAX_TOOL_CALLS_PER_STEP} tool calls in one step (no turn may make more)`,
+          );
+        }
         step.toolCalls.push({ id: part.call.id, name: part.call.name, arguments: part.call.arguments });
       } else if (part.type === "finish") {
         if (part.usage) step.usage = addUsage(step.usage, part.usage);

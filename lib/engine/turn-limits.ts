@@ -24,6 +24,14 @@ export const DEFAULT_TURN_LIMITS: Readonly<TurnLimits> = Object.freeze({
 });
 
 /**
+ * The most tool calls one model step may ask for: the highest max_tool_calls an agent can set
+ * (lib/agents LIMIT_MAXIMA), so no turn could run more. A model (or model server) streaming more
+ * fails its turn as a model error before any call runs, instead of every call past the turn's
+ * limit being refused and traced one by one (two events each, thousands per step).
+ */
+export const MAX_TOOL_CALLS_PER_STEP = 1_000;
+
+/**
  * Fills absent limits with the defaults and checks the rest. Throws a RangeError naming the
  * limit for a value that cannot mean anything (the engine fails the turn with it: a
  * configuration fault, reported rather than silently replaced by a default).
