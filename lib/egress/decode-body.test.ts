@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { UnsupportedEncodingError, decodeBody, readCapped } from "./decode-body";
+import { MAX_CONTENT_CODINGS, UnsupportedEncodingError, decodeBody, readCapped } from "./decode-body";
 
 // readCapped listens to stream events directly (not `for await`); these pin the
 // answers the async iterator used to give in every state a body can be in.
@@ -72,5 +72,22 @@ describe("decodeBody", () => {
     expect(decoded).not.toBe(gz);
     expect(await readCapped(decoded, 100)).toEqual({ body: Buffer.from("hello"), truncated: false });
     expect(() => decodeBody(Readable.from([]), "zstd")).toThrow(UnsupportedEncodingError);
+  });
+
+  it("undoes up to MAX_CONTENT_CODINGS codings", async () => {
+    let data = Buffer.from("layered");
+    for (let i = 0; i < MAX_CONTENT_CODINGS; i += 1) data = zlib.gzipSync(data);
+    const decoded = decodeBody(Readable.from([data]), Array(MAX_CONTENT_CODINGS).fill("gzip").join(", "));
+    expect(await readCapped(decoded, 100)).toEqual({ body: Buffer.from("layered"), truncated: false });
+  });
+
+  it("refuses more codings than that before making any decoder (each costs memory and main-thread time)", () => {
+    const many = Array(5000).fill("br").join(",");
+    const body = Readable.from([Buffer.from("x")]);
+    expect(() => decodeBody(body, many)).toThrow(UnsupportedEncodingError);
+    expect(() => decodeBody(body, many)).toThrow(`too many content-codings (5000; at most ${MAX_CONTENT_CODINGS})`);
+    // identity entries are not codings: they do not count
+    const plain = Readable.from([Buffer.from("plain")]);
+    expect(decodeBody(plain, Array(50).fill("identity").join(","))).toBe(plain);
   });
 });

@@ -15,6 +15,22 @@ export class UnsupportedEncodingError extends Error {
   }
 }
 
+/**
+ * The most codings one body may stack. Each is a zlib or brotli decoder made at once, on the
+ * main thread: a header of thousands (`br,br,br,...`, one header line) cost about 1.5 s and
+ * 130 MB per response before the first byte was read. Real servers apply one, rarely two.
+ */
+export const MAX_CONTENT_CODINGS = 5;
+
+/** Thrown for a content-encoding stacking more than MAX_CONTENT_CODINGS codings. */
+export class TooManyContentCodingsError extends UnsupportedEncodingError {
+  constructor(count: number) {
+    super(`${count} codings`);
+    this.message = `too many content-codings (${count}; at most ${MAX_CONTENT_CODINGS})`;
+    this.name = "TooManyContentCodingsError";
+  }
+}
+
 function decoderFor(coding: string): Transform {
   // Lenient flush like browsers: a stream cut short still yields what was decoded.
   const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
@@ -36,7 +52,7 @@ function decoderFor(coding: string): Transform {
  * Returns a stream of the decoded body for a `content-encoding` header value
  * (gzip, x-gzip, deflate, br, identity; several codings are undone in reverse
  * order). Throws {@link UnsupportedEncodingError} for anything else (e.g. zstd,
- * which Node 20's zlib lacks). Destroying the returned stream destroys `body`.
+ * which Node 20's zlib lacks) and for more than MAX_CONTENT_CODINGS codings. Destroying the returned stream destroys `body`.
  */
 export function decodeBody(body: Readable, contentEncoding: string | undefined): Readable {
   // Most bodies are not encoded: skip the parse below, which gives the same answer for these.
@@ -47,6 +63,7 @@ export function decodeBody(body: Readable, contentEncoding: string | undefined):
     .filter((c) => c !== "" && c !== "identity")
     .reverse();
   if (codings.length === 0) return body;
+  if (codings.length > MAX_CONTENT_CODINGS) throw new TooManyContentCodingsError(codings.length);
   const decoders = codings.map(decoderFor);
   // pipeline() tears every stage down when any one fails or is destroyed; errors
   // surface to the reader of the last stage, so the callback has nothing to add.

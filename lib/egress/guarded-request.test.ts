@@ -177,6 +177,17 @@ describe("response bodies", () => {
       error: "unsupported content-encoding: zstd",
     });
   });
+
+  it("reports a content-encoding with thousands of codings as a decode error", async () => {
+    const s = await server((_req, res) =>
+      res.writeHead(200, { "content-encoding": Array(4000).fill("br").join(",") }).end("x"),
+    );
+    expect(await send({ url: s.origin }, DEV)).toMatchObject({
+      ok: false,
+      kind: "decode",
+      error: "too many content-codings (4000; at most 5)",
+    });
+  });
 });
 
 describe("timeouts", () => {
