@@ -1,5 +1,13 @@
 /** The engine events that announce a tool call and its result (the trace shows both). */
+import { jsonNestingDepth } from "./json-nesting-depth";
 import type { EngineEvent, ModelToolCall, ToolOutcome } from "./ports";
+
+/**
+ * A result nested deeper than this is kept in the trace as its text: parsed, it would overflow
+ * the stack of whatever serializes the event (the recorder, the live feed). Far deeper than any
+ * real API answer, far shallower than where JSON.stringify gives up (a few thousand levels).
+ */
+export const MAX_TRACED_RESULT_DEPTH = 256;
 
 /** The `tool_call` event announcing a call (again, `replayed`, on resume). */
 export function callEvent(call: ModelToolCall, args: unknown, replayed = false): EngineEvent {
@@ -12,7 +20,10 @@ export function callEvent(call: ModelToolCall, args: unknown, replayed = false):
   };
 }
 
-/** The `tool_result` event of a finished call: its result (parsed when it is JSON) or error, and its timings. */
+/**
+ * The `tool_result` event of a finished call: its result (parsed when it is JSON nested at most
+ * MAX_TRACED_RESULT_DEPTH levels, else the text) or error, and its timings.
+ */
 export function toolResultEvent(
   call: ModelToolCall,
   outcome: ToolOutcome,
@@ -34,6 +45,7 @@ export function toolResultEvent(
 }
 
 function parseJson(text: string): unknown {
+  if (jsonNestingDepth(text) > MAX_TRACED_RESULT_DEPTH) return text;
   try {
     return JSON.parse(text);
   } catch {

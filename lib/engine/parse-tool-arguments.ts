@@ -1,4 +1,5 @@
 import { errorMessage } from "@/lib/errors";
+import { jsonNestingDepth } from "./json-nesting-depth";
 /** The result of reading a tool call's raw argument text. */
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
@@ -29,38 +30,10 @@ export function parseToolArguments(raw: string): ParsedArguments {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return invalid(`expected an object, got ${describe(value)}`);
   }
-  if (nestingDepth(raw) > MAX_ARGUMENT_DEPTH) {
+  if (jsonNestingDepth(raw) > MAX_ARGUMENT_DEPTH) {
     return { ok: false, error: `arguments are nested too deeply (more than ${MAX_ARGUMENT_DEPTH} levels)` };
   }
   return { ok: true, value: value as Record<string, unknown> };
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]); // [ {
-const CLOSERS = new Set([0x5d, 0x7d]); // ] }
-
-// The deepest nesting of `[`/`{` in text already known to be JSON: one pass, no recursion,
-// brackets inside strings skipped (a backslash there always escapes the next character).
-function nestingDepth(json: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i += 1) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i += 1;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
-    } else if (OPENERS.has(c)) {
-      depth += 1;
-      if (depth > deepest) deepest = depth;
-    } else if (CLOSERS.has(c)) {
-      depth -= 1;
-    }
-  }
-  return deepest;
 }
 
 function invalid(detail: string): ParsedArguments {
