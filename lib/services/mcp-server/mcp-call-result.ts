@@ -4,6 +4,8 @@
  * (validation, egress, tool errors, a rejection — the error text is the content), and a halt
  * (halt_when matched) reflected in `_meta` and a second text naming the verdict.
  */
+import { MAX_TRACED_RESULT_DEPTH } from "@/lib/engine/call-events";
+import { jsonNestingDepth } from "@/lib/engine/json-nesting-depth";
 import type { HaltVerdict } from "@/lib/engine/ports";
 
 /** The `_meta` key of a halted call: `{ reason, say }`. */
@@ -52,7 +54,9 @@ export function mcpCallResult(input: McpCallResultInput): McpCallResult {
   return result;
 }
 
+// Text nested too deeply for the SDK to serialize again stays text only (as in the trace).
 function parse(text: string): unknown {
+  if (jsonNestingDepth(text) > MAX_TRACED_RESULT_DEPTH) return undefined;
   try {
     return JSON.parse(text);
   } catch {

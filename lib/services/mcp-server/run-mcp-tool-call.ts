@@ -12,6 +12,7 @@ import { insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns
 import type { AgentRow, SessionRow } from "@/db/schema";
 import type { Principal } from "@/lib/access/principal";
 import type { HaltVerdict, ModelMessage, ToolOutcome } from "@/lib/engine/ports";
+import { toolResultEvent } from "@/lib/engine/call-events";
 import { errorOutcome, runToolCall } from "@/lib/engine/run-tool-call";
 import { getEnv } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -140,17 +141,11 @@ async function recordCall(
     });
   }
   const halt = outcome.ok ? outcome.halt : undefined;
-  await recorder.emit({
-    type: "tool_result",
-    call_id: callId,
-    tool,
-    ok: outcome.ok,
-    ...(outcome.ok ? { result: parseJson(outcome.content) } : { error: outcome.error }),
-    duration_ms: durationMs,
-    queued_ms: queuedMs,
-    ...(halt ? { halted: true } : {}),
-    ...(outcome.record !== undefined ? { record: outcome.record } : {}),
-  });
+  // The engine's own event, so a result too deeply nested to serialize is traced as text here too.
+  const asked = { id: callId, name: tool, arguments: "" };
+  await recorder.emit(
+    toolResultEvent(asked, outcome, { durationMs, queuedMs }, { halted: halt !== undefined, replayed: false }),
+  );
   const content = halt ? (halt.say ?? "") : outcome.content;
   await recorder.emit(halt ? { type: "turn_halted", content } : { type: "turn_completed", content });
   const messages: ModelMessage[] = [
@@ -225,12 +220,4 @@ async function approve(
     ? `${REJECTED_BY_OPERATOR}: nobody decided approval ${approvalId} in time`
     : `${REJECTED_BY_OPERATOR}${end.note ? `: ${end.note}` : ""}`;
   return errorOutcome(why);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
