@@ -10,6 +10,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { linearRegExpEngine } from "./linear-regexp";
 import { checkSafeSchema } from "./safe-schema";
+import { uniqueItemsKeyword } from "./unique-items";
 import { errorMessage } from "@/lib/errors";
 
 /** `ok: true` = send the arguments exactly as received; otherwise `error` is for the model. */
@@ -29,6 +30,9 @@ const ajv = new Ajv({
   logger: false,
   code: { regExp: linearRegExpEngine },
 });
+// Ajv's uniqueItems compares pairwise; ours is linear (the array is the model's).
+ajv.removeKeyword("uniqueItems");
+ajv.addKeyword(uniqueItemsKeyword);
 
 type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
