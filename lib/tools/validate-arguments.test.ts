@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkSafeSchema } from "@/lib/tools/safe-schema";
-import { validateArguments } from "@/lib/tools/validate-arguments";
+import { MAX_LISTED_NAMES, validateArguments } from "@/lib/tools/validate-arguments";
 
 const pairsSchema = {
   type: "object",
@@ -258,4 +258,20 @@ describe("validateArguments: uniqueItems", () => {
     expect(validateArguments(objects, { xs }).ok).toBe(true);
     expect(performance.now() - started).toBeLessThan(2_000);
   }, 10_000);
+});
+
+describe("validateArguments: many unknown or missing names", () => {
+  it("lists the first names of a group and counts the rest, in linear time", () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, additionalProperties: false };
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i += 1) args[`k${i}`] = 1;
+    const started = performance.now();
+    const r = validateArguments(schema, args);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const names = Array.from({ length: MAX_LISTED_NAMES }, (_, i) => `k${i}`).join(", ");
+    expect(r).toEqual({
+      ok: false,
+      error: `unknown parameter(s): ${names} and ${100_000 - MAX_LISTED_NAMES} more`,
+    });
+  }, 20_000);
 });

@@ -18,6 +18,8 @@ export type ValidateArgumentsResult = { ok: true } | { ok: false; error: string 
 
 /** At most this many problems are reported, joined with "; ". */
 export const MAX_ARGUMENT_PROBLEMS = 5;
+/** A missing/unknown group names at most this many, then counts the rest (`and N more`). */
+export const MAX_LISTED_NAMES = 20;
 
 // One instance for the process: a new Ajv costs ~9 ms, a compile ~2 ms.
 // Formats are annotations here (no format plugin is allowed in lib/tools),
@@ -152,7 +154,8 @@ function finiteOr(text: string): unknown {
 function formatErrors(errors: ErrorObject[], root: unknown): string {
   const messages: string[] = [];
   // Missing and unknown keys are grouped per object so one message lists them all.
-  const grouped = new Map<string, { index: number; names: string[] }>();
+  // A Set per group: an object with 100,000 unknown keys must not cost a scan per key.
+  const grouped = new Map<string, { index: number; names: Set<string> }>();
   for (const e of errors) {
     const { path, value } = locate(e.instancePath, root);
     if (e.keyword === "required" || e.keyword === "additionalProperties") {
@@ -160,10 +163,10 @@ function formatErrors(errors: ErrorObject[], root: unknown): string {
       const key = `${e.keyword}\u0000${path}`;
       const g = grouped.get(key);
       if (g) {
-        if (!g.names.includes(name)) g.names.push(name);
+        g.names.add(name);
         continue;
       }
-      grouped.set(key, { index: messages.length, names: [name] });
+      grouped.set(key, { index: messages.length, names: new Set([name]) });
       messages.push("");
       continue;
     }
@@ -171,7 +174,9 @@ function formatErrors(errors: ErrorObject[], root: unknown): string {
   }
   for (const [key, g] of grouped) {
     const [keyword, path] = key.split("\u0000") as [string, string];
-    const list = g.names.join(", ");
+    const listed = [...g.names].slice(0, MAX_LISTED_NAMES).join(", ");
+    const more = g.names.size - MAX_LISTED_NAMES;
+    const list = more > 0 ? `${listed} and ${more} more` : listed;
     messages[g.index] =
       keyword === "required"
         ? `${path === "" ? "" : `${path}: `}missing required parameter(s): ${list}`
