@@ -5,9 +5,16 @@
  * like one against the stored schema (an absent optional argument, not a
  * null the schema does not allow).
  */
+import { jsonNestingDepth } from "@/lib/engine/json-nesting-depth";
+import { MAX_ARGUMENT_DEPTH } from "@/lib/engine/parse-tool-arguments";
 
-/** `argumentsText` with the nulls of optional properties of `schema` (the stored one) dropped; anything unparseable is returned as is. */
+/**
+ * `argumentsText` with the nulls of optional properties of `schema` (the stored one) dropped;
+ * anything unparseable, or nested deeper than MAX_ARGUMENT_DEPTH, is returned as is.
+ */
 export function mapStrictArguments(argumentsText: string, schema: unknown): string {
+  // Too deep to write back (JSON.stringify would overflow): the engine refuses such arguments anyway.
+  if (jsonNestingDepth(argumentsText) > MAX_ARGUMENT_DEPTH) return argumentsText;
   let value: unknown;
   try {
     value = JSON.parse(argumentsText);
