@@ -63,3 +63,13 @@ describe("unwrapResult", () => {
     expect(unwrapResult({})).toEqual({ ok: true, value: [] });
   });
 });
+
+describe("unwrapResult: a structuredContent nested too deeply", () => {
+  it("is an error naming the problem, not a throw", () => {
+    const structuredContent = JSON.parse(`{"a":${"[".repeat(50_000)}${"]".repeat(50_000)}}`) as unknown;
+    expect(unwrapResult({ content: [], structuredContent })).toEqual({
+      ok: false,
+      error: "the MCP server's structuredContent is nested too deeply to be read",
+    });
+  });
+});

@@ -34,7 +34,11 @@ export function unwrapResult(result: unknown): UnwrappedResult {
     return { ok: false, error: text.trim() !== "" ? text : "the MCP tool reported an error (no message)" };
   }
   if (r.structuredContent !== undefined && r.structuredContent !== null && typeof r.structuredContent === "object") {
-    return { ok: true, value: r.structuredContent, haltBody: JSON.stringify(r.structuredContent) };
+    const haltBody = jsonTextOf(r.structuredContent);
+    if (haltBody === undefined) {
+      return { ok: false, error: "the MCP server's structuredContent is nested too deeply to be read" };
+    }
+    return { ok: true, value: r.structuredContent, haltBody };
   }
   if (texts.length > 0) {
     return isJsonContainerText(text) ? { ok: true, value: text, haltBody: text } : { ok: true, value: text };
@@ -73,4 +77,14 @@ function describeItem(item: unknown): Record<string, unknown> {
 function isJsonContainerText(text: string): boolean {
   const t = text.trim();
   return (t.startsWith("{") || t.startsWith("[")) && isJsonText(t);
+}
+
+// JSON.stringify overflows the stack on a value nested thousands of levels deep (JSON.parse
+// builds one happily): undefined then, so the call fails with a reason instead of throwing.
+function jsonTextOf(value: object): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
