@@ -9,6 +9,16 @@ const received = (status: number, body: string | Buffer, truncated = false) => (
 });
 
 describe("extractResult (DESIGN D2)", () => {
+  it("json_path: a value nested too deeply to pass on is an error naming the path, not a throw", () => {
+    const body = received(200, `{"data":${"[".repeat(100_000)}${"]".repeat(100_000)},"id":7}`);
+    expect(extractResult({ extract: "json_path", path: "$.data" }, body)).toEqual({
+      ok: false,
+      error: "the value at $.data is nested too deeply to be read",
+      content: JSON.stringify({ error: "the value at $.data is nested too deeply to be read", status: 200 }),
+    });
+    expect(extractResult({ extract: "json_path", path: "$.id" }, body)).toEqual({ ok: true, content: "7" });
+  });
+
   it("body_raw: a JSON body as received, text as a JSON string, empty as null", () => {
     const raw = { extract: "body_raw" } as const;
     expect(extractResult(raw, received(200, '{"id": 12345678901234567890}'))).toEqual({

@@ -75,7 +75,10 @@ export function extractResult(response: ToolResponse, received: ReceivedResponse
       });
     }
     const hit = readPath(parsed.value, response.path);
-    return { ok: true, content: toJsonText(hit.found ? hit.value : null) };
+    const content = toJsonText(hit.found ? hit.value : null);
+    if (content === undefined)
+      return failure(`the value at ${response.path} is nested too deeply to be read`, { status });
+    return { ok: true, content };
   }
   // The text as received, not a re-serialization: JSON.parse would round
   // integers beyond 2^53 (ids!) and the model must see what the backend said.
@@ -112,10 +115,14 @@ function preview(text: string): string {
   return out;
 }
 
-// JSON.parse output always stringifies; `undefined` cannot come from it, but
-// a path result typed unknown is guarded anyway.
-function toJsonText(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+// JSON text of a value read from a parsed body; undefined when it cannot be written: JSON.parse
+// builds values nested thousands of levels deep, and JSON.stringify overflows the stack on them.
+function toJsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    return undefined;
+  }
 }
 
 // Parsed `response.path`s by their text (frozen, shared between calls; bounded):
