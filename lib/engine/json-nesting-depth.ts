@@ -7,8 +7,10 @@
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]); // [ {
-const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /**
  * The deepest nesting of arrays and objects in `text`: one pass, no recursion, brackets inside
@@ -26,10 +28,10 @@ export function jsonNestingDepth(text: string): number {
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;
-    } else if (OPENERS.has(c)) {
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       depth += 1;
       if (depth > deepest) deepest = depth;
-    } else if (CLOSERS.has(c)) {
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth -= 1;
     }
   }
