@@ -3,6 +3,7 @@
  * shape), plus the helpers that make it safe to keep: masking secret headers,
  * clipping the result, and redacting secret values from the whole record.
  */
+import { jsonNestingDepth } from "@/lib/engine/json-nesting-depth";
 import { REDACTED, redactText, redactValue } from "@/lib/secrets/redact";
 
 /** The request as the trace shows it; secret header values are `[secret]`. */
@@ -119,6 +120,16 @@ export function finalizeRecord(
 }
 
 /**
+ * JSON nested deeper than this is not searched for escaped secrets: the search writes the
+ * parsed value out again, and JSON.stringify overflows the stack thousands of levels down. A
+ * call that read secrets gets WITHHELD_TOO_DEEP instead of such a body (execute-data-tool
+ * fails the call with it).
+ */
+export const MAX_REDACTED_DEPTH = 256;
+export const TOO_DEEP_TO_REDACT = `the response is nested more than ${MAX_REDACTED_DEPTH} levels deep, too deep to search for secrets, so it was withheld`;
+export const WITHHELD_TOO_DEEP = JSON.stringify({ error: TOO_DEEP_TO_REDACT });
+
+/**
  * Redacts secret values from model-bound JSON text. The text forms go first
  * (keeping the text as received); then the parsed value is checked, which
  * catches a secret a backend wrote with JSON escapes (`\u0073ecret`, `\/`),
@@ -134,6 +145,7 @@ export function redactContent(content: string, secretValues: readonly string[]):
   } catch {
     return out;
   }
+  if (jsonNestingDepth(out) > MAX_REDACTED_DEPTH) return WITHHELD_TOO_DEEP;
   const before = JSON.stringify(parsed);
   const redacted = redactValue(parsed, [...secretValues]);
   const after = JSON.stringify(redacted);

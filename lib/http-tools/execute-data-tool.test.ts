@@ -390,4 +390,24 @@ describe("executeDataTool: never throws", () => {
     expect(() => JSON.parse(r.content) as unknown).not.toThrow();
     expect(r.record.tool).toBe("broken");
   });
+
+  it("fails a call that read secrets when its JSON answer is too deep to search for them, instead of throwing", async () => {
+    const deep = `{"token":"k-123","data":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const b = await backend((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(deep);
+    });
+    const keyed = tool(
+      { url: `${b.origin}/x`, headers: { Authorization: "Bearer {{secret.k}}" } },
+      { secret_headers: ["Authorization"] },
+    );
+    const r = await executeDataTool(keyed, {}, {}, deps({ secrets: staticSecrets({ k: "k-123" }) }));
+    expect(errorOf(r)).toBe(
+      "the response is nested more than 256 levels deep, too deep to search for secrets, so it was withheld",
+    );
+    expect(r.record).toMatchObject({ ok: false, status: 200 });
+    expect(JSON.stringify(r)).not.toContain("k-123");
+    // Without a secret in play there is nothing to search for: the answer is passed on as received.
+    const plain = await executeDataTool(tool({ url: `${b.origin}/x` }), {}, {}, deps());
+    expect(plain).toMatchObject({ ok: true, content: deep });
+  });
 });

@@ -16,7 +16,7 @@ import { validateArguments } from "@/lib/tools/validate-arguments";
 import { MAX_TOOL_TIMEOUT_S } from "@/lib/tools/validate-definition";
 import { buildRequest } from "./build-request";
 import { copyArguments } from "./copy-arguments";
-import { finalizeRecord, redactContent, type CallRecord } from "./call-record";
+import { finalizeRecord, redactContent, TOO_DEEP_TO_REDACT, WITHHELD_TOO_DEEP, type CallRecord } from "./call-record";
 import { bodyText, extractResult } from "./extract-result";
 import { executeMcpTool, type McpCaller } from "./execute-mcp-tool";
 import { sendBuiltRequest, type Exchange, type SendContext } from "./send-built-request";
@@ -168,6 +168,7 @@ type Outcome = { ok: true; content: string; halt?: HaltVerdict } | { ok: false; 
 function finish(call: CallState, outcome: Outcome): DataToolResult {
   const { record, secretValues } = call;
   const content = redactContent(outcome.content, secretValues);
+  if (content === WITHHELD_TOO_DEEP && outcome.ok) outcome = { ok: false, content, error: TOO_DEEP_TO_REDACT };
   record.ok = outcome.ok;
   record.duration_ms = Math.max(0, Math.round(clockNow(call.deps) - call.started));
   if (!outcome.ok) record.error = outcome.error;
