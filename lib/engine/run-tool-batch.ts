@@ -48,7 +48,7 @@ export type { BatchContext, BatchResult } from "./batch-context";
  * - With a journal, a call is journaled as started before the executor gets it and as
  *   completed before its tool_result; a journal failure stops the batch (the turn fails). For
  *   a call without side effects the batch does not wait for those two writes (`trailing`).
- * Never rejects.
+ * Rejects only on a bug (a call's processing threw); in parallel, once every running call settled.
  */
 export async function runToolBatch(context: BatchContext, calls: ModelToolCall[]): Promise<BatchResult> {
   const run = new BatchRun(context, calls);
@@ -72,13 +72,12 @@ class BatchRun {
   #limitExceeded: TurnFailure | undefined;
   #journalFailure: TurnFailure | undefined;
   #waitingOn: TurnCheckpoint["waitingOn"];
-  // Aborted by a halt, a serial limit trip, a wait, or the turn's own stops, whichever comes
-  // first (its reason says which); the link to the turn's ends with dispose().
+  // Aborted by a halt, a serial limit trip, a wait, a call that threw, or the turn's own stops,
+  // whichever comes first (its reason says which); the link to the turn's ends with dispose().
   readonly #stop = new AbortController();
   readonly #dispatch: AbortSignal = this.#stop.signal;
   readonly dispose: () => void;
   readonly #offered: ReadonlySet<string>;
-
   readonly #step: number;
 
   constructor(
@@ -96,9 +95,7 @@ class BatchRun {
         if (this.#dispatch.aborted) break;
         await this.#process(position, call);
       }
-    } else {
-      await Promise.all(this.calls.map((call, position) => this.#process(position, call)));
-    }
+    } else await this.#processAll();
     if (!this.#waitingOn) this.#closeOut();
     const result: BatchResult = {
       messages: this.#messages,
@@ -111,6 +108,17 @@ class BatchRun {
     if (failure) result.failure = failure;
     if (this.#waitingOn) result.waitingOn = this.#waitingOn;
     return result;
+  }
+
+  /** Every call at once. One that throws (a bug) stops dispatch; the batch rejects once the rest settled. */
+  async #processAll(): Promise<void> {
+    const thrown: unknown[] = [];
+    const stopOn = (error: unknown) => {
+      thrown.push(error);
+      this.#stop.abort(error);
+    };
+    await Promise.all(this.calls.map((call, position) => this.#process(position, call).catch(stopOn)));
+    if (thrown.length > 0) throw thrown[0];
   }
 
   async #process(position: number, call: ModelToolCall): Promise<void> {
@@ -145,9 +153,7 @@ class BatchRun {
       release();
       return;
     }
-    let end: CallEnd;
-    let queuedMs: number;
-    let durationMs: number;
+    let end: CallEnd, queuedMs: number, durationMs: number;
     try {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side

@@ -179,6 +179,38 @@ describe("turn failures carry a code and a fault", () => {
     expect(events.at(-1)).toBe("turn_failed");
   });
 
+  it("a call whose processing throws fails the turn only once its parallel siblings are done", async () => {
+    // A bug in the engine's own bookkeeping of one call (here: the executor's sideEffect port
+    // throwing for it, after its result was traced) while a sibling is still running. Nothing of
+    // the batch may be written after the turn's terminal event, and the sibling's result is traced.
+    const sink = recordingSink();
+    const executor = Object.assign(
+      fakeExecutor(async (request) => {
+        if (request.callId === "slow") await sleep(40);
+        return okOutcome({ done: request.callId });
+      }),
+      {
+        sideEffect: (tool: string) => {
+          if (tool === "broken") throw new Error("no such tool in the catalog");
+          return true;
+        },
+      },
+    );
+    const model = scriptedModel([
+      [toolCall("broken", {}, { id: "fast" }), toolCall("lookup", {}, { id: "slow" })],
+      [text("never asked")],
+    ]);
+    await expectFailure(
+      { model, sink, executor, tools: [toolSpec("broken"), toolSpec("lookup")], limits: { tool_concurrency: 4 } },
+      "internal_error",
+      "system",
+      /no such tool in the catalog/,
+    );
+    await sleep(60); // what a sibling still running would write
+    expect(sink.events.at(-1)?.type).toBe("turn_failed");
+    expect(sink.ofType("tool_result").map((e) => e.call_id)).toEqual(["fast", "slow"]);
+  });
+
   it("resume_failed: a checkpoint that cannot be continued", async () => {
     const checkpoint: TurnCheckpoint = {
       turnId: "turn-1",
