@@ -36,4 +36,15 @@ describe("toDataTools: per-tool bounds", () => {
     expect(r.tools).toEqual([]);
     expect(r.errors[0]?.error).toMatch(/inputSchema (cannot be serialized|is \d+ bytes serialized)/);
   });
+
+  it("refuses, quickly, a schema whose patterns would expand to a huge regex program", () => {
+    // Each property's pattern is under 1,000 characters; compiled by re2js, the lot took minutes.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i += 1) properties[`p${i}`] = { type: "string", pattern: "a{0,999}".repeat(100) };
+    const started = performance.now();
+    const r = toDataTools([{ name: "stall", inputSchema: { type: "object", properties } }], OPTIONS);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(r.tools).toEqual([]);
+    expect(r.errors[0]?.error).toContain("regex instructions once their repeat counts are applied");
+  });
 });

@@ -10,6 +10,7 @@
  * call time can stall.
  */
 import { RE2JS } from "re2js";
+import { patternProgramSize } from "./pattern-program-size";
 
 /** A compiled pattern: `test` is linear in the input's length. */
 export interface LinearRegExp {
@@ -21,13 +22,24 @@ export type CompileLinearRegExpResult = { ok: true; regexp: LinearRegExp } | { o
 
 /** RE2's own cap on `{n}` / `{n,m}` counts. */
 const MAX_REPEAT = 1000;
+const REPEAT_COUNT_ERROR = `uses a repeat count above ${MAX_REPEAT}, which the linear-time regex engine does not support`;
+
+/**
+ * The largest program (estimated instructions, see patternProgramSize) a
+ * pattern may expand to; also the budget of all the patterns of one schema.
+ * re2js compiles at roughly 5 µs an instruction here, so this is some 20 ms
+ * at most, while `^.{0,1000}$` (about 2,000 instructions) still fits.
+ */
+export const MAX_PATTERN_PROGRAM_SIZE = 4000;
 
 /**
  * Compiles a JavaScript-syntax pattern (as JSON Schema and Ajv read it, `u`
  * flag) to a linear-time matcher, or explains why it cannot run on one:
  * `backreference \1`, `lookahead (?=`, `lookbehind (?<!`, a repeat count
- * above 1000, or the engine's own parse error. The pattern must also be a
- * valid JavaScript regular expression (providers read it as one). Never throws.
+ * above 1000, a pattern that expands to more than MAX_PATTERN_PROGRAM_SIZE
+ * instructions (checked before anything is compiled), or the engine's own
+ * parse error. The pattern must also be a valid JavaScript regular expression
+ * (providers read it as one). Never throws.
  */
 export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult {
   try {
@@ -42,17 +54,20 @@ export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult 
       ok: false,
       error: `uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)`,
     };
+  const { size, maxCount } = patternProgramSize(pattern);
+  if (maxCount > MAX_REPEAT) return { ok: false, error: REPEAT_COUNT_ERROR };
+  if (size > MAX_PATTERN_PROGRAM_SIZE)
+    return {
+      ok: false,
+      error: `expands to about ${size} regex instructions once its repeat counts are applied, over the limit of ${MAX_PATTERN_PROGRAM_SIZE} (the linear-time engine compiles every repetition separately; bound lengths with maxLength instead)`,
+    };
   try {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     const shown = `/${pattern}/u`;
     return { ok: true, regexp: { test: (input) => re.test(input), toString: () => shown } };
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : "unknown error";
-    if (/repeat count/.test(reason))
-      return {
-        ok: false,
-        error: `uses a repeat count above ${MAX_REPEAT}, which the linear-time regex engine does not support`,
-      };
+    if (/repeat count/.test(reason)) return { ok: false, error: REPEAT_COUNT_ERROR };
     return { ok: false, error: `is not supported by the linear-time regex engine (${reason})` };
   }
 }

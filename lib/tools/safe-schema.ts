@@ -9,7 +9,8 @@
  * itself. Argument validation (validate-arguments.ts) relies on this too: with
  * no combinators, a value's schema is found by walking properties/items.
  */
-import { compileLinearRegExp } from "./linear-regexp";
+import { compileLinearRegExp, MAX_PATTERN_PROGRAM_SIZE } from "./linear-regexp";
+import { patternProgramSize } from "./pattern-program-size";
 import { errorMessage } from "@/lib/errors";
 
 /** The node types the subset allows. */
@@ -88,7 +89,7 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export function checkSafeSchema(schema: unknown, rootPath = "parameters"): string[] {
   const problems: string[] = [];
-  const state = { nodes: 0, stopped: false };
+  const state = { nodes: 0, stopped: false, patternSize: 0 };
   try {
     if (isPlainObject(schema) && typeof schema.type === "string" && schema.type !== "object") {
       problems.push(`${rootPath}: the top level must have type "object"`);
@@ -101,7 +102,8 @@ export function checkSafeSchema(schema: unknown, rootPath = "parameters"): strin
   return problems.slice(0, SAFE_SCHEMA_LIMITS.maxProblems);
 }
 
-type State = { nodes: number; stopped: boolean };
+/** `patternSize`: the estimated program size of the patterns seen so far (one budget per schema). */
+type State = { nodes: number; stopped: boolean; patternSize: number };
 
 function checkNode(
   node: unknown,
@@ -152,6 +154,7 @@ function checkNode(
 
   checkAnnotations(node, add);
   checkLimits(node, add);
+  checkPattern(node, state, add);
   if (safeType === "array") checkArray(node, path, depth, problems, state, add);
   if (safeType === "object") checkObject(node, path, depth, problems, state, add);
 }
@@ -183,17 +186,28 @@ function checkLimits(node: Record<string, unknown>, add: (m: string) => void): v
   if (has(node, "additionalProperties") && typeof node.additionalProperties !== "boolean") {
     add("'additionalProperties' must be true or false (a schema there is not supported)");
   }
-  if (has(node, "pattern")) {
-    const p = node.pattern;
-    if (typeof p !== "string") add("'pattern' must be a string");
-    else if (p.length > SAFE_SCHEMA_LIMITS.maxPatternLength) {
-      add(`'pattern' is longer than ${SAFE_SCHEMA_LIMITS.maxPatternLength} characters`);
-    } else {
-      // Patterns run on the linear-time engine (a backtracking one can be frozen by one
-      // call); what it cannot run is refused here, at save time, never at call time.
-      const compiled = compileLinearRegExp(p);
-      if (!compiled.ok) add(`'pattern' ${compiled.error}: ${p}`);
+}
+
+function checkPattern(node: Record<string, unknown>, state: State, add: (m: string) => void): void {
+  if (!has(node, "pattern")) return;
+  const p = node.pattern;
+  if (typeof p !== "string") add("'pattern' must be a string");
+  else if (p.length > SAFE_SCHEMA_LIMITS.maxPatternLength) {
+    add(`'pattern' is longer than ${SAFE_SCHEMA_LIMITS.maxPatternLength} characters`);
+  } else {
+    // Compiling costs in proportion to the expanded program: one budget for the whole schema,
+    // so many patterns each under the per-pattern cap cannot add up to a stall.
+    state.patternSize += patternProgramSize(p).size;
+    if (state.patternSize > MAX_PATTERN_PROGRAM_SIZE) {
+      add(
+        `'pattern' brings the patterns of this schema to about ${state.patternSize} regex instructions once their repeat counts are applied, over the limit of ${MAX_PATTERN_PROGRAM_SIZE} per schema`,
+      );
+      return;
     }
+    // Patterns run on the linear-time engine (a backtracking one can be frozen by one
+    // call); what it cannot run is refused here, at save time, never at call time.
+    const compiled = compileLinearRegExp(p);
+    if (!compiled.ok) add(`'pattern' ${compiled.error}: ${p}`);
   }
 }
 
