@@ -4,7 +4,7 @@
  * operations, convert each to a data tool definition.
  */
 export { OPENAPI_IMPORT_LIMITS } from "./openapi-import-limits";
-export { countNodesUpTo } from "./count-nodes";
+export { measureInlinedDocument, type InlinedDocumentSize } from "./measure-inlined-document";
 export { parseDocumentText, type ParseDocumentTextResult } from "./parse-document-text";
 export { loadOpenApiDocument, type LoadOpenApiDocumentResult } from "./load-openapi-document";
 export type { DocumentOperations, Operation } from "./list-operations";

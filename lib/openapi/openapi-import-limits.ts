@@ -13,6 +13,11 @@ export const OPENAPI_IMPORT_LIMITS = {
    * dereferencer would run for hours. GitHub's description: about 2 million.
    */
   maxDocumentNodes: 10_000_000,
+  /**
+   * Levels of the document once inlined the same way (each `$ref` counting as one): deeper, it
+   * would overflow the stack of the code that walks it. GitHub's description: 35.
+   */
+  maxDocumentDepth: 1000,
   /** Operations one document may hold; over it the import is refused (422). */
   maxOperations: 2000,
   /** Everything one import stores (the serialized definitions); over it the import is refused (422). */

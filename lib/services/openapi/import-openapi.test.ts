@@ -272,6 +272,25 @@ describe("importOpenApi: re-import, selection, refusals", () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it("refuses a document nested too deeply, as written or through a chain of $refs, with a 422 naming it", async () => {
+    const { run } = setup();
+    const head = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-deep":`;
+    // Posted as text (or fetched), the document skips the API body's depth check; walking it overflowed the stack (500).
+    const nested = `${head}${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    // Each schema refers to the next: a shallow document that inlines 20,000 levels deep.
+    const schemas: Record<string, unknown> = { s20000: { type: "string" } };
+    for (let i = 0; i < 20_000; i++)
+      schemas[`s${i}`] = { type: "array", items: { $ref: `#/components/schemas/s${i + 1}` } };
+    const chained = { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
+    for (const document of [nested, JSON.stringify(chained)]) {
+      const e = await refusal(run({ name: "deep", document }));
+      expect(e.code).toBe("validation_failed");
+      expect(e.message).toBe(
+        "the document nests more than 1000 levels deep once its $refs and YAML aliases are inlined, over the limit of one import",
+      );
+    }
+  });
+
   it("never fetches an external $ref itself (the operation using it is an error)", async () => {
     const backend = await startLoopbackServer();
     servers.push(backend);

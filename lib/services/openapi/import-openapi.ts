@@ -13,8 +13,8 @@ import { checkDestination, type EgressPosture, type Resolver } from "@/lib/egres
 import { DomainError, validationFailed } from "@/lib/errors";
 import { formatBytes } from "@/lib/mcp/import-limits";
 import {
-  countNodesUpTo,
   loadOpenApiDocument,
+  measureInlinedDocument,
   OPENAPI_IMPORT_LIMITS,
   openApiGroup,
   parseDocumentText,
@@ -81,10 +81,20 @@ export async function importOpenApi(
   const req = parseOpenApiImportBody(body);
   const group = openApiGroup(req.name);
   const value = await readDocument(req, deps, limits);
-  if (countNodesUpTo(value, limits.maxDocumentNodes) === null) {
+  const inlined = measureInlinedDocument(value, {
+    maxNodes: limits.maxDocumentNodes,
+    maxDepth: limits.maxDocumentDepth,
+  });
+  if (!inlined.ok && inlined.over === "nodes") {
     throw validationFailed(
       `the document expands to more than ${limits.maxDocumentNodes} nodes once its $refs and YAML aliases are inlined, over the limit of one import`,
       { limit: limits.maxDocumentNodes },
+    );
+  }
+  if (!inlined.ok) {
+    throw validationFailed(
+      `the document nests more than ${limits.maxDocumentDepth} levels deep once its $refs and YAML aliases are inlined, over the limit of one import`,
+      { limit: limits.maxDocumentDepth },
     );
   }
 
