@@ -16,6 +16,7 @@ type Tool = {
   name: string;
   description?: string;
   inputSchema: { type: "object"; properties?: Record<string, unknown> };
+  outputSchema?: Record<string, unknown>;
 };
 
 const servers: HttpServer[] = [];
@@ -141,4 +142,41 @@ describe("discovery: bounds", () => {
       error: "the MCP server lists more than 5 tools (the limit of one import)",
     });
   });
+
+  it("does not compile the output schemas a server lists (discovery never reads them)", async () => {
+    // The SDK client compiled each outputSchema with Ajv while listing: one schema of 50,000
+    // properties (1.3 MB, under the response cap) blocked the event loop for seconds.
+    const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`p${i}`, { type: "string" }]));
+    const url = await rawServer([
+      { name: "wide", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: wide } },
+    ]);
+    const started = performance.now();
+    const r = await discoverTools({ url, headers: {}, posture: DEV_POSTURE, timeoutMs: 60_000 });
+    const elapsed = performance.now() - started;
+    expect(r.ok && r.tools.map((t) => t.name)).toEqual(["wide"]);
+    expect(elapsed).toBeLessThan(2_000);
+  }, 90_000);
 });
+
+/** A stateless server written by hand (a hostile one need not be the SDK's): JSON answers, `tools` as given. */
+async function rawServer(tools: Tool[]): Promise<string> {
+  const listing = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { tools } });
+  const http = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      const rpc = JSON.parse(body) as { id?: unknown; method?: string };
+      if (rpc.id === undefined) return void res.writeHead(202).end();
+      const result = {
+        protocolVersion: "2025-06-18",
+        capabilities: { tools: {} },
+        serverInfo: { name: "raw", version: "1" },
+      };
+      const text =
+        rpc.method === "tools/list" ? listing(rpc.id) : JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result });
+      res.writeHead(200, { "content-type": "application/json" }).end(text);
+    });
+  });
+  return `${await listen(http)}/mcp`;
+}

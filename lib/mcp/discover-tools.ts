@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { EgressBlockedError, guardedFetch, type EgressPosture, type EgressRule, type Resolver } from "@/lib/egress";
 import { APP_VERSION } from "@/lib/version";
 import { cappedFetch } from "./capped-fetch";
@@ -96,7 +97,10 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
       reconnectionDelayGrowFactor: 1,
     },
   });
-  const client = new Client({ name: "insika", version: APP_VERSION }, { capabilities: {} });
+  const client = new Client(
+    { name: "insika", version: APP_VERSION },
+    { capabilities: {}, jsonSchemaValidator: OUTPUT_NOT_VALIDATED },
+  );
   const options = { signal, timeout: timeoutMs };
   try {
     await client.connect(transport, options);
@@ -133,6 +137,21 @@ export async function discoverTools(input: DiscoverToolsInput): Promise<Discover
     await client.close().catch(() => undefined);
   }
 }
+
+/**
+ * The SDK client compiles every `outputSchema` a server lists (with Ajv, at once, for a later
+ * `callTool` of its own). Discovery never calls a tool and stores no output schema, and compiling
+ * what a hostile server sends is work it chooses: one schema of 50,000 properties (1.3 MB) blocked
+ * the event loop for 9 s, and Ajv's compile time grows faster than the schema. So the client gets a
+ * validator that compiles nothing, and reports any use as a refusal.
+ */
+const OUTPUT_NOT_VALIDATED: jsonSchemaValidator = {
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: "discovery does not validate tool output (it never calls a tool)",
+  }),
+};
 
 function toInfo(t: {
   name: string;
