@@ -132,6 +132,18 @@ describe("the client credentials token request", () => {
   });
 });
 
+describe("answers that hold no token", () => {
+  it("describe JSON null, a list or a scalar as an answer without access_token", async () => {
+    const endpoint = { tokenEndpoint: "https://auth.example/token", issuer: "x", authMethods: [], resource: "r" };
+    for (const text of ["null", "[]", "7"]) {
+      const answering: FetchLike = async () => new Response(text, { status: 200 });
+      await expect(requestClientCredentialsToken(endpoint, creds, answering)).rejects.toThrow(
+        "the token endpoint https://auth.example/token refused the client credentials (HTTP 200: no access_token)",
+      );
+    }
+  });
+});
+
 describe("ClientCredentialsTokens", () => {
   it("caches a token until it nears expiry, and refresh fetches a new one", async () => {
     const oauth = fakeOAuth({ expiresIn: 60 });

@@ -57,9 +57,13 @@ export async function requestClientCredentialsToken(
   const res = await send(endpoint.tokenEndpoint, { method: "POST", headers, body: form.toString() });
   let body: Record<string, unknown> = {};
   try {
-    body = (await res.json()) as Record<string, unknown>;
-  } catch {
-    // described below
+    const parsed = (await res.json()) as unknown;
+    // `null`, a list or a scalar holds no token either: described below like any answer without one.
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
+  } catch (error) {
+    // Not JSON is described below; a body that could not be read (too large, too late) says so itself.
+    if (!(error instanceof SyntaxError)) throw error;
   }
   if (!res.ok || typeof body.access_token !== "string" || body.access_token === "") {
     const why =
