@@ -7,6 +7,11 @@
 export const MCP_IMPORT_LIMITS = {
   /** Each HTTP response read during discovery (decoded bytes). */
   maxResponseBytes: 4 * 1024 * 1024,
+  /**
+   * One tool's name (UTF-8 bytes); over it the tool is an errors[] entry. The name is stored as
+   * `request.mcp_tool` and sent with every call; MCP says names SHOULD be at most 128 characters.
+   */
+  maxNameBytes: 1024,
   /** One tool's description (UTF-8 bytes); over it the tool is an errors[] entry. */
   maxDescriptionBytes: 4 * 1024,
   /** One tool's inputSchema, serialized as JSON (UTF-8 bytes); over it the tool is an errors[] entry. */

@@ -47,4 +47,17 @@ describe("toDataTools: per-tool bounds", () => {
     expect(r.tools).toEqual([]);
     expect(r.errors[0]?.error).toContain("regex instructions once their repeat counts are applied");
   });
+
+  it("turns a name over 1 KiB into an errors entry, the name shown cut, instead of storing it as request.mcp_tool", () => {
+    const long = "n".repeat(100_000);
+    const r = toDataTools([{ name: long, description: "short" }, { name: "fine" }], OPTIONS);
+    expect(r.tools.map((t) => t.mcpName)).toEqual(["fine"]);
+    expect(r.errors).toEqual([
+      {
+        tool: "n".repeat(64),
+        mcp_tool: `${"n".repeat(200)}…`,
+        error: "name is 100000 bytes, over the limit of 1 KiB per MCP tool",
+      },
+    ]);
+  });
 });

@@ -31,8 +31,11 @@ export interface ToDataToolsOptions {
   /** Names a data tool may not take (code tools, system tools). */
   reservedNames?: ReadonlySet<string>;
   /** Per-tool bounds (default MCP_IMPORT_LIMITS). */
-  limits?: { maxDescriptionBytes: number; maxSchemaBytes: number };
+  limits?: ToolLimits;
 }
+
+/** The bounds each listed tool is held to. */
+export type ToolLimits = { maxNameBytes: number; maxDescriptionBytes: number; maxSchemaBytes: number };
 
 /** A tool that converted, with the server's name it calls. */
 export interface ConvertedTool {
@@ -72,7 +75,8 @@ export function mcpGroup(instance: string): string {
  * else `title`/`annotations.title`, else a sentence naming the tool and the
  * instance; `side_effect` false only when `annotations.readOnlyHint` is true;
  * `parameters` = `inputSchema` as sent (absent -> no parameters). A tool
- * whose description is over `limits.maxDescriptionBytes` (4 KiB) or whose
+ * whose name is over `limits.maxNameBytes` (1 KiB; the entry shows it cut to
+ * 200 characters), whose description is over `limits.maxDescriptionBytes` (4 KiB) or whose
  * serialized inputSchema is over `limits.maxSchemaBytes` (64 KiB) is an
  * `errors` entry (checked before validation, so a huge schema is never
  * compiled); so is a tool whose definition does not validate (typically an inputSchema outside the
@@ -89,7 +93,7 @@ export function toDataTools(listed: readonly McpToolInfo[], options: ToDataTools
     if (collision) result.renamed.push({ tool: name, mcp_tool: mcpName, reason: collision });
     const oversize = overLimit(info, options.instance, options.limits ?? MCP_IMPORT_LIMITS);
     if (oversize !== null) {
-      result.errors.push({ tool: name, mcp_tool: mcpName, error: oversize });
+      result.errors.push({ tool: name, mcp_tool: shownName(mcpName), error: oversize });
       continue;
     }
     const checked = validateToolDefinition(definitionInput(info, name, options), {
@@ -121,11 +125,10 @@ function definitionInput(info: McpToolInfo, name: string, options: ToDataToolsOp
   return input;
 }
 
-function overLimit(
-  info: McpToolInfo,
-  instance: string,
-  limits: { maxDescriptionBytes: number; maxSchemaBytes: number },
-): string | null {
+function overLimit(info: McpToolInfo, instance: string, limits: ToolLimits): string | null {
+  const nameBytes = Buffer.byteLength(info.name, "utf8");
+  if (nameBytes > limits.maxNameBytes)
+    return `name is ${nameBytes} bytes, over the limit of ${formatBytes(limits.maxNameBytes)} per MCP tool`;
   const description = Buffer.byteLength(describe(info, instance), "utf8");
   if (description > limits.maxDescriptionBytes) {
     return `description is ${description} bytes, over the limit of ${formatBytes(limits.maxDescriptionBytes)} per MCP tool`;
@@ -142,6 +145,11 @@ function overLimit(
   if (schema > limits.maxSchemaBytes)
     return `inputSchema is ${schema} bytes serialized, over the limit of ${formatBytes(limits.maxSchemaBytes)} per MCP tool`;
   return null;
+}
+
+/** A name as an errors entry shows it: an oversize one cut, so the answer does not repeat megabytes. */
+function shownName(mcpName: string): string {
+  return mcpName.length > 200 ? `${mcpName.slice(0, 200)}…` : mcpName;
 }
 
 function describe(info: McpToolInfo, instance: string): string {
