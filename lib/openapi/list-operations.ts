@@ -179,10 +179,31 @@ function firstServer(servers: unknown): string | null {
   if (!Array.isArray(servers) || !isObject(servers[0]) || typeof servers[0].url !== "string") return null;
   const server = servers[0];
   const vars = isObject(server.variables) ? server.variables : {};
-  return (server.url as string).replace(/\{([^}]+)\}/g, (whole, name: string) => {
+  return setVariables(server.url as string, (name) => {
     const v = vars[name];
-    return isObject(v) && typeof v.default === "string" ? v.default : whole;
+    return isObject(v) && typeof v.default === "string" ? v.default : null;
   });
+}
+
+/**
+ * Each `{name}` of `url` (a `{` up to the first `}` after it, at least one character between)
+ * replaced by `valueOf(name)`, or left when that is null: what `/\{([^}]+)\}/g` matches, in one
+ * pass (the regex retries from every unclosed `{`, quadratic on a URL of braces).
+ */
+function setVariables(url: string, valueOf: (name: string) => string | null): string {
+  let out = "";
+  let from = 0;
+  for (let open = url.indexOf("{"); open !== -1; open = url.indexOf("{", open + 1)) {
+    const close = url.indexOf("}", open + 1);
+    if (close === -1) break; // no `}` after this `{`, so none after any later one either
+    if (close === open + 1) continue; // `{}` names nothing
+    const value = valueOf(url.slice(open + 1, close));
+    if (value !== null) out += url.slice(from, open) + value;
+    else out += url.slice(from, close + 1);
+    from = close + 1;
+    open = close;
+  }
+  return out + url.slice(from);
 }
 
 /** `application/json`, `application/vnd.x+json`, `application/json; charset=utf-8`. */

@@ -10,6 +10,7 @@ import { HTTP_METHODS, type HttpMethod } from "@/lib/tools";
 import type { Operation, OperationParameter, SecurityScheme } from "./list-operations";
 import { securityHeaders, type RequiredSecret } from "./security-headers";
 import { define, isObject, toSafeSchema } from "./to-safe-schema";
+import { trimUnderscores } from "./trim-underscores";
 
 export interface OperationContext {
   /** The import's name; the group is `openapi:<name>`. */
@@ -126,7 +127,7 @@ function checkShape(p: OperationParameter, type: unknown): string | null {
 
 /** The parameter's name when it is a valid placeholder name and free, else a sanitized one. */
 function argumentName(name: string, taken: Set<string>): string {
-  let base = IDENT.test(name) ? name : name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  let base = IDENT.test(name) ? name : trimUnderscores(name.replace(/[^A-Za-z0-9_]+/g, "_"));
   if (!IDENT.test(base)) base = `p_${base}`;
   if (base === "__proto__") base = "p_proto";
   let arg = base;

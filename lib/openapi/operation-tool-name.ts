@@ -9,15 +9,40 @@ import { MAX_TOOL_NAME_LENGTH } from "@/lib/tools";
 
 /** `getPetById` -> `get_pet_by_id`; always matches the name rule (empty input -> `op`). */
 export function normalizeOperationName(text: string): string {
-  let name = text
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+  let name = splitWords(text)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
   if (!/^[a-z]/.test(name)) name = name === "" ? "op" : `op_${name}`;
   return name.slice(0, MAX_TOOL_NAME_LENGTH).replace(/_+$/, "");
 }
+
+/**
+ * `_` between words of a camel-cased name, in one pass: before a capital that follows a small
+ * letter or a digit (`getPet` -> `get_Pet`), and before the last capital of a run that a small
+ * letter follows (`HTTPServer` -> `HTTP_Server`). The two regexes this replaces
+ * (`/([a-z0-9])([A-Z])/g`, `/([A-Z]+)([A-Z][a-z])/g`) did the same, but the second retried from
+ * every capital of a long run: quadratic on an operationId of capitals.
+ */
+function splitWords(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    const before = text[i - 1] ?? "";
+    if (
+      isCapital(c) &&
+      i > 0 &&
+      (isSmall(before) || isDigit(before) || (isCapital(before) && isSmall(text[i + 1] ?? "")))
+    )
+      out += "_";
+    out += c;
+  }
+  return out;
+}
+
+const isCapital = (c: string) => c >= "A" && c <= "Z";
+const isSmall = (c: string) => c >= "a" && c <= "z";
+const isDigit = (c: string) => c >= "0" && c <= "9";
 
 /** The name an operation gets before collisions are settled. */
 export function operationToolName(op: { operationId?: string; method: string; path: string }): string {

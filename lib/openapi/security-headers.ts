@@ -7,6 +7,7 @@
  * allowed in headers): that is a problem for the operation, not a leak.
  */
 import type { SecurityScheme } from "./list-operations";
+import { trimUnderscores } from "./trim-underscores";
 
 /** A secret an imported tool references, and where it goes. */
 export interface RequiredSecret {
@@ -106,10 +107,9 @@ function place(
 /** `auth[scheme]` when given, else `<import>_<scheme>` in the secret-name rule (`petstore_api_key`). */
 export function secretName(scheme: string, options: SecurityOptions): string {
   if (options.auth && Object.hasOwn(options.auth, scheme)) return options.auth[scheme] as string;
-  let name = `${options.importName}_${scheme}`
-    .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, "_")
-    .replace(/_+$/, "");
+  let name = trimUnderscores(`${options.importName}_${scheme}`.toLowerCase().replace(/[^a-z0-9_]+/g, "_"), {
+    start: false,
+  });
   if (!/^[a-z_]/.test(name)) name = `s_${name}`;
   return name;
 }

@@ -116,7 +116,9 @@ function baseUrl(
 ): { ok: true; url: string } | { ok: false; problem: string } {
   if (options.server !== undefined) return { ok: true, url: options.server };
   const given = op.server;
-  if (given !== null && /\{[^}]*\}/.test(given)) {
+  // A `{` with a `}` after it (as `/\{[^}]*\}/` would say, without its quadratic retries on unclosed braces).
+  const open = given === null ? -1 : given.indexOf("{");
+  if (given !== null && open !== -1 && given.indexOf("}", open + 1) !== -1) {
     return {
       ok: false,
       problem: `the server URL '${given.slice(0, 200)}' has a variable without a default: give 'server'`,
