@@ -16,6 +16,12 @@ export const MCP_IMPORT_LIMITS = {
   maxDescriptionBytes: 4 * 1024,
   /** One tool's inputSchema, serialized as JSON (UTF-8 bytes); over it the tool is an errors[] entry. */
   maxSchemaBytes: 64 * 1024,
+  /**
+   * The patterns of all the tools of one import, as regex instructions once expanded (see
+   * patternProgramSize): a tool that would take the sum past it is an errors[] entry. Each schema
+   * is held to 4,000 (tens of ms to compile); this keeps a whole import near half a second.
+   */
+  maxImportPatternSize: 100_000,
   /** Tools one server may list; over it the whole import is refused (422). */
   maxTools: 1000,
   /** Everything one import stores (the serialized definitions); over it the whole import is refused (422). */

@@ -60,4 +60,22 @@ describe("toDataTools: per-tool bounds", () => {
       },
     ]);
   });
+
+  it("holds the patterns of the whole import to a budget: each tool under its own bound still adds up", () => {
+    // Each schema's patterns are just under the per-schema budget (~4,000 instructions, tens of ms to
+    // compile); a thousand such tools would block the event loop for half a minute.
+    const schema = { type: "object", properties: { q: { type: "string", pattern: "a{0,999}".repeat(2) } } };
+    const listed = Array.from({ length: 40 }, (_, i) => ({
+      name: `t${String(i).padStart(2, "0")}`,
+      inputSchema: schema,
+    }));
+    const r = toDataTools(listed, OPTIONS);
+    const budget = MCP_IMPORT_LIMITS.maxImportPatternSize;
+    expect(r.tools).toHaveLength(Math.floor(budget / 3996));
+    expect(r.errors[0]).toEqual({
+      tool: `t${Math.floor(budget / 3996)}`,
+      mcp_tool: `t${Math.floor(budget / 3996)}`,
+      error: `its patterns (about 3996 regex instructions once expanded) would take the import's patterns past ${budget}, the limit of one import`,
+    });
+  });
 });

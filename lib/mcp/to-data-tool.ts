@@ -4,7 +4,7 @@
  * `tools/call` to the server, validated by the same gate as every other write
  * path (validateToolDefinition, write path "mcp").
  */
-import { validateToolDefinition } from "@/lib/tools";
+import { MAX_PATTERN_PROGRAM_SIZE, schemaPatternSize, validateToolDefinition } from "@/lib/tools";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import { formatBytes, MCP_IMPORT_LIMITS } from "./import-limits";
 import { normalizeToolNames } from "./normalize-tool-names";
@@ -35,7 +35,13 @@ export interface ToDataToolsOptions {
 }
 
 /** The bounds each listed tool is held to. */
-export type ToolLimits = { maxNameBytes: number; maxDescriptionBytes: number; maxSchemaBytes: number };
+export type ToolLimits = {
+  maxNameBytes: number;
+  maxDescriptionBytes: number;
+  maxSchemaBytes: number;
+  /** Shared by all the tools of the import, not per tool. */
+  maxImportPatternSize: number;
+};
 
 /** A tool that converted, with the server's name it calls. */
 export interface ConvertedTool {
@@ -76,7 +82,8 @@ export function mcpGroup(instance: string): string {
  * instance; `side_effect` false only when `annotations.readOnlyHint` is true;
  * `parameters` = `inputSchema` as sent (absent -> no parameters). A tool
  * whose name is over `limits.maxNameBytes` (1 KiB; the entry shows it cut to
- * 200 characters), whose description is over `limits.maxDescriptionBytes` (4 KiB) or whose
+ * 200 characters), whose description is over `limits.maxDescriptionBytes` (4 KiB), whose
+ * patterns would take the import's past `limits.maxImportPatternSize`, or whose
  * serialized inputSchema is over `limits.maxSchemaBytes` (64 KiB) is an
  * `errors` entry (checked before validation, so a huge schema is never
  * compiled); so is a tool whose definition does not validate (typically an inputSchema outside the
@@ -88,14 +95,29 @@ export function toDataTools(listed: readonly McpToolInfo[], options: ToDataTools
   const byName = new Map<string, McpToolInfo>();
   for (const t of listed) if (!byName.has(t.name)) byName.set(t.name, t);
   const result: ToDataToolsResult = { tools: [], errors: [], renamed: [] };
+  const limits = options.limits ?? MCP_IMPORT_LIMITS;
+  let patternSize = 0;
   for (const { mcpName, name, collision } of normalizeToolNames([...byName.keys()])) {
     const info = byName.get(mcpName) as McpToolInfo;
     if (collision) result.renamed.push({ tool: name, mcp_tool: mcpName, reason: collision });
-    const oversize = overLimit(info, options.instance, options.limits ?? MCP_IMPORT_LIMITS);
+    const oversize = overLimit(info, options.instance, limits);
     if (oversize !== null) {
       result.errors.push({ tool: name, mcp_tool: shownName(mcpName), error: oversize });
       continue;
     }
+    // Compiling patterns is the costly part of validation, and validation compiles at most one
+    // schema's budget of them (over it the tool is refused, with its own message): the import as
+    // a whole has a budget of what its tools would compile.
+    const cost = Math.min(schemaPatternSize(info.inputSchema, MAX_PATTERN_PROGRAM_SIZE), MAX_PATTERN_PROGRAM_SIZE);
+    if (patternSize + cost > limits.maxImportPatternSize) {
+      result.errors.push({
+        tool: name,
+        mcp_tool: mcpName,
+        error: `its patterns (about ${cost} regex instructions once expanded) would take the import's patterns past ${limits.maxImportPatternSize}, the limit of one import`,
+      });
+      continue;
+    }
+    patternSize += cost;
     const checked = validateToolDefinition(definitionInput(info, name, options), {
       writePath: "mcp",
       reservedNames: options.reservedNames,

@@ -18,6 +18,12 @@ export const OPENAPI_IMPORT_LIMITS = {
    * would overflow the stack of the code that walks it. GitHub's description: 35.
    */
   maxDocumentDepth: 1000,
+  /**
+   * The patterns of all the tools of one import, as regex instructions once expanded (see
+   * patternProgramSize): an operation that would take the sum past it is an errors[] entry (as
+   * MCP imports do). Each schema is held to 4,000; this keeps a whole import near half a second.
+   */
+  maxImportPatternSize: 100_000,
   /** Operations one document may hold; over it the import is refused (422). */
   maxOperations: 2000,
   /** Everything one import stores (the serialized definitions); over it the import is refused (422). */

@@ -2,6 +2,7 @@
 // mapping, styles the request builder cannot produce. (Real documents: services/openapi tests.)
 import { describe, expect, it } from "vitest";
 import { loadOpenApiDocument } from "./load-openapi-document";
+import { OPENAPI_IMPORT_LIMITS } from "./openapi-import-limits";
 import { toDataTools } from "./to-data-tools";
 
 const base = (paths: unknown, extra: Record<string, unknown> = {}) => ({
@@ -213,5 +214,28 @@ describe("toDataTools on hand-made documents", () => {
       headers: { Authorization: "Basic {{secret.t_basic}}" },
       query: { ids: "{{ids}}" },
     });
+  });
+});
+
+describe("toDataTools: the import's pattern budget", () => {
+  it("patterns of many operations, each under its schema's budget, held to the import's budget", async () => {
+    const schema = { type: "string", pattern: "a{0,999}".repeat(2) }; // ~4,000 instructions once expanded
+    const paths = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `/p${String(i).padStart(2, "0")}`,
+        { get: { parameters: [{ name: "q", in: "query", schema }], responses: {} } },
+      ]),
+    );
+    const result = await convert({
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      servers: [{ url: "https://api.example.com" }],
+      paths,
+    });
+    const fits = Math.floor(OPENAPI_IMPORT_LIMITS.maxImportPatternSize / 3996);
+    expect(result.tools).toHaveLength(fits);
+    expect(result.errors[0]?.error).toBe(
+      `its patterns (about 3996 regex instructions once expanded) would take the import's patterns past ${OPENAPI_IMPORT_LIMITS.maxImportPatternSize}, the limit of one import`,
+    );
   });
 });

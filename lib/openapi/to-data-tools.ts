@@ -4,9 +4,10 @@
  * of every write path. An operation that cannot become a tool is an
  * `errors[]` entry naming it and why; the others are unaffected.
  */
-import { validateToolDefinition } from "@/lib/tools";
+import { MAX_PATTERN_PROGRAM_SIZE, schemaPatternSize, validateToolDefinition } from "@/lib/tools";
 import type { DataToolDefinition } from "@/lib/tools/types";
 import type { DocumentOperations, Operation } from "./list-operations";
+import { OPENAPI_IMPORT_LIMITS } from "./openapi-import-limits";
 import { nameOperations } from "./operation-tool-name";
 import { operationToTool } from "./operation-to-tool";
 import type { RequiredSecret } from "./security-headers";
@@ -66,6 +67,8 @@ export function toDataTools(doc: DocumentOperations, options: ToDataToolsOptions
   const selection = options.operations ? new Set(options.operations) : null;
   const matched = new Set<string>();
   const secrets = new Map<string, RequiredSecret>();
+  const patternBudget = OPENAPI_IMPORT_LIMITS.maxImportPatternSize;
+  let patternSize = 0;
   doc.operations.forEach((op, i) => {
     const name = names[i] as string;
     const key = operationKey(op);
@@ -92,6 +95,17 @@ export function toDataTools(doc: DocumentOperations, options: ToDataToolsOptions
       auth: options.auth,
     });
     if (!converted.ok) return error(converted.problems.slice(0, 5).join("; "));
+    // Compiling patterns is validation's costly part, at most one schema's budget per tool: the
+    // import has a budget of what its tools would compile (as MCP imports do).
+    const cost = Math.min(
+      schemaPatternSize(converted.input.parameters, MAX_PATTERN_PROGRAM_SIZE),
+      MAX_PATTERN_PROGRAM_SIZE,
+    );
+    if (patternSize + cost > patternBudget)
+      return error(
+        `its patterns (about ${cost} regex instructions once expanded) would take the import's patterns past ${patternBudget}, the limit of one import`,
+      );
+    patternSize += cost;
     const checked = validateToolDefinition(converted.input, { writePath: "api", reservedNames: options.reservedNames });
     if (!checked.ok) return error(checked.error);
     result.tools.push({ operation: key, definition: checked.tool });

@@ -46,4 +46,5 @@ export {
   isCredentialHeaderName,
   literalCredentialMessage,
 } from "./literal-credentials";
-export { compileLinearRegExp, type LinearRegExp } from "./linear-regexp";
+export { compileLinearRegExp, MAX_PATTERN_PROGRAM_SIZE, type LinearRegExp } from "./linear-regexp";
+export { schemaPatternSize } from "./schema-pattern-size";
