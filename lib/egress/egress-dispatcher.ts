@@ -138,7 +138,11 @@ export function createEgressDispatcher(
     // addresses vetted for its own host and port. It lives as long as the pin's addresses
     // do, which keeps TLS session reuse for a host pinned again to the same addresses.
     // Happy eyeballs runs across the vetted addresses only, as Node would across DNS answers.
-    pin.connector ??= buildConnector({ lookup: lookupIn(pin.addresses), autoSelectFamily: true, timeout: connectTimeout });
+    pin.connector ??= buildConnector({
+      lookup: lookupIn(pin.addresses),
+      autoSelectFamily: true,
+      timeout: connectTimeout,
+    });
     pin.connector(opts, callback);
   };
 
