@@ -12,6 +12,7 @@ import { collect, firstTurn, secrets } from "@/test/support/wire-fixtures";
 import { createModel } from "./create-model";
 import { ProviderError } from "./provider-error";
 import { createProviderFetch, createProviderFetches, PROVIDER_STREAM_MAX_BYTES } from "./provider-fetch";
+import { rejectionOf } from "@/test/support/rejection";
 
 const h = harness();
 afterEach(() => h.cleanup());
@@ -27,14 +28,7 @@ function modelAt(origin: string, provider: "openai-compatible" | "anthropic" = "
   );
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 const sseEvent = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${chatChunk(delta, finish)}\n\n`;

@@ -11,6 +11,7 @@ import { ProviderError } from "./provider-error";
 import { createModel } from "./create-model";
 import { MAX_EXCERPT_CHARS } from "./provider-error";
 import { createProviderFetch } from "./provider-fetch";
+import { rejectionOf } from "@/test/support/rejection";
 
 const KEY = "sk-live-0123456789abcdef";
 const h = harness();
@@ -20,14 +21,7 @@ function fetchFor(posture: EgressPosture) {
   return createProviderFetch(posture, { dispatcher: h.dispatcher(posture) });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 const model = (baseUrl: string, posture: EgressPosture) =>
   createModel(
