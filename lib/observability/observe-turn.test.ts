@@ -5,6 +5,7 @@ import { observeTurn } from "./observe-turn";
 
 const model: Model = { id: "m", stream: async function* () {} };
 const agent = { id: "observed", name: "Observed", model: { provider: "demo", model: "demo" } };
+const isKnownTool = (name: string) => name === "x";
 
 describe("observeTurn (export off: no OTEL endpoint in the test environment)", () => {
   it("hands every event to the sink and returns the sink's own promise; the model is left as is", async () => {
@@ -16,7 +17,7 @@ describe("observeTurn (export off: no OTEL endpoint in the test environment)", (
         return new Promise<void>((resolve) => (settle = resolve));
       },
     };
-    const observed = observeTurn({ turnId: "t", sessionId: "s", agent, model, sink });
+    const observed = observeTurn({ turnId: "t", sessionId: "s", agent, model, sink, isKnownTool });
     expect(observed.model).toBe(model);
     const pending = observed.sink.emit({ type: "turn_started", turn_id: "t" });
     expect(seen).toEqual([{ type: "turn_started", turn_id: "t" }]);
@@ -37,6 +38,7 @@ describe("observeTurn (export off: no OTEL endpoint in the test environment)", (
       agent,
       model,
       sink: { emit: (e) => void seen.push(e.type) },
+      isKnownTool,
     });
     // A malformed event (durations missing) must not stop the sink from getting it.
     await observed.sink.emit({ type: "tool_result", call_id: "c", tool: "x", ok: true } as unknown as EngineEvent);

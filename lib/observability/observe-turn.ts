@@ -22,6 +22,8 @@ export interface ObserveTurnParams {
   agent: { id: string; name: string; model: { provider: string; model: string } };
   model: Model;
   sink: EventSink;
+  /** Whether a name is one of the turn's possible tools (catalog or system); metrics label the rest as unknown. */
+  isKnownTool: (name: string) => boolean;
 }
 
 export function observeTurn(params: ObserveTurnParams): { model: Model; sink: EventSink } {
@@ -29,7 +31,7 @@ export function observeTurn(params: ObserveTurnParams): { model: Model; sink: Ev
   let model = params.model;
   try {
     const metrics = insikaMetrics();
-    const turnMetrics = new TurnMetrics(metrics, params.agent.id);
+    const turnMetrics = new TurnMetrics(metrics, params.agent.id, params.isKnownTool);
     observers.push((event) => turnMetrics.event(event));
     const env = getEnv();
     const exported = getOtelExport(env);

@@ -2,10 +2,17 @@
  * The metrics side of observing a turn: each engine event of a run moves the counters and
  * histograms of insika-metrics.ts (calls by tool, kind and outcome; egress blocks by rule;
  * call latency and queue wait; the run's outcome and duration by agent).
+ *
+ * A call's `tool` label is its name only when that name is a tool the operator defined (or a
+ * system tool): the name comes from the model, and every distinct label value is a series kept
+ * for the life of the process, so a name the model made up is counted as UNKNOWN_TOOL_LABEL.
  */
 import type { EngineEvent } from "@/lib/engine/ports";
 import { callOutcome, egressOf, kindOf } from "./call-outcome";
 import type { InsikaMetrics } from "./insika-metrics";
+
+/** The `tool` label of a call whose name is no tool (not valid as a tool name, so it cannot clash with one). */
+export const UNKNOWN_TOOL_LABEL = "(unknown tool)";
 
 export class TurnMetrics {
   readonly #rejected = new Set<string>();
@@ -14,6 +21,8 @@ export class TurnMetrics {
   constructor(
     private readonly metrics: InsikaMetrics,
     private readonly agentId: string,
+    /** Whether a name is a tool of the catalog or a system tool (a bounded, operator-defined set). */
+    private readonly isKnownTool: (name: string) => boolean,
     private readonly now: () => number = Date.now,
   ) {
     this.#startedAt = now();
@@ -33,11 +42,12 @@ export class TurnMetrics {
           record: event.record,
           rejected: this.#rejected.has(event.call_id),
         });
-        this.metrics.toolCalls.inc({ tool: event.tool, kind: kindOf(event.record), outcome });
+        const tool = this.isKnownTool(event.tool) ? event.tool : UNKNOWN_TOOL_LABEL;
+        this.metrics.toolCalls.inc({ tool, kind: kindOf(event.record), outcome });
         const egress = egressOf(event.record);
         if (egress?.verdict === "blocked") this.metrics.egressBlocks.inc({ rule: egress.rule });
         if (outcome !== "rejected") {
-          this.metrics.callDuration.observe({ tool: event.tool }, Math.max(0, event.duration_ms) / 1000);
+          this.metrics.callDuration.observe({ tool }, Math.max(0, event.duration_ms) / 1000);
           this.metrics.queueWait.observe(Math.max(0, event.queued_ms) / 1000);
         }
         return;

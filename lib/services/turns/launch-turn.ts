@@ -143,7 +143,14 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       ...(setup.afterEvent ? { afterEvent: setup.afterEvent } : {}),
     });
     if (params.listener) recorder.listen(params.listener);
-    const observed = observeTurn({ turnId, sessionId: session.id, agent, model: setup.model, sink: recorder });
+    const observed = observeTurn({
+      turnId,
+      sessionId: session.id,
+      agent,
+      model: setup.model,
+      sink: recorder,
+      isKnownTool: setup.isKnownTool,
+    });
     const done = runTurn({
       turnId,
       model: observed.model,

@@ -59,6 +59,11 @@ export interface TurnSetup {
   limits: AgentLimits;
   /** What each call is about to send (masked), for the call journal. */
   describeCall: CallDescriber;
+  /**
+   * Whether a name is a tool of the catalog or one of this turn's system tools: the bounded,
+   * operator-defined names (a model may call any name; metrics must not keep a series per name).
+   */
+  isKnownTool: (name: string) => boolean;
   /** Run after each persisted event: a fresh scripted turn's crash point (scripted-script.ts). */
   afterEvent?: (event: EngineEvent) => void;
 }
@@ -104,6 +109,7 @@ export async function setupTurn(db: Db, params: TurnSetupParams): Promise<TurnSe
     ctx,
     limits: agent.limits,
     describeCall: callDescriber({ catalog, ctx, secrets: processSecrets, isSystemTool: (name) => system.has(name) }),
+    isKnownTool: (name) => system.has(name) || catalog.entries.has(name),
   };
   const instructions = turnInstructions({
     instructions: agent.instructions,
