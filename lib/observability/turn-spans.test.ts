@@ -130,4 +130,49 @@ describe("TurnSpans", () => {
     expect(root!.status).toEqual({ code: SpanStatusCode.ERROR, message: "boom [secret]" });
     expect(root!.attributes["insika.turn.failure_code"]).toBe("model_error");
   });
+
+  it("exports a failed call's error text only with content capture: it may hold arguments or the tool's own answer", () => {
+    const failedCalls = (spans: TurnSpans) => {
+      spans.event({ type: "turn_started", turn_id: "turn_1" });
+      // An MCP tool's isError answer: its text content is the call's error.
+      spans.event({
+        type: "tool_result",
+        call_id: "c1",
+        tool: "crm_lookup",
+        ok: false,
+        error: "customer 4711: Jane Doe, jane@example.com, card ending 4242",
+        duration_ms: 3,
+        queued_ms: 0,
+        record: { kind: "mcp", status: 200 },
+      });
+      // An argument error quotes (part of) the value the model sent.
+      spans.event({
+        type: "tool_result",
+        call_id: "c2",
+        tool: "crm_lookup",
+        ok: false,
+        error: 'id: expected an integer, got the string "jane@example.com"',
+        duration_ms: 0,
+        queued_ms: 0,
+        record: { kind: "data", status: null },
+      });
+      spans.event({ type: "turn_completed", content: "" });
+    };
+    const off = setup(false);
+    failedCalls(off.spans);
+    const quiet = off.exporter.getFinishedSpans().filter((s) => s.name.startsWith("execute_tool"));
+    expect(quiet).toHaveLength(2);
+    for (const span of quiet) {
+      expect(span.status.code).toBe(SpanStatusCode.ERROR);
+      expect(span.attributes["error.type"]).toBe("error");
+      expect(JSON.stringify([span.status, span.attributes, span.events])).not.toContain("jane@example.com");
+    }
+    const on = setup(true);
+    failedCalls(on.spans);
+    const told = on.exporter.getFinishedSpans().filter((s) => s.name.startsWith("execute_tool"));
+    expect(told.map((s) => s.status.message)).toEqual([
+      "customer 4711: Jane Doe, jane@example.com, card ending 4242",
+      'id: expected an integer, got the string "jane@example.com"',
+    ]);
+  });
 });

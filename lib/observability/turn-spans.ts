@@ -4,8 +4,8 @@
  * a `chat` span per model step and an `execute_tool` span per call, both children of it.
  * Attributes come from what the Studio trace shows (the event and its call record, where
  * secrets are already masked), and every string is redacted again with the values of the
- * secrets the turn's calls used, should a record ever carry one. Argument and result bodies
- * go in only with `captureContent`. Nothing here throws into the turn: observeTurn
+ * secrets the turn's calls used, should a record ever carry one. Argument and result bodies,
+ * and a failed call's error text, go in only with `captureContent`. Nothing here throws into the turn: observeTurn
  * (observe-turn.ts) swallows what might.
  */
 import {
@@ -168,7 +168,10 @@ export class TurnSpans {
     const start = end - Math.max(0, event.duration_ms);
     const { name, options, parent } = this.#childOptions(`execute_tool ${event.tool}`, attributes, start);
     const span = this.#p.tracer.startSpan(name, options, parent);
-    if (outcome !== "ok" && outcome !== "halted") this.#fail(span, outcome, event.error ?? outcome);
+    // A call's error text can be content (an MCP tool's isError answer, an argument value quoted
+    // back by validation): like the bodies, it goes in only with captureContent.
+    if (outcome !== "ok" && outcome !== "halted")
+      this.#fail(span, outcome, this.#p.captureContent ? (event.error ?? outcome) : undefined);
     span.end(end);
   }
 
@@ -188,10 +191,11 @@ export class TurnSpans {
     root.end(this.#now());
   }
 
-  /** Marks a span failed; the message is redacted like every other string. */
-  #fail(span: Span, type: string, message: string): void {
+  /** Marks a span failed; the message (if any) is redacted like every other string. */
+  #fail(span: Span, type: string, message: string | undefined): void {
     span.setAttribute("error.type", type);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: this.#p.redact(message) });
+    if (message === undefined) span.setStatus({ code: SpanStatusCode.ERROR });
+    else span.setStatus({ code: SpanStatusCode.ERROR, message: this.#p.redact(message) });
   }
 
   /** Every string attribute redacted (and arrays of strings). */
