@@ -22,7 +22,7 @@ export interface ObserveTurnParams {
   agent: { id: string; name: string; model: { provider: string; model: string } };
   model: Model;
   sink: EventSink;
-  /** Whether a name is one of the turn's possible tools (catalog or system); metrics label the rest as unknown. */
+  /** Whether a name is one of the turn's possible tools (catalog or system); metrics and spans name the rest unknown. */
   isKnownTool: (name: string) => boolean;
 }
 
@@ -50,6 +50,7 @@ export function observeTurn(params: ObserveTurnParams): { model: Model; sink: Ev
         },
         captureContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
         redact: (text) => redactText(text, secrets),
+        isKnownTool: params.isKnownTool,
       });
       observers.push((event) => spans.event(event));
       model = tracedModel(params.model, (step) => spans.modelStep(step));

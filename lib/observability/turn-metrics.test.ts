@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insikaMetrics } from "./insika-metrics";
-import { TurnMetrics, UNKNOWN_TOOL_LABEL } from "./turn-metrics";
+import { UNKNOWN_TOOL_LABEL } from "./tool-label";
+import { TurnMetrics } from "./turn-metrics";
 
 async function value(name: string, labels: Record<string, string>): Promise<number> {
   const metric = await insikaMetrics().registry.getSingleMetric(name)!.get();

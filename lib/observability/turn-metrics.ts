@@ -5,14 +5,12 @@
  *
  * A call's `tool` label is its name only when that name is a tool the operator defined (or a
  * system tool): the name comes from the model, and every distinct label value is a series kept
- * for the life of the process, so a name the model made up is counted as UNKNOWN_TOOL_LABEL.
+ * for the life of the process, so a name the model made up is counted as UNKNOWN_TOOL_LABEL (tool-label.ts).
  */
 import type { EngineEvent } from "@/lib/engine/ports";
 import { callOutcome, egressOf, kindOf } from "./call-outcome";
 import type { InsikaMetrics } from "./insika-metrics";
-
-/** The `tool` label of a call whose name is no tool (not valid as a tool name, so it cannot clash with one). */
-export const UNKNOWN_TOOL_LABEL = "(unknown tool)";
+import { toolLabel } from "./tool-label";
 
 export class TurnMetrics {
   readonly #rejected = new Set<string>();
@@ -42,7 +40,7 @@ export class TurnMetrics {
           record: event.record,
           rejected: this.#rejected.has(event.call_id),
         });
-        const tool = this.isKnownTool(event.tool) ? event.tool : UNKNOWN_TOOL_LABEL;
+        const tool = toolLabel(event.tool, this.isKnownTool);
         this.metrics.toolCalls.inc({ tool, kind: kindOf(event.record), outcome });
         const egress = egressOf(event.record);
         if (egress?.verdict === "blocked") this.metrics.egressBlocks.inc({ rule: egress.rule });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { redactText } from "@/lib/secrets/redact";
+import { UNKNOWN_TOOL_LABEL } from "./tool-label";
 import { TurnSpans } from "./turn-spans";
 import { TurnIdGenerator, traceIdOfTurn } from "./turn-trace-ids";
 
@@ -20,6 +21,7 @@ function setup(captureContent: boolean) {
     agent: { id: "support", name: "Support", provider: "openai", model: "gpt-x" },
     captureContent,
     redact: (text) => redactText(text, [SECRET]),
+    isKnownTool: (name) => !name.startsWith("made_up"),
     now: () => (clock += 10),
   });
   return { exporter, spans };
@@ -174,5 +176,29 @@ describe("TurnSpans", () => {
       "customer 4711: Jane Doe, jane@example.com, card ending 4242",
       'id: expected an integer, got the string "jane@example.com"',
     ]);
+  });
+
+  it("names a call of a made-up tool (unknown tool): the span name stays low-cardinality and small", () => {
+    for (const capture of [false, true]) {
+      const { exporter, spans } = setup(capture);
+      spans.event({ type: "turn_started", turn_id: "turn_1" });
+      const tool = `made_up_${"x".repeat(10_000)}`;
+      spans.event({
+        type: "tool_result",
+        call_id: "c1",
+        tool,
+        ok: false,
+        error: `unknown tool: ${tool}`,
+        duration_ms: 0,
+        queued_ms: 0,
+      });
+      spans.event({ type: "turn_completed", content: "" });
+      const span = exporter.getFinishedSpans().find((s) => s.name.startsWith("execute_tool"))!;
+      expect(span.name).toBe(`execute_tool ${UNKNOWN_TOOL_LABEL}`);
+      expect(span.attributes["gen_ai.tool.name"]).toBe(UNKNOWN_TOOL_LABEL);
+      expect(span.attributes["gen_ai.tool.call.id"]).toBe("c1");
+      // Without content capture the made-up name is nowhere in the span.
+      if (!capture) expect(JSON.stringify([span.name, span.attributes, span.status])).not.toContain("made_up");
+    }
   });
 });

@@ -19,6 +19,7 @@ import {
 } from "@opentelemetry/api";
 import type { EngineEvent, TokenUsage } from "@/lib/engine/ports";
 import { callOutcome, egressOf, isObject, kindOf } from "./call-outcome";
+import { toolLabel } from "./tool-label";
 import { traceIdOfTurn, type TurnIdGenerator } from "./turn-trace-ids";
 
 export interface TurnSpansParams {
@@ -30,6 +31,8 @@ export interface TurnSpansParams {
   captureContent: boolean;
   /** Masks secret values in a string (lib/secrets/redact.ts with the turn's secrets). */
   redact: (text: string) => string;
+  /** Whether a name is a tool of the catalog or a system tool; a call of any other name is named UNKNOWN_TOOL_LABEL. */
+  isKnownTool: (name: string) => boolean;
   now?: () => number;
 }
 
@@ -139,9 +142,11 @@ export class TurnSpans {
       rejected: this.#rejected.has(event.call_id),
     });
     const kind = kindOf(record);
+    // A name the model made up is not a tool: neither a span name nor an attribute of its own.
+    const tool = toolLabel(event.tool, this.#p.isKnownTool);
     const attributes: Attributes = {
       "gen_ai.operation.name": "execute_tool",
-      "gen_ai.tool.name": event.tool,
+      "gen_ai.tool.name": tool,
       "gen_ai.tool.call.id": event.call_id,
       "gen_ai.tool.type": kind === "data" || kind === "mcp" ? "extension" : "function",
       "insika.tool.kind": kind,
@@ -166,7 +171,7 @@ export class TurnSpans {
     }
     const end = this.#now();
     const start = end - Math.max(0, event.duration_ms);
-    const { name, options, parent } = this.#childOptions(`execute_tool ${event.tool}`, attributes, start);
+    const { name, options, parent } = this.#childOptions(`execute_tool ${tool}`, attributes, start);
     const span = this.#p.tracer.startSpan(name, options, parent);
     // A call's error text can be content (an MCP tool's isError answer, an argument value quoted
     // back by validation): like the bodies, it goes in only with captureContent.
