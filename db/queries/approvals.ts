@@ -82,6 +82,25 @@ export function decideApproval(
   );
 }
 
+/**
+ * Withdraws a pending approval whose call will never run (its MCP client cancelled the call):
+ * it ends expired, `note` saying why, so nobody can approve it into nothing. Undefined when it
+ * was no longer pending (one statement: a decision that landed first stands).
+ */
+export function withdrawApproval(
+  db: Db,
+  params: { id: string; note: string; now?: number },
+): Promise<ApprovalRow | undefined> {
+  const { approvals } = db.t;
+  return db.get(
+    db.orm
+      .update(approvals)
+      .set({ status: "expired", note: params.note, decidedAt: params.now ?? Date.now() })
+      .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))
+      .returning(),
+  );
+}
+
 /** Marks every pending approval whose time is up as expired; returns them. */
 export function expireApprovals(db: Db, now = Date.now()): Promise<ApprovalRow[]> {
   const { approvals } = db.t;

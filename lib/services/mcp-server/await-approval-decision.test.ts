@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { decideApproval, getApproval, insertApproval } from "@/db/queries/approvals";
+import { decideApproval, getApproval, insertApproval, listApprovals } from "@/db/queries/approvals";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import { operatorPrincipal } from "@/lib/access/principal";
+import { decideApproval as decideApprovalAs } from "@/lib/services/approvals/approvals";
 import { markTurnActive, markTurnInactive } from "@/lib/services/turns/active-turns";
 import { agentRow } from "@/test/support/agent-row";
-import { awaitApprovalDecision } from "./await-approval-decision";
+import { awaitApprovalDecision, CALL_CANCELLED_NOTE } from "./await-approval-decision";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,14 +60,29 @@ describe("awaitApprovalDecision", () => {
     expect((await getApproval(db, id))?.status).toBe("expired");
   });
 
-  it("ends when the call is cancelled, leaving the approval pending", async () => {
+  it("ends when the call is cancelled, withdrawing the approval: nobody can approve a call that will never run", async () => {
     const { db, id, done } = await fixture();
     const cancel = new AbortController();
     setTimeout(() => cancel.abort(), 100);
     const end = await awaitApprovalDecision(db, { approvalId: id, principal, signal: cancel.signal });
     done();
     expect(end).toEqual({ decision: "cancelled", reason: "the client cancelled the call" });
-    expect((await getApproval(db, id))?.status).toBe("pending");
+    expect(await getApproval(db, id)).toMatchObject({ status: "expired", note: CALL_CANCELLED_NOTE });
+    expect(await listApprovals(db, { status: "pending" })).toEqual([]);
+    // An operator's decision arriving now is refused as already expired, not recorded as approved.
+    await expect(decideApprovalAs(db, operatorPrincipal("cli"), id, { decision: "approved" })).rejects.toMatchObject({
+      code: "conflict",
+      details: { status: "expired" },
+    });
+  });
+
+  it("keeps a decision that landed before the cancellation was seen", async () => {
+    const { db, id, done } = await fixture();
+    const cancel = new AbortController();
+    setTimeout(() => void decideApproval(db, { id, status: "rejected", note: "no" }).then(() => cancel.abort()), 50);
+    await awaitApprovalDecision(db, { approvalId: id, principal, signal: cancel.signal });
+    done();
+    expect(await getApproval(db, id)).toMatchObject({ status: "rejected", note: "no" });
   });
 
   it("records the client's user's answer (elicitation) as the decision", async () => {

@@ -3,11 +3,12 @@
  * has no "resume later"): it polls the approval row, so a decision made in any process (the
  * Studio, POST /v1/approvals/:id) is seen; it reports progress meanwhile; it ends when the
  * approval expires (an MCP call's approval expires after INSIKA_MCP_APPROVAL_WAIT at most)
- * or the client cancels. When the client declared elicitation, the question is also put to
- * its user, whose answer is recorded as the decision.
+ * or the client cancels (the approval is then withdrawn: an MCP call is never resumed, so a
+ * later "approved" would run nothing). When the client declared elicitation, the question is
+ * also put to its user, whose answer is recorded as the decision.
  */
 import type { Db } from "@/db/client";
-import { getApproval } from "@/db/queries/approvals";
+import { getApproval, withdrawApproval } from "@/db/queries/approvals";
 import type { Principal } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
@@ -17,6 +18,8 @@ import { answerOwnApproval, expireDueApprovals } from "@/lib/services/approvals/
 export const APPROVAL_POLL_MS = 200;
 /** How often a waiting call reports progress. */
 export const APPROVAL_PROGRESS_MS = 1_000;
+/** The note of an approval whose MCP call was cancelled while it waited. */
+export const CALL_CANCELLED_NOTE = "withdrawn: the MCP client cancelled the call, which did not run";
 
 export interface ApprovalAnswer {
   decision: "approved" | "rejected";
@@ -74,13 +77,27 @@ async function poll(db: Db, params: AwaitApprovalParams, started: number, totalS
       await expireDueApprovals(db, now);
       continue;
     }
-    if (params.signal.aborted) return { decision: "cancelled", reason: "the client cancelled the call" };
+    if (params.signal.aborted) return withdraw(db, params.approvalId);
     if (params.onProgress && now - lastProgress >= APPROVAL_PROGRESS_MS) {
       lastProgress = now;
       params.onProgress(Math.round((now - started) / 1000), totalS);
     }
     await sleep(Math.min(APPROVAL_POLL_MS, Math.max(1, row.expiresAt - now)), params.signal);
   }
+}
+
+/**
+ * The client cancelled: its call will never run (MCP calls are not resumed), so its approval is
+ * withdrawn rather than left pending for an operator to approve into nothing. A decision that
+ * landed first stands (withdrawApproval changes only a pending approval).
+ */
+async function withdraw(db: Db, approvalId: string): Promise<ApprovalEnd> {
+  try {
+    await withdrawApproval(db, { id: approvalId, note: CALL_CANCELLED_NOTE });
+  } catch (error) {
+    log.error("withdrawing a cancelled call's approval failed", { approval_id: approvalId, ...describeError(error) });
+  }
+  return { decision: "cancelled", reason: "the client cancelled the call" };
 }
 
 /** The client's user answers; their answer is the decision unless someone decided first. */

@@ -207,7 +207,7 @@ async function approve(
       ? { ask: (signal: AbortSignal) => ask({ tool: params.tool, arguments: call.args, approvalId }, signal) }
       : {}),
   });
-  if (end.decision === "cancelled") return errorOutcome(`not run: ${end.reason} (approval ${approvalId} pending)`);
+  if (end.decision === "cancelled") return errorOutcome(`not run: ${end.reason} (approval ${approvalId} withdrawn)`);
   await call.recorder.emit({
     type: "approval_resolved",
     approval_id: approvalId,
