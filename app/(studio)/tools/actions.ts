@@ -2,6 +2,7 @@
 // Server actions of the Tools pages: each checks the Studio session and its arguments, then calls one service.
 import { z } from "zod";
 import { assertScope } from "@/lib/access/principal";
+import { READ_CATALOG } from "@/lib/access/scopes";
 import { pathSegment } from "@/lib/api/route";
 import { requireStudioSession } from "@/lib/api/studio-auth";
 import { setToolExposure, toolExposureMode, type ToolExposureMode } from "@/lib/services/agents/set-agent-policy";
@@ -30,9 +31,13 @@ export async function deleteToolAction(name: string) {
   });
 }
 
+/** The verdict tells the egress posture (allowlist, private ranges): for keys that may open a tool's page. */
 export async function checkUrlAction(url: string) {
-  await requireStudioSession();
-  return asResult(() => checkUrlVerdict(parseArgs({ url: z.string() }, { url }).url));
+  const actor = await requireStudioSession();
+  return asResult(() => {
+    assertScope(actor, READ_CATALOG, "checking a URL against the egress guard");
+    return checkUrlVerdict(parseArgs({ url: z.string() }, { url }).url);
+  });
 }
 
 /** `args` are the tool's to check (testTool, against its schema); `ctx` as POST /v1/tools/:name/test takes it. */
