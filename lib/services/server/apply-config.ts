@@ -34,15 +34,23 @@ export async function applyConfig(
   const agents: ReturnType<typeof agentValues>[] = [];
   const writes: ToolWrite[] = [];
   const reserved = reservedToolNames();
+  const ids = new Set<string>();
 
   list.forEach((entry, i) => {
     const { id, dataTools, ...rest } = (entry ?? {}) as AgentConfig;
     const where = `agent ${typeof id === "string" ? `'${id}'` : `#${i}`}`;
     if (typeof id !== "string" || !AGENT_ID.test(id)) problems.push(`${where}: id must match ${AGENT_ID}`);
+    // Two entries of one id: applying both would let the last silently replace the first.
+    else if (ids.has(id)) problems.push(`${where}: defined twice in this config`);
+    else ids.add(id);
     const parsed = agentInput.safeParse(rest);
     if (!parsed.success)
       problems.push(...parsed.error.issues.map((x) => `${where}: ${x.path.join(".")}: ${x.message}`));
     else if (typeof id === "string") agents.push(agentValues(id, parsed.data, source));
+    if (dataTools != null && !Array.isArray(dataTools)) {
+      problems.push(`${where}: dataTools must be a list of data tools (dataTool({...}))`);
+      return;
+    }
     for (const tool of dataTools ?? []) {
       if (writes.some((w) => w.definition.name === tool?.name)) {
         problems.push(`${where}: tool '${tool.name}' is defined twice in this config`);
