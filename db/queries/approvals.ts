@@ -101,6 +101,21 @@ export function withdrawApproval(
   );
 }
 
+/** Withdraws (as withdrawApproval) every approval of a turn that ended without running its calls. */
+export function withdrawTurnApprovals(
+  db: Db,
+  params: { turnId: string; note: string; now?: number },
+): Promise<ApprovalRow[]> {
+  const { approvals } = db.t;
+  return db.all(
+    db.orm
+      .update(approvals)
+      .set({ status: "expired", note: params.note, decidedAt: params.now ?? Date.now() })
+      .where(and(eq(approvals.turnId, params.turnId), eq(approvals.status, "pending")))
+      .returning(),
+  );
+}
+
 /** Marks every pending approval whose time is up as expired; returns them. */
 export function expireApprovals(db: Db, now = Date.now()): Promise<ApprovalRow[]> {
   const { approvals } = db.t;

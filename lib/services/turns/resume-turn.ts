@@ -6,7 +6,7 @@
  * or expired meanwhile. The run itself is launchTurn's (launch-turn.ts).
  */
 import type { Db } from "@/db/database";
-import { getApprovalForCall } from "@/db/queries/approvals";
+import { getApprovalForCall, withdrawTurnApprovals } from "@/db/queries/approvals";
 import { ensureCheckpoint, getCheckpoint, lastTurnEvent } from "@/db/queries/checkpoints";
 import { listResumableTurns } from "@/db/queries/leases";
 import { getSession } from "@/db/queries/sessions";
@@ -118,7 +118,7 @@ async function heldElsewhere(db: Db, turnId: string, now: number): Promise<Domai
 export const MCP_CALL_NOT_RESUMED =
   "an MCP tools/call interrupted by its process ending; MCP calls are not resumed (the client got no answer and may call again)";
 
-/** A claimed turn that must not run again (its agent was deleted; an MCP call): recorded as failed, with its terminal event. */
+/** A claimed turn that must not run again (its agent was deleted; an MCP call): recorded as failed, with its terminal event, its pending approvals withdrawn. */
 async function endUnresumable(db: Db, turn: TurnRow, failure: ReturnType<typeof failureInfo>): Promise<StartedTurn> {
   const event = {
     turnId: turn.id,
@@ -127,8 +127,13 @@ async function endUnresumable(db: Db, turn: TurnRow, failure: ReturnType<typeof 
     data: { ...failure },
     at: Date.now(),
   };
+  // Its pending approval goes with it: approved later, it would run nothing.
+  const note = `withdrawn: the turn ended without running the call (${failure.error})`;
   try {
-    await recordTurnEnd(db, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
+    await db.transaction(async (tx) => {
+      await recordTurnEnd(tx, { event, messages: [], turn: { id: turn.id, status: "failed", error: failure.error } });
+      await withdrawTurnApprovals(tx, { turnId: turn.id, note });
+    });
   } finally {
     markTurnInactive(turn.id);
   }
