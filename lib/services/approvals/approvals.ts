@@ -7,7 +7,14 @@ import { z } from "zod";
 import type { Db } from "@/db/database";
 import { hasAnyScope, maySeeApproval, type Principal } from "@/lib/access/principal";
 import { recordAudit } from "@/lib/services/audit/record-audit";
-import { decideApproval as recordDecision, expireApprovals, getApproval, listApprovals } from "@/db/queries/approvals";
+import {
+  decideApproval as recordDecision,
+  expireApprovals,
+  getApproval,
+  listApprovals,
+  withdrawApproval,
+} from "@/db/queries/approvals";
+import { getTurn } from "@/db/queries/turns";
 import { getSession, type SessionFilter } from "@/db/queries/sessions";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
 import type { ApprovalRow, ApprovalStatus } from "@/db/schema";
@@ -114,6 +121,7 @@ export async function answerOwnApproval(db: Db, actor: Principal, id: string, pa
 
 async function recordDecisionBy(db: Db, actor: Principal, existing: ApprovalRow, params: Decision) {
   const { id } = existing;
+  if (existing.status === "pending") await refuseIfTurnEnded(db, existing);
   const row = await db.transaction(async (tx) => {
     const decided = await recordDecision(tx, { id, status: params.decision, note: params.note ?? null });
     if (decided) {
@@ -133,6 +141,20 @@ async function recordDecisionBy(db: Db, actor: Principal, existing: ApprovalRow,
   }
   await continueTurn(db, row.turnId);
   return presentApproval(row);
+}
+
+/**
+ * A pending approval whose turn has ended (left so by an older version, or a path that ended
+ * the turn and forgot it) is withdrawn and refused (409): approved now, it would run nothing.
+ */
+async function refuseIfTurnEnded(db: Db, approval: ApprovalRow): Promise<void> {
+  const status = (await getTurn(db, approval.turnId))?.status;
+  if (status === undefined || status === "running" || status === "waiting") return;
+  const reason = `its turn already ended (${status})`;
+  await withdrawApproval(db, { id: approval.id, note: `withdrawn: ${reason}` });
+  throw new DomainError("conflict", `approval ${approval.id} can no longer be decided: ${reason}`, {
+    status: "expired",
+  });
 }
 
 /**
