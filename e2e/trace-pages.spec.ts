@@ -45,4 +45,10 @@ test("a long session's trace opens on its latest turns and pages back and forth"
   await expect(pages).toContainText("Turns 1–100 of 105");
   await expect(page.locator(`details[id="turn-${turnIds[2]}"]`)).toHaveAttribute("open", "");
   await screen(page, "trace-linked-turn-page");
+
+  // A parameter given twice names nothing: the trace opens on its latest turns, not on an error.
+  for (const query of [`turn=${turnIds[2]}&turn=${turnIds[3]}`, "call=a&call=b", "after_seq=0&after_seq=5"]) {
+    await page.goto(`/sessions/${session}?${query}`);
+    await expect(pages).toContainText("Turns 101–105 of 105");
+  }
 });

@@ -13,10 +13,11 @@ import { listAgentsPresented } from "@/lib/services/agents/agents";
 import { getOverview } from "@/lib/services/observability/overview";
 import { listCatalog } from "@/lib/services/tools/tools";
 import { requirePage } from "./page-access";
+import { searchParam, type PageSearchParams } from "./search-param";
 
 export const dynamic = "force-dynamic";
 
-type Props = { searchParams: Promise<{ window?: string }> };
+type Props = { searchParams: Promise<PageSearchParams> };
 
 export default async function OverviewPage({ searchParams }: Props) {
   // The layout checks too, but a page can be rendered without its layout (an RSC navigation).
@@ -59,7 +60,10 @@ export default async function OverviewPage({ searchParams }: Props) {
       </div>
     );
   }
-  const o = await getOverview(db, { window: (await searchParams).window, tenant: principal.tenant ?? undefined });
+  const o = await getOverview(db, {
+    window: searchParam(await searchParams, "window"),
+    tenant: principal.tenant ?? undefined,
+  });
   const { window: w, totals } = o;
   const rate = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
   const windowLink = { since: w.since };

@@ -261,6 +261,20 @@ describe("turns over the API with the scripted model", () => {
         expect(res.body.error.message).toContain(names);
       }
     }
+    // Every list and feed reads its parameters the same way.
+    const turnId = whole.body.turns[0].id;
+    for (const [path, name] of <[string, string][]>[
+      ["/v1/approvals?status=pending&status=expired", "status"],
+      [`/v1/sessions?agent_id=${id}&agent_id=other`, "agent_id"],
+      [`/v1/turns/${turnId}/events?after=0&after=3`, "after"],
+    ]) {
+      const res = await server.api("GET", path);
+      expect([path, res.status, res.body.error?.message]).toEqual([
+        path,
+        422,
+        `${name}: the parameter is given more than once`,
+      ]);
+    }
   });
 
   it("refuses a turn for an unknown session and an empty message", async () => {

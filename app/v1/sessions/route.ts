@@ -1,4 +1,5 @@
 // POST /v1/sessions — start a session with an agent; GET /v1/sessions — recent sessions
+import { queryObject } from "@/lib/api/query-params";
 import { json, readBody, route, refuseMethods } from "@/lib/api/route";
 import { createSessionAs, createSessionBody, listSessionsAs } from "@/lib/services/sessions/session-access";
 import { BODY_LIMITS } from "@/lib/api/body-limits";
@@ -17,7 +18,7 @@ export const POST = route(
 
 export const GET = route(
   async (req, { db, principal }) =>
-    json({ sessions: await listSessionsAs(db, principal, req.nextUrl.searchParams.get("agent_id") ?? undefined) }),
+    json({ sessions: await listSessionsAs(db, principal, queryObject(req.nextUrl.searchParams).agent_id) }),
   { scopes: READ_SESSIONS },
 );
 

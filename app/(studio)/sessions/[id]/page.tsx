@@ -12,25 +12,28 @@ import { TRACE_PAGE_TURNS, traceWindow, type TraceWindow } from "@/lib/services/
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
 import { getVisibleSessionOrThrow } from "@/lib/services/sessions/session-access";
+import { searchParam, type PageSearchParams } from "../../search-param";
 
 export const dynamic = "force-dynamic";
 
 type Props = {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ turn?: string; call?: string; after_seq?: string }>;
+  searchParams: Promise<PageSearchParams>;
 };
 
 export default async function SessionTracePage({ params, searchParams }: Props) {
   // A turns:run key opens the trace of its own sessions (the playground links each call to it).
   const principal = await requirePage("/sessions", READ_SESSIONS);
   const { id } = await params;
-  const { turn, call, after_seq } = await searchParams;
+  const query = await searchParams;
+  const turn = searchParam(query, "turn");
+  const call = searchParam(query, "call");
   let trace: Awaited<ReturnType<typeof getTrace>>;
   let view: TraceWindow;
   try {
     await getVisibleSessionOrThrow(studioDb(), principal, id);
     // One page of turns: the one with the call or turn a link names, else the latest.
-    view = await traceWindow(studioDb(), id, { afterSeq: after_seq, turn, call });
+    view = await traceWindow(studioDb(), id, { afterSeq: searchParam(query, "after_seq"), turn, call });
     trace = await getTrace(studioDb(), id, { page: view.page });
   } catch (error) {
     // A session this principal may not see is as unknown as one that does not exist.

@@ -20,12 +20,13 @@ import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
 import { readOnlyReason } from "../../studio-pages";
 import { CodeToolView } from "./code-tool-view";
+import { searchParam, type PageSearchParams } from "../../search-param";
 
 export const dynamic = "force-dynamic";
 
 type Props = {
   params: Promise<{ name: string }>;
-  searchParams: Promise<{ tab?: string; saved?: string; window?: string }>;
+  searchParams: Promise<PageSearchParams>;
 };
 
 export default async function ToolPage({ params, searchParams }: Props) {
@@ -33,7 +34,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const toolsReadOnly = readOnlyReason(principal, ["tools:write"], "changing tools");
   const agentsReadOnly = readOnlyReason(principal, ["agents:write"], "changing which agents are offered a tool");
   const { name } = await params;
-  const { tab, saved, window } = await searchParams;
+  const query = await searchParams;
+  const tab = searchParam(query, "tab");
+  const saved = searchParam(query, "saved");
+  const window = searchParam(query, "window");
   const db = studioDb();
   const entry = (await getCatalog(db)).entries.get(name);
   let detail: Record<string, unknown>;

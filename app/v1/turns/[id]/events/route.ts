@@ -1,4 +1,5 @@
 // GET /v1/turns/:id/events — follow a turn from any instance: its recorded events after Last-Event-ID (or ?after=), as SSE with `id: <seq>`, until its terminal event
+import { queryObject } from "@/lib/api/query-params";
 import type { NextRequest } from "next/server";
 import { route, refuseMethods } from "@/lib/api/route";
 import { sseStream } from "@/lib/api/sse";
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 /** Where to start: the Last-Event-ID header (a reconnecting EventSource) wins over ?after=; 0 = from the first event. */
 function afterSeq(req: NextRequest): number {
-  const raw = req.headers.get("last-event-id") ?? req.nextUrl.searchParams.get("after") ?? "0";
+  const raw = req.headers.get("last-event-id") ?? queryObject(req.nextUrl.searchParams).after ?? "0";
   if (!/^\d{1,15}$/.test(raw.trim()))
     throw validationFailed(
       `after (or Last-Event-ID) must be a non-negative integer event seq, not '${raw.slice(0, 40)}'`,

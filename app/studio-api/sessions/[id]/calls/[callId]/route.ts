@@ -1,4 +1,5 @@
 // GET /studio-api/sessions/:id/calls/:callId — one call's record for the trace page (session cookie, not bearer)
+import { queryObject } from "@/lib/api/query-params";
 import { z } from "zod";
 import { json, parseWith, refuseMethods } from "@/lib/api/route";
 import { studioRoute } from "@/lib/api/studio-route";
@@ -14,7 +15,7 @@ const query = z.object({ turn: z.string().min(1).max(200).optional() });
 export const GET = studioRoute<{ id: string; callId: string }>(
   async (req, { db, params, principal }) => {
     await getVisibleSessionOrThrow(db, principal, params.id);
-    const { turn } = parseWith(query, { turn: req.nextUrl.searchParams.get("turn") ?? undefined });
+    const { turn } = parseWith(query, queryObject(req.nextUrl.searchParams));
     // The record carries masked headers and the tool's result: never cache it.
     return json({ call: await getTraceCall(db, params.id, params.callId, turn) }, 200, { "cache-control": "no-store" });
   },
