@@ -19,6 +19,7 @@ import { processSecrets } from "@/lib/secrets/secret-source";
 import { runDoctor } from "@/lib/services/server/doctor";
 import { configFilePath, loadConfigFile, prepare } from "@/lib/services/server/prepare";
 import fs from "node:fs";
+import { parseMcpImportFlags } from "./mcp-import-args";
 
 const USAGE = `usage: insika <command>
   prepare            migrate, ensure the API token, seed (INSIKA_DEMO=1), apply the config file
@@ -88,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
     case "mcp": {
       const [sub, name, url, ...rest] = args;
       if (sub !== "import" || !name || !url) throw new Error(`usage: insika mcp import NAME URL [--header 'K: V']...`);
-      const { headers, auth } = parseImportFlags(rest);
+      const { headers, auth } = parseMcpImportFlags(rest);
       const body = { name, url, headers, ...(auth ? { auth } : {}) };
       const result = await importMcpServer(getDb(env), OPERATOR, body, {
         posture: getPosture(),
@@ -162,37 +163,6 @@ async function runKeys(db: Db, args: string[]): Promise<number> {
     return 0;
   }
   throw new Error("usage: insika keys create NAME --scope S [...] | keys list | keys revoke ID");
-}
-
-/** `--header 'K: V'` (or `--header=K: V`), repeatable. */
-const OAUTH_FLAGS = {
-  "--oauth-client-id": "client_id",
-  "--oauth-client-secret": "client_secret",
-  "--oauth-scope": "scope",
-} as const;
-
-function parseImportFlags(args: string[]): { headers: Record<string, string>; auth?: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  const oauth: Record<string, string> = {};
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    const flag = arg.split("=")[0] as string;
-    const inline = arg.includes("=") ? arg.slice(flag.length + 1) : undefined;
-    const value = () => inline ?? args[(i += 1)];
-    if (flag in OAUTH_FLAGS) {
-      const v = value();
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      oauth[OAUTH_FLAGS[flag as keyof typeof OAUTH_FLAGS]] = v;
-      continue;
-    }
-    const raw = flag === "--header" ? value() : undefined;
-    if (raw === undefined) throw new Error(`unexpected argument '${arg}' (expected --header 'K: V' or --oauth-*)`);
-    const colon = raw.indexOf(":");
-    if (colon <= 0) throw new Error(`--header '${raw}' must look like 'Name: value'`);
-    headers[raw.slice(0, colon).trim()] = raw.slice(colon + 1).trim();
-  }
-  if (Object.keys(oauth).length === 0) return { headers };
-  return { headers, auth: { type: "oauth_client_credentials", ...oauth } };
 }
 
 void main(process.argv.slice(2))

@@ -44,4 +44,10 @@ describe("insika openapi import arguments", () => {
   ])("refuses %j", (args, message) => {
     expect(() => openApiImportBody(args, read)).toThrow(message);
   });
+
+  it("does not echo an --auth value it refuses (a secret's value typed by mistake)", () => {
+    expect(() => openApiImportBody(["import", "pets", "x", "--auth", "sk-live-123"], read)).toThrow(
+      /^--auth takes SCHEME=SECRET \(the value given has no scheme before an '='\)$/,
+    );
+  });
 });

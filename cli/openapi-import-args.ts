@@ -26,7 +26,7 @@ export function openApiImportBody(args: readonly string[], readFile = (p: string
     else if (flag === "--operation") operations.push(value);
     else if (flag === "--auth") {
       const eq = value.indexOf("=");
-      if (eq <= 0) throw new Error(`--auth takes SCHEME=SECRET, got '${value}'`);
+      if (eq <= 0) throw new Error("--auth takes SCHEME=SECRET (the value given has no scheme before an '=')");
       auth[value.slice(0, eq)] = value.slice(eq + 1);
     } else throw new Error(`unknown option '${flag}'\n${OPENAPI_IMPORT_USAGE}`);
   }
