@@ -6,13 +6,14 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { getApproval, insertApproval } from "@/db/queries/approvals";
+import { getApproval } from "@/db/queries/approvals";
 import { listAuditEntries } from "@/db/queries/audit-log";
 import { insertSession, listSessions } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import type { Principal } from "@/lib/access/principal";
 import { markTurnActive, markTurnInactive } from "@/lib/services/turns/active-turns";
 import { agentRow } from "@/test/support/agent-row";
+import { insertPendingApproval } from "@/test/support/pending-approval";
 
 const STUDIO_ADMIN: Principal = {
   keyId: "key_studio",
@@ -48,18 +49,7 @@ beforeEach(async () => {
   await upsertAgent(db, agentRow("a1", { approvals: ["pay"] }));
   await insertSession(db, { id: "ses_1", agentId: "a1", tenant: null });
   await insertTurn(db, { id: "trn_1", sessionId: "ses_1", userMessage: "pay it" });
-  const now = Date.now();
-  await insertApproval(db, {
-    id: "apr_1",
-    turnId: "trn_1",
-    sessionId: "ses_1",
-    callId: "call_1",
-    identity: "call_1",
-    tool: "pay",
-    arguments: {},
-    createdAt: now,
-    expiresAt: now + 60_000,
-  });
+  await insertPendingApproval(db, { turnId: "trn_1", sessionId: "ses_1", callId: "call_1" });
   // Held active, so a decision does not resume the turn from here (its run would check itself).
   markTurnActive("trn_1");
   return () => markTurnInactive("trn_1");

@@ -4,13 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { getApproval, insertApproval } from "@/db/queries/approvals";
+import { getApproval } from "@/db/queries/approvals";
 import { listAuditEntries } from "@/db/queries/audit-log";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn, updateTurnStatus } from "@/db/queries/turns";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { agentRow } from "@/test/support/agent-row";
 import { decideApproval } from "./approvals";
+import { insertPendingApproval } from "@/test/support/pending-approval";
 
 async function pendingApprovalOfEndedTurn(status: "completed" | "failed" | "halted") {
   const db = openDb(":memory:");
@@ -18,18 +19,7 @@ async function pendingApprovalOfEndedTurn(status: "completed" | "failed" | "halt
   await insertSession(db, { id: "s", agentId: "a", tenant: null });
   await insertTurn(db, { id: "t", sessionId: "s", userMessage: "pay" });
   await updateTurnStatus(db, { id: "t", status, content: "", error: status === "failed" ? "gone" : null });
-  const now = Date.now();
-  await insertApproval(db, {
-    id: "apr_1",
-    turnId: "t",
-    sessionId: "s",
-    callId: "c1",
-    identity: "c1",
-    tool: "pay",
-    arguments: {},
-    createdAt: now,
-    expiresAt: now + 60_000,
-  });
+  await insertPendingApproval(db, { turnId: "t", sessionId: "s", callId: "c1" });
   return db;
 }
 

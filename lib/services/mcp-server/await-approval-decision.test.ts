@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDb, type Db } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { decideApproval, getApproval, insertApproval, listApprovals } from "@/db/queries/approvals";
+import { decideApproval, getApproval, listApprovals } from "@/db/queries/approvals";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import { operatorPrincipal } from "@/lib/access/principal";
@@ -9,6 +9,7 @@ import { decideApproval as decideApprovalAs } from "@/lib/services/approvals/app
 import { markTurnActive, markTurnInactive } from "@/lib/services/turns/active-turns";
 import { agentRow } from "@/test/support/agent-row";
 import { awaitApprovalDecision, CALL_CANCELLED_NOTE } from "./await-approval-decision";
+import { insertPendingApproval } from "@/test/support/pending-approval";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,18 +20,7 @@ async function fixture(ttlMs = 10_000): Promise<{ db: Db; id: string; done: () =
   await insertSession(db, { id: "mcp_s", agentId: "a", tenant: null });
   await insertTurn(db, { id: "t", sessionId: "mcp_s", userMessage: "MCP tools/call pay" });
   markTurnActive("t");
-  const now = Date.now();
-  await insertApproval(db, {
-    id: "apr_1",
-    turnId: "t",
-    sessionId: "mcp_s",
-    callId: "mcp_1",
-    identity: "mcp:mcp_1",
-    tool: "pay",
-    arguments: {},
-    createdAt: now,
-    expiresAt: now + ttlMs,
-  });
+  await insertPendingApproval(db, { turnId: "t", sessionId: "mcp_s", callId: "mcp_1", identity: "mcp:mcp_1" }, ttlMs);
   return { db, id: "apr_1", done: () => markTurnInactive("t") };
 }
 

@@ -4,13 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { upsertAgent } from "@/db/queries/agents";
-import { getApproval, insertApproval, listApprovals } from "@/db/queries/approvals";
+import { getApproval, listApprovals } from "@/db/queries/approvals";
 import { insertSession } from "@/db/queries/sessions";
 import { getTurn, insertTurn } from "@/db/queries/turns";
 import { operatorPrincipal } from "@/lib/access/principal";
 import { decideApproval } from "@/lib/services/approvals/approvals";
 import { agentRow } from "@/test/support/agent-row";
 import { resumeTurn } from "./resume-turn";
+import { insertPendingApproval } from "@/test/support/pending-approval";
 
 /** An MCP call's turn, its process gone (lease long expired), its call waiting on approval "apr_1". */
 async function diedWhileWaiting() {
@@ -23,17 +24,12 @@ async function diedWhileWaiting() {
     userMessage: "MCP tools/call pay",
     runner: { instance: "ins_dead", pid: 4242, leaseUntil: 10_000 },
   });
-  const now = Date.now();
-  await insertApproval(db, {
-    id: "apr_1",
+  await insertPendingApproval(db, {
     turnId: "t",
     sessionId: "mcp_s",
     callId: "mcp_1",
     identity: "mcp:mcp_1",
-    tool: "pay",
     arguments: { amount: 100 },
-    createdAt: now,
-    expiresAt: now + 60_000,
   });
   return db;
 }
