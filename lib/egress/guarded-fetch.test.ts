@@ -85,6 +85,28 @@ describe("guardedFetch", () => {
     expect(rest).toBe("data: second\n\n");
   });
 
+  it("rewrites an event stream's line ends to LF (and leaves other bodies alone)", async () => {
+    // Bare CRs, a CRLF split across writes, and a Content-Length that the rewrite makes untrue.
+    const sse = "data: a\rdata: b\r\rdata: c\r";
+    const s = await server((req, res) => {
+      if (req.url === "/json") return res.writeHead(200, { "content-type": "application/json" }).end('"x\\r"\r\n');
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "content-length": String(Buffer.byteLength(sse) + 3),
+      });
+      res.write(sse);
+      setTimeout(() => res.end("\n\r\n"), 20);
+    });
+    const res = await fetcher(DEV)(`${s.origin}/sse`);
+    expect(res.headers.get("content-length")).toBeNull();
+    const chunks: Uint8Array[] = [];
+    const reader = res.body!.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(chunks.some((c) => c.includes(13))).toBe(false);
+    expect(Buffer.concat(chunks).toString()).toBe("data: a\ndata: b\n\ndata: c\n\n");
+    expect(await (await fetcher(DEV)(`${s.origin}/json`)).text()).toBe('"x\\r"\r\n');
+  });
+
   it("decodes compressed bodies", async () => {
     const s = await server((_req, res) =>
       res.writeHead(200, { "content-encoding": "br" }).end(zlib.brotliCompressSync("hello br")),

@@ -14,6 +14,7 @@ import type { EgressBlock, EgressRule } from "./egress-block";
 import type { EgressDispatcher } from "./egress-dispatcher";
 import { egressDispatcherFor } from "./egress-dispatcher";
 import { MAX_REDIRECTS } from "./guarded-request";
+import { isEventStream, sseLineEndsToLf } from "./sse-line-ends";
 import type { EgressPosture } from "./posture";
 import type {
   EgressHop,
@@ -99,9 +100,10 @@ const WEB_STREAM_HIGH_WATER = 64 * 1024;
  * reader cancelled, which throws "Invalid state: Controller is already closed"
  * as an uncaught exception (the MCP SDK cancels the body of every answer to a
  * notification). Here every event after the end, an error or a cancel is
- * ignored, and a cancel discards the body (freeing the socket).
+ * ignored, and a cancel discards the body (freeing the socket). `rewrite`, when given,
+ * maps each chunk on its way (in order; an empty result is not enqueued).
  */
-function toWebStream(body: Readable): ReadableStream<Uint8Array> {
+function toWebStream(body: Readable, rewrite?: (chunk: Uint8Array) => Uint8Array): ReadableStream<Uint8Array> {
   let settled = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -109,7 +111,9 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
         body.pause();
         body.on("data", (chunk: Buffer | string) => {
           if (settled) return;
-          controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+          const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk);
+          const out = rewrite ? rewrite(bytes) : bytes;
+          if (out.length > 0) controller.enqueue(out);
           if ((controller.desiredSize ?? 0) <= 0) body.pause();
         });
         body.once("end", () => {
@@ -146,7 +150,9 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
  * (`destination blocked: <reason>`); transport failures throw
  * `TypeError("fetch failed", { cause })`; an abort rejects with the signal's
  * reason, as fetch does. The response body is a decoded stream, or with
- * `bufferUpTo` the decoded body read whole (a longer one fails the call).
+ * `bufferUpTo` the decoded body read whole (a longer one fails the call). A
+ * streamed `text/event-stream` body arrives with its line ends rewritten to LF
+ * (sse-line-ends.ts), and without its Content-Length, which no longer counts it.
  * `redirect: "manual"` returns the 3xx; `"error"` throws on one.
  */
 export function guardedFetch(posture: EgressPosture, options: GuardedFetchOptions = {}): FetchLike {
@@ -207,6 +213,8 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
       return fetchResponse(body, response, decodedHeaders(response.headers), sent.url, hops);
     }
     let stream: ReadableStream<Uint8Array> | null = null;
+    const responseHeaders = toHeaders(response.headers);
+    const eventStream = isEventStream(responseHeaders.get("content-type") ?? undefined);
     if (bodiless) {
       discardBody(response.body);
     } else {
@@ -217,9 +225,10 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
         discardBody(response.body);
         throw new TypeError("fetch failed", { cause: err });
       }
-      stream = toWebStream(decoded);
+      stream = eventStream ? toWebStream(decoded, sseLineEndsToLf()) : toWebStream(decoded);
+      if (eventStream) responseHeaders.delete("content-length");
     }
-    return fetchResponse(stream, response, toHeaders(response.headers), sent.url, hops);
+    return fetchResponse(stream, response, responseHeaders, sent.url, hops);
   };
 }
 
