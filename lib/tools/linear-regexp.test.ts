@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileLinearRegExp } from "./linear-regexp";
+import { COMPILED_PATTERN_CACHE_BYTES, compileLinearRegExp } from "./linear-regexp";
 import { checkSafeSchema } from "./safe-schema";
 import { validateArguments } from "./validate-arguments";
 
@@ -62,6 +62,33 @@ describe("compileLinearRegExp", () => {
     expect(re.test(`${"a".repeat(100_000)}!`)).toBe(false);
     expect(performance.now() - big).toBeLessThan(5_000);
     expect(small).toBeLessThan(1_000);
+  });
+});
+
+describe("the compiled-pattern cache", () => {
+  it("compiles a pattern once while it is in use, and forgets the least recently used past its bound", () => {
+    const first = compileLinearRegExp("^cache-[a-z]{0,900}$");
+    const again = compileLinearRegExp("^cache-[a-z]{0,900}$");
+    expect(first.ok && again.ok && again.regexp === first.regexp).toBe(true);
+    // About 1,800 instructions each (~300 KB): enough distinct ones to pass the bound, with
+    // `kept` used between them so that it stays the most recently used.
+    const kept = compileLinearRegExp("^kept-[a-z]{0,10}$");
+    const distinct = Math.ceil(COMPILED_PATTERN_CACHE_BYTES / (1800 * 170)) + 2;
+    for (let i = 0; i < distinct; i++) {
+      expect(compileLinearRegExp(`^fill${i}-[a-z]{0,900}$`).ok).toBe(true);
+      compileLinearRegExp("^kept-[a-z]{0,10}$");
+    }
+    const later = compileLinearRegExp("^cache-[a-z]{0,900}$");
+    expect(later.ok && first.ok && later.regexp !== first.regexp).toBe(true);
+    const keptLater = compileLinearRegExp("^kept-[a-z]{0,10}$");
+    expect(kept.ok && keptLater.ok && keptLater.regexp === kept.regexp).toBe(true);
+    // A recompiled matcher matches as the first did.
+    expect(later.ok && later.regexp.test("cache-abc")).toBe(true);
+  });
+
+  it("does not keep a refusal in place of a result", () => {
+    expect(compileLinearRegExp("(a)\\1").ok).toBe(false);
+    expect(compileLinearRegExp("(a)\\1").ok).toBe(false);
   });
 });
 

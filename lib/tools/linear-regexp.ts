@@ -33,42 +33,76 @@ const REPEAT_COUNT_ERROR = `uses a repeat count above ${MAX_REPEAT}, which the l
 export const MAX_PATTERN_PROGRAM_SIZE = 4000;
 
 /**
+ * The estimated bytes of compiled patterns kept for reuse (least recently used dropped
+ * first). A stored tool's patterns are checked at every catalog build and compiled again for
+ * its validator; kept, each is compiled once while it stays in use.
+ */
+export const COMPILED_PATTERN_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** What a compiled program takes in memory an instruction, measured on re2js here (~170 bytes). */
+const BYTES_PER_INSTRUCTION = 170;
+
+/** Compiled patterns by source, least recently used first, with the bytes each one counts. */
+const compiledPatterns = new Map<string, { result: CompileLinearRegExpResult & { ok: true }; bytes: number }>();
+let compiledPatternsBytes = 0;
+
+/**
  * Compiles a JavaScript-syntax pattern (as JSON Schema and Ajv read it, `u`
  * flag) to a linear-time matcher, or explains why it cannot run on one:
  * `backreference \1`, `lookahead (?=`, `lookbehind (?<!`, a repeat count
  * above 1000, a pattern that expands to more than MAX_PATTERN_PROGRAM_SIZE
  * instructions (checked before anything is compiled), or the engine's own
  * parse error. The pattern must also be a valid JavaScript regular expression
- * (providers read it as one). Never throws.
+ * (providers read it as one). Never throws. The same pattern gives back the same
+ * result (and matcher) while it stays in the cache (COMPILED_PATTERN_CACHE_BYTES).
  */
 export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult {
+  const kept = compiledPatterns.get(pattern);
+  if (kept) {
+    compiledPatterns.delete(pattern);
+    compiledPatterns.set(pattern, kept);
+    return kept.result;
+  }
+  const { result, size } = compileUncached(pattern);
+  // Only a compiled pattern is kept: a refusal is rare, and finding it again costs at most a parse.
+  if (!result.ok) return result;
+  const bytes = size * BYTES_PER_INSTRUCTION + pattern.length * 2;
+  compiledPatterns.set(pattern, { result, bytes });
+  compiledPatternsBytes += bytes;
+  for (const [oldest, entry] of compiledPatterns) {
+    if (compiledPatternsBytes <= COMPILED_PATTERN_CACHE_BYTES) break;
+    compiledPatterns.delete(oldest);
+    compiledPatternsBytes -= entry.bytes;
+  }
+  return result;
+}
+
+/** compileLinearRegExp without the cache, with the pattern's estimated program size. */
+function compileUncached(pattern: string): { result: CompileLinearRegExpResult; size: number } {
+  const refused = (error: string) => ({ result: { ok: false as const, error }, size: 0 });
   try {
     // Compiling a JS RegExp only parses it; nothing is ever matched with it.
     new RegExp(pattern, "u");
   } catch {
-    return { ok: false, error: "is not a valid regular expression" };
+    return refused("is not a valid regular expression");
   }
   const construct = findBacktrackingConstruct(pattern);
   if (construct)
-    return {
-      ok: false,
-      error: `uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)`,
-    };
+    return refused(`uses ${construct}, which the linear-time regex engine does not support (rewrite it without it)`);
   const { size, maxCount } = patternProgramSize(pattern);
-  if (maxCount > MAX_REPEAT) return { ok: false, error: REPEAT_COUNT_ERROR };
+  if (maxCount > MAX_REPEAT) return refused(REPEAT_COUNT_ERROR);
   if (size > MAX_PATTERN_PROGRAM_SIZE)
-    return {
-      ok: false,
-      error: `expands to about ${size} regex instructions once its repeat counts are applied, over the limit of ${MAX_PATTERN_PROGRAM_SIZE} (the linear-time engine compiles every repetition separately; bound lengths with maxLength instead)`,
-    };
+    return refused(
+      `expands to about ${size} regex instructions once its repeat counts are applied, over the limit of ${MAX_PATTERN_PROGRAM_SIZE} (the linear-time engine compiles every repetition separately; bound lengths with maxLength instead)`,
+    );
   try {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     const shown = `/${pattern}/u`;
-    return { ok: true, regexp: { test: (input) => re.test(input), toString: () => shown } };
+    return { result: { ok: true, regexp: { test: (input) => re.test(input), toString: () => shown } }, size };
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : "unknown error";
-    if (/repeat count/.test(reason)) return { ok: false, error: REPEAT_COUNT_ERROR };
-    return { ok: false, error: `is not supported by the linear-time regex engine (${reason})` };
+    if (/repeat count/.test(reason)) return refused(REPEAT_COUNT_ERROR);
+    return refused(`is not supported by the linear-time regex engine (${reason})`);
   }
 }
 
