@@ -165,6 +165,27 @@ describe("ClientCredentialsTokens", () => {
   });
 });
 
+describe("ClientCredentialsTokens under a server that never answers", () => {
+  it("ends the whole flow at its deadline, naming it, and aborts the request in flight", async () => {
+    const asked: string[] = [];
+    // Each request waits until it is aborted: only the flow's deadline can end it.
+    const silent: FetchLike = (input, init = {}) => {
+      asked.push(String(input));
+      return new Promise((_resolve, reject) => {
+        const signal = init.signal;
+        if (!signal) return;
+        if (signal.aborted) reject(signal.reason);
+        else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    };
+    const tokens = new ClientCredentialsTokens(creds, silent, Date.now, 50);
+    await expect(tokens.get()).rejects.toThrow(
+      "the OAuth flow for https://mcp.example/mcp did not finish within 50 ms (metadata discovery and token request together)",
+    );
+    expect(asked[0]).toBe("https://mcp.example/mcp");
+  });
+});
+
 describe("bearerSend", () => {
   it("sends the token as a credential and, on 401, refreshes and sends once more", async () => {
     const sent: (Record<string, string> | undefined)[] = [];

@@ -21,6 +21,13 @@ export interface ClientCredentials {
 export const EXPIRY_MARGIN_MS = 30_000;
 /** Without `expires_in`, a token is trusted this long (then fetched again; a 401 refreshes earlier). */
 export const DEFAULT_TOKEN_LIFETIME_MS = 5 * 60_000;
+/**
+ * The most one token fetch may take, discovery and token request together. Each request
+ * has its own deadline (oauthFetch), but discovery may try up to six metadata URLs, and a
+ * failed token request discovers again: without this, a server that answers each just
+ * before its deadline held every caller for over a minute.
+ */
+export const TOKEN_FLOW_TIMEOUT_MS = 20_000;
 
 interface Token {
   accessToken: string;
@@ -96,6 +103,7 @@ export class ClientCredentialsTokens {
     private readonly creds: ClientCredentials,
     private readonly send: FetchLike,
     private readonly now: () => number = Date.now,
+    private readonly flowTimeoutMs = TOKEN_FLOW_TIMEOUT_MS,
   ) {}
 
   /** A valid access token (fetched when there is none or it is about to expire). */
@@ -116,16 +124,32 @@ export class ClientCredentialsTokens {
     return this.endpoint?.tokenEndpoint;
   }
 
+  /** Discovery (when needed) and the token request, all under one deadline (flowTimeoutMs). */
   private async fetchToken(): Promise<string> {
-    const known = this.endpoint;
-    this.endpoint ??= await discoverTokenEndpoint(this.creds.serverUrl, this.send);
+    const deadline = AbortSignal.timeout(this.flowTimeoutMs);
+    const send: FetchLike = (input, init = {}) =>
+      this.send(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
-      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.send, this.now());
+      return await this.fetchTokenWith(send);
+    } catch (error) {
+      if (!deadline.aborted) throw error;
+      throw new Error(
+        `the OAuth flow for ${this.creds.serverUrl} did not finish within ${this.flowTimeoutMs} ms (metadata discovery and token request together)`,
+        { cause: error },
+      );
+    }
+  }
+
+  private async fetchTokenWith(send: FetchLike): Promise<string> {
+    const known = this.endpoint;
+    this.endpoint ??= await discoverTokenEndpoint(this.creds.serverUrl, send);
+    try {
+      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, send, this.now());
     } catch (error) {
       if (!known) throw error;
       // The endpoint may have moved since it was discovered: discover once more.
-      this.endpoint = await discoverTokenEndpoint(this.creds.serverUrl, this.send);
-      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, this.send, this.now());
+      this.endpoint = await discoverTokenEndpoint(this.creds.serverUrl, send);
+      this.token = await requestClientCredentialsToken(this.endpoint, this.creds, send, this.now());
     }
     return this.token.accessToken;
   }
