@@ -3,7 +3,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider } from "@
 import { SpanStatusCode } from "@opentelemetry/api";
 import { redactText } from "@/lib/secrets/redact";
 import { UNKNOWN_TOOL_LABEL } from "./tool-label";
-import { TurnSpans } from "./turn-spans";
+import { MAX_SPAN_TEXT_CHARS, TurnSpans } from "./turn-spans";
 import { TurnIdGenerator, traceIdOfTurn } from "./turn-trace-ids";
 
 const SECRET = "sk-live-abcdef123456";
@@ -119,6 +119,34 @@ describe("TurnSpans", () => {
     expect(lookup.attributes["gen_ai.tool.call.arguments"]).toBe('{"q":"x"}');
     expect(lookup.attributes["gen_ai.tool.call.result"]).toBe('{"token":"[secret]"}');
     expect(JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(SECRET);
+  });
+
+  it("clips long bodies and error texts after masking them, so a span never holds a call's whole arguments", () => {
+    const { exporter, spans } = setup(true);
+    const huge = "x".repeat(1_000_000);
+    // The secret straddles the clip point: masked first, it cannot leave a piece of itself behind.
+    const straddling = `${"y".repeat(MAX_SPAN_TEXT_CHARS - 20)}${SECRET}${"z".repeat(100)}`;
+    spans.event({ type: "turn_started", turn_id: "turn_1" });
+    spans.event({
+      type: "tool_result",
+      call_id: "c1",
+      tool: "lookup",
+      ok: false,
+      error: straddling,
+      duration_ms: 1,
+      queued_ms: 0,
+      record: { kind: "data", status: 500, arguments: { q: huge }, result: straddling },
+    });
+    spans.event({ type: "turn_completed", content: "" });
+    const call = exporter.getFinishedSpans().find((s) => s.name === "execute_tool lookup")!;
+    const args = call.attributes["gen_ai.tool.call.arguments"] as string;
+    const result = call.attributes["gen_ai.tool.call.result"] as string;
+    expect(args.length).toBe(MAX_SPAN_TEXT_CHARS);
+    expect(args.startsWith('{"q":"xxx')).toBe(true);
+    const masked = `${"y".repeat(MAX_SPAN_TEXT_CHARS - 20)}[secret]${"z".repeat(12)}`;
+    expect(result).toBe(masked);
+    expect(call.status.message).toBe(masked);
+    expect(JSON.stringify([call.attributes, call.status])).not.toContain(SECRET.slice(0, 8));
   });
 
   it("marks a failed turn and ignores events after the end", () => {

@@ -4,7 +4,8 @@
  * a `chat` span per model step and an `execute_tool` span per call, both children of it.
  * Attributes come from what the Studio trace shows (the event and its call record, where
  * secrets are already masked), and every string is redacted again with the values of the
- * secrets the turn's calls used, should a record ever carry one. Argument and result bodies,
+ * secrets the turn's calls used, should a record ever carry one, then clipped to
+ * MAX_SPAN_TEXT_CHARS. Argument and result bodies,
  * and a failed call's error text, go in only with `captureContent`. Nothing here throws into the turn: observeTurn
  * (observe-turn.ts) swallows what might.
  */
@@ -18,6 +19,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { EngineEvent, TokenUsage } from "@/lib/engine/ports";
+import { clipText } from "@/lib/http-tools";
 import { callOutcome, egressOf, isObject, kindOf } from "./call-outcome";
 import { toolLabel } from "./tool-label";
 import { traceIdOfTurn, type TurnIdGenerator } from "./turn-trace-ids";
@@ -44,6 +46,9 @@ export interface ModelStepReport {
   toolCalls: number;
   error?: string;
 }
+
+/** The longest string a span carries (attribute or status message), as long as the trace's clipped result. */
+export const MAX_SPAN_TEXT_CHARS = 8 * 1024;
 
 export class TurnSpans {
   readonly #p: TurnSpansParams;
@@ -196,20 +201,30 @@ export class TurnSpans {
     root.end(this.#now());
   }
 
-  /** Marks a span failed; the message (if any) is redacted like every other string. */
+  /** Marks a span failed; the message (if any) is redacted and clipped like every other string. */
   #fail(span: Span, type: string, message: string | undefined): void {
     span.setAttribute("error.type", type);
     if (message === undefined) span.setStatus({ code: SpanStatusCode.ERROR });
-    else span.setStatus({ code: SpanStatusCode.ERROR, message: this.#p.redact(message) });
+    else span.setStatus({ code: SpanStatusCode.ERROR, message: this.#text(message) });
   }
 
-  /** Every string attribute redacted (and arrays of strings). */
+  /**
+   * A string as a span may carry it: redacted, then clipped to MAX_SPAN_TEXT_CHARS (in that
+   * order, so a clip never leaves part of a secret). A span waits in the export queue with
+   * its attributes: unclipped, a call's arguments (up to a model step's 64 MiB) or an MCP
+   * tool's error answer would be held there whole, once per queued span.
+   */
+  #text(value: string): string {
+    return clipText(this.#p.redact(value), MAX_SPAN_TEXT_CHARS).text;
+  }
+
+  /** Every string attribute redacted and clipped (and arrays of strings). */
   #clean(attributes: Attributes): Attributes {
     const out: Attributes = {};
     for (const [key, value] of Object.entries(attributes)) {
-      if (typeof value === "string") out[key] = this.#p.redact(value);
+      if (typeof value === "string") out[key] = this.#text(value);
       else if (Array.isArray(value))
-        out[key] = value.map((v) => (typeof v === "string" ? this.#p.redact(v) : v)) as typeof value;
+        out[key] = value.map((v) => (typeof v === "string" ? this.#text(v) : v)) as typeof value;
       else out[key] = value;
     }
     return out;
