@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ARGUMENT_DEPTH, parseToolArguments } from "./parse-tool-arguments";
+import {
+  MAX_ARGUMENT_CHARS,
+  MAX_ARGUMENT_DEPTH,
+  oversizeArgumentsText,
+  parseToolArguments,
+} from "./parse-tool-arguments";
 
 describe("parseToolArguments", () => {
   it("accepts a JSON object", () => {
@@ -49,5 +54,25 @@ describe("parseToolArguments: nesting depth", () => {
   it("does not count brackets inside strings", () => {
     const inString = JSON.stringify({ q: "[{".repeat(500), r: '\\"[[' });
     expect(parseToolArguments(inString).ok).toBe(true);
+  });
+});
+
+describe("parseToolArguments: length", () => {
+  const refusal = (length: number) => ({
+    ok: false,
+    error: `arguments are too long (${length} characters; at most ${MAX_ARGUMENT_CHARS}): the call was not run`,
+  });
+
+  it("accepts text of exactly MAX_ARGUMENT_CHARS and refuses longer text, naming its length", () => {
+    const fits = `{"q":"${"x".repeat(MAX_ARGUMENT_CHARS - 8)}"}`;
+    expect(fits.length).toBe(MAX_ARGUMENT_CHARS);
+    expect(parseToolArguments(fits).ok).toBe(true);
+    expect(parseToolArguments(`${fits} `)).toEqual(refusal(MAX_ARGUMENT_CHARS + 1));
+  });
+
+  it("reads the note kept in place of text that was too long as the same refusal", () => {
+    const note = oversizeArgumentsText(5_000_000);
+    expect(note.length).toBeLessThan(100);
+    expect(parseToolArguments(note)).toEqual(refusal(5_000_000));
   });
 });

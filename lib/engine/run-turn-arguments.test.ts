@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, text, toolCall } from "@/lib/providers/scripted";
-import { MAX_ARGUMENT_DEPTH } from "./parse-tool-arguments";
+import { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH } from "./parse-tool-arguments";
 import { runTurn } from "./run-turn";
 import { fakeExecutor, okOutcome, recordingSink, sleep, terminalEvents, turnInput } from "./test-support";
 
@@ -37,5 +37,26 @@ describe("runTurn: deeply nested tool-call arguments", () => {
     const result = await runTurn(turnInput({ model, sink }));
     expect(result.status).toBe("completed");
     expect(sink.ofType("tool_result")[0]).toMatchObject({ ok: false });
+  });
+});
+
+describe("runTurn: tool-call arguments longer than MAX_ARGUMENT_CHARS", () => {
+  it("refuses the call naming the length, and keeps the text nowhere: not in the events, not in the messages", async () => {
+    const sink = recordingSink();
+    const executor = fakeExecutor(async () => okOutcome({ found: 1 }));
+    const long = `{"q":"${"x".repeat(MAX_ARGUMENT_CHARS)}"}`;
+    const model = scriptedModel([
+      [toolCall("lookup", { q: "ok" }, { id: "fine" }), toolCall("lookup", long, { id: "long" })],
+      [text("done")],
+    ]);
+    const result = await runTurn(turnInput({ model, sink, executor, limits: { tool_concurrency: 4 } }));
+    expect(result.status).toBe("completed");
+    expect(executor.calls).toHaveLength(1);
+    expect(sink.ofType("tool_result").find((r) => !r.ok)).toMatchObject({
+      call_id: "long",
+      error: `arguments are too long (${long.length} characters; at most ${MAX_ARGUMENT_CHARS}): the call was not run`,
+    });
+    expect(JSON.stringify(sink.events).length).toBeLessThan(10_000);
+    expect(JSON.stringify(result.messages).length).toBeLessThan(10_000);
   });
 });

@@ -1,5 +1,6 @@
 import { abortable } from "./abortable";
 import type { EventLog } from "./event-log";
+import { MAX_ARGUMENT_CHARS, oversizeArgumentsText } from "./parse-tool-arguments";
 import type { Model, ModelRequest, ModelToolCall, TokenUsage } from "./ports";
 import { MAX_TOOL_CALLS_PER_STEP } from "./turn-limits";
 
@@ -14,7 +15,8 @@ export interface ModelStep {
 /**
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
  * `text_delta` event (in order; the stream does not wait for them to be durable), tool calls
- * are collected in stream order, usage is summed. Rejects with whatever the
+ * are collected in stream order (arguments longer than MAX_ARGUMENT_CHARS replaced by a short
+ * note that the call is refused for, so the turn never keeps them), usage is summed. Rejects with whatever the
  * model threw, with an Error at the first tool call past MAX_TOOL_CALLS_PER_STEP (the stream is
  * closed there, not read to its end), or with `request.signal.reason` as soon as the signal
  * aborts, even if the model ignores its signal.
@@ -39,7 +41,10 @@ export async function streamModelStep(model: Model, request: ModelRequest, event
             `the model asked for more than ${MAX_TOOL_CALLS_PER_STEP} tool calls in one step (no turn may make more)`,
           );
         }
-        step.toolCalls.push({ id: part.call.id, name: part.call.name, arguments: part.call.arguments });
+        const { id, name, arguments: text } = part.call;
+        const kept =
+          typeof text === "string" && text.length > MAX_ARGUMENT_CHARS ? oversizeArgumentsText(text.length) : text;
+        step.toolCalls.push({ id, name, arguments: kept });
       } else if (part.type === "finish") {
         if (part.usage) step.usage = addUsage(step.usage, part.usage);
       }
