@@ -54,6 +54,12 @@ export interface GuardedFetchOptions {
    * handed on as a stream that the caller then collects. Absent: the body streams, uncapped.
    */
   bufferUpTo?: number;
+  /**
+   * Every streamed body is read as an event stream, whatever its content type says (a model
+   * provider's streamed step: the AI SDK parses it as SSE without looking): its line ends are
+   * rewritten as a `text/event-stream` body's are.
+   */
+  everyBodyIsEventStream?: boolean;
 }
 
 /** The fetch signature the MCP SDK and similar libraries accept. */
@@ -214,7 +220,8 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
     }
     let stream: ReadableStream<Uint8Array> | null = null;
     const responseHeaders = toHeaders(response.headers);
-    const eventStream = isEventStream(responseHeaders.get("content-type") ?? undefined);
+    const eventStream =
+      options.everyBodyIsEventStream === true || isEventStream(responseHeaders.get("content-type") ?? undefined);
     if (bodiless) {
       discardBody(response.body);
     } else {

@@ -124,3 +124,33 @@ describe("createProviderFetch: streamUpTo", () => {
     expect(PROVIDER_STREAM_MAX_BYTES).toBeGreaterThanOrEqual(32 * 1024 * 1024);
   });
 });
+
+describe("createProviderFetch: a streamed step's line ends", () => {
+  it("reaches the SDK with LF line ends whatever the content type, and only for streamed steps", async () => {
+    const body = "data: a\rdata: b\r\n\r";
+    const s = await h.server((_req, res) =>
+      res.writeHead(200, { "content-type": "application/octet-stream" }).end(body),
+    );
+    const streamed = createProviderFetch(posture, { dispatcher: h.dispatcher(posture), streamUpTo: CAP });
+    expect(await (await streamed(`${s.origin}/v1/chat/completions`)).text()).toBe("data: a\ndata: b\n\n");
+    const whole = createProviderFetch(posture, { dispatcher: h.dispatcher(posture), bufferUpTo: CAP });
+    expect(await (await whole(`${s.origin}/v1/chat/completions`)).text()).toBe(body);
+  });
+
+  it("parses a step framed with bare CRs as one framed with LF", async () => {
+    const events = [
+      sseEvent({ role: "assistant", content: "Hel" }),
+      sseEvent({ content: "lo" }),
+      sseEvent({}, "stop"),
+      "data: [DONE]\n\n",
+    ].map((e) => e.replaceAll("\n", "\r"));
+    const s = await h.server((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const e of events) res.write(e);
+      res.end();
+    });
+    const parts = await collect(modelAt(s.origin), firstTurn);
+    const text = parts.flatMap((p) => (p.type === "text-delta" ? [p.text] : [])).join("");
+    expect(text).toBe("Hello");
+  });
+});

@@ -48,7 +48,12 @@ function originOf(location: string | null, base: string): string {
  */
 export function createProviderFetch(posture: EgressPosture, options: ProviderFetchOptions = {}): FetchLike {
   const { streamUpTo, ...guardOptions } = options;
-  const send = guardedFetch(posture, guardOptions);
+  // A streamed step's body is parsed as SSE whatever its content type: its line ends are made LF
+  // for that parser (see lib/egress/sse-line-ends.ts).
+  const send = guardedFetch(
+    posture,
+    streamUpTo === undefined ? guardOptions : { ...guardOptions, everyBodyIsEventStream: true },
+  );
   return async (input, init = {}) => {
     let response: Response;
     try {
