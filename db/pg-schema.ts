@@ -65,6 +65,7 @@ function pgColumn(column: SQLiteColumn): PgColumnBuilderBase {
 const PARTIAL_INDEX_CONDITIONS: Record<string, SQL> = {
   tool_calls_blocked: sql`(cast(record as jsonb) #>> '{egress,verdict}') = 'blocked'`,
   turns_unfinished: sql`status in ('running', 'waiting')`,
+  turns_parent: sql`parent_turn_id is not null`,
 };
 
 function partialCondition(index: string): SQL {

@@ -47,6 +47,8 @@ export async function insertTurn(
     runner?: { instance: string; pid: number; leaseUntil: number };
     exclusive?: boolean;
     keyId?: string | null;
+    /** The turn whose spawn_subagent(s) call starts this one (a subagent's turn). */
+    parentTurnId?: string | null;
     rateLimit?: { max: number; windowMs: number };
     now?: number;
   },
@@ -75,6 +77,7 @@ export async function insertTurn(
     userMessage: values.userMessage,
     startedAt: now,
     keyId,
+    parentTurnId: values.parentTurnId ?? null,
   });
   await insertMessages(db, [
     { sessionId: values.sessionId, turnId: values.id, role: "user", content: values.userMessage, createdAt: now },
@@ -148,6 +151,7 @@ function insertTurnStatement(o: Orm, { turns }: Tables) {
     userMessage: param("userMessage"),
     startedAt: param("startedAt"),
     keyId: param("keyId"),
+    parentTurnId: param("parentTurnId"),
   });
 }
 

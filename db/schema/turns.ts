@@ -24,6 +24,12 @@ export const turns = sqliteTable(
     endedAt: integer("ended_at"),
     /** The API key that started the turn (null: started before keys existed, or by a subagent's parent). */
     keyId: text("key_id"),
+    /**
+     * The turn whose spawn_subagent(s) call started this one (null: a client started it). Not a
+     * foreign key: the child lives in a session of its own, which must outlive the parent's
+     * session being deleted, and an id left dangling still says the turn was a subagent's.
+     */
+    parentTurnId: text("parent_turn_id"),
   },
   (t) => [
     index("turns_session_seq").on(t.sessionId, t.seq),
@@ -34,6 +40,11 @@ export const turns = sqliteTable(
       .where(sql`status in ('running', 'waiting')`),
     index("turns_key_started").on(t.keyId, t.startedAt),
     index("turns_started").on(t.startedAt),
+    // A turn's children, to count its subtree when a turn resumes; only subagents' turns are
+    // in it, so a client's turn start writes nothing more to it.
+    index("turns_parent")
+      .on(t.parentTurnId)
+      .where(sql`parent_turn_id is not null`),
   ],
 );
 
