@@ -18,6 +18,7 @@ function presentTurn(t: TurnRow) {
     id: t.id,
     seq: t.seq,
     status: t.status,
+    parent_turn_id: t.parentTurnId,
     user_message: t.userMessage,
     content: t.content,
     error: t.error,
