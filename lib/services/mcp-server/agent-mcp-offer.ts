@@ -10,8 +10,6 @@ import { getAgentRecord } from "@/db/queries/agents";
 import { getSession } from "@/db/queries/sessions";
 import { listSkills } from "@/db/queries/skills";
 import type { AgentRow, SessionRow } from "@/db/schema";
-import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
-import { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import type { ModelToolSpec, ToolExecutor } from "@/lib/engine/ports";
 import { processSecrets } from "@/lib/secrets/secret-source";
 import type { TurnContext } from "@/lib/tools/types";
@@ -25,6 +23,7 @@ import { callDescriber, type CallDescriber } from "@/lib/services/turns/sent-cal
 import { turnContext } from "@/lib/services/turns/setup-turn";
 import { createSystemTools } from "@/lib/services/turns/system-tools";
 import { createTurnExecutor } from "@/lib/services/turns/turn-executor";
+import { newSubagentBudget } from "@/lib/services/turns/turn-subagent-budget";
 
 export interface AgentMcpOffer {
   /** tools/list: what a turn of the agent is offered, in the turn's order. */
@@ -38,19 +37,28 @@ export interface AgentMcpOffer {
   describeCall: CallDescriber;
 }
 
-/** The agent's offer in this MCP session (its ctx: chat_id = the session, tenant from the key). */
-export async function agentMcpOffer(db: Db, agent: AgentRow, session: SessionRow): Promise<AgentMcpOffer> {
+/**
+ * The agent's offer in this MCP session (its ctx: chat_id = the session, tenant from the key).
+ * `callTurnId`: the turn of the MCP call it serves, recorded as the parent of the child turns
+ * a spawn_subagent(s) call starts; null when the offer is only listed.
+ */
+export async function agentMcpOffer(
+  db: Db,
+  agent: AgentRow,
+  session: SessionRow,
+  callTurnId: string | null = null,
+): Promise<AgentMcpOffer> {
   const catalog = await getCatalog(db);
   const exposure = await agentToolExposure(db, agent);
   const ctx = turnContext(session, agent);
-  const budget = new SubagentBudget(agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns);
+  const budget = newSubagentBudget(agent);
   const system = createSystemTools(db, {
     agent,
     ctx,
     depth: 0,
     catalog,
     deferred: exposure.deferred,
-    runChild: childRunner(db, session, 0, budget),
+    runChild: childRunner(db, { turnId: callTurnId, session, depth: 0, budget }),
     subagentBudget: budget,
   });
   const reachable = new Set([...exposure.offered, ...exposure.deferred]);

@@ -60,11 +60,11 @@ export const mcpCallMessage = (tool: string) => `${MCP_CALL_MESSAGE_PREFIX}${too
 /** Runs and records one call; throws only for a refusal before anything ran (unknown tool, 429). */
 export async function runMcpToolCall(db: Db, params: McpToolCallParams): Promise<McpToolCallResult> {
   const { agent, session, tool } = params;
-  const offer = await agentMcpOffer(db, agent, session);
+  const turnId = newId("turn");
+  const offer = await agentMcpOffer(db, agent, session, turnId);
   if (!offer.callable.has(tool)) {
     throw new DomainError("not_found", `unknown tool: ${tool} (agent '${agent.id}' is not offered it)`);
   }
-  const turnId = newId("turn");
   const lease = newLease();
   const rateLimit = turnRateLimit(params.principal);
   const message = mcpCallMessage(tool);

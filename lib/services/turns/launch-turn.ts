@@ -8,9 +8,8 @@ import { insertSession } from "@/db/queries/sessions";
 import { failTurnIfOwned } from "@/db/queries/leases";
 import { insertTurn, SessionBusyError, turnStartOrder } from "@/db/queries/turns";
 import type { AgentRow, SessionRow } from "@/db/schema";
-import { DEFAULT_LIMITS } from "@/lib/agents/agent-input";
 import { DomainError, errorMessage } from "@/lib/errors";
-import { SubagentBudget, subagentTurnsStarted } from "@/lib/code-tools/system/subagent-budget";
+import type { SubagentBudget } from "@/lib/code-tools/system/subagent-budget";
 import type { ResumeState } from "@/lib/engine/ports";
 import { runTurn, type RunTurnResult } from "@/lib/engine/run-turn";
 import { describeError, log } from "@/lib/log";
@@ -25,6 +24,7 @@ import { instanceId, newLease } from "./turn-leases";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
 import { LeaseLostError } from "./lease-fence";
 import { setupTurn } from "./setup-turn";
+import { newSubagentBudget } from "./turn-subagent-budget";
 import { groupCommit } from "./group-commit";
 import { asRateLimited } from "@/lib/services/keys/rate-limit";
 import { observeTurn } from "@/lib/observability/observe-turn";
@@ -51,8 +51,8 @@ export interface LaunchParams {
   fresh?: boolean;
   /** The session's first turn: no earlier turn, so no history to read. */
   firstOfSession?: boolean;
-  /** For a child turn: the parent's subagent budget, which this turn's own is chained to. */
-  parentBudget?: SubagentBudget;
+  /** The child turns this turn and its descendants may still start (turn-subagent-budget.ts). */
+  subagentBudget: SubagentBudget;
 }
 
 /**
@@ -76,7 +76,8 @@ export async function startNewTurn(
     listener?: EventListener;
     signal?: AbortSignal;
     streaming?: boolean;
-    parentBudget?: SubagentBudget;
+    /** For a child turn: the turn whose spawn_subagent(s) call starts it, and that turn's budget. */
+    parent?: { turnId: string | null; budget: SubagentBudget };
   },
 ): Promise<StartedTurn> {
   const turnId = newId("turn");
@@ -90,6 +91,7 @@ export async function startNewTurn(
     runner,
     exclusive: params.exclusive === true,
     keyId: params.keyId ?? null,
+    parentTurnId: params.parent?.turnId ?? null,
     ...(params.rateLimit ? { rateLimit: params.rateLimit } : {}),
   };
   let seq: number;
@@ -104,7 +106,8 @@ export async function startNewTurn(
   }
   markTurnActive(turnId);
   noteLeaseHeld(turnId, runner.leaseUntil);
-  return launchTurn(db, { ...params, turnId, fresh: true, firstOfSession: seq === 1 });
+  const subagentBudget = newSubagentBudget(params.agent, params.parent?.budget);
+  return launchTurn(db, { ...params, turnId, fresh: true, firstOfSession: seq === 1, subagentBudget });
 }
 
 /**
@@ -113,16 +116,9 @@ export async function startNewTurn(
  * Returns at once; `done` settles when the run ends or starts waiting.
  */
 export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedTurn> {
-  const { turnId, session, agent } = params;
+  const { turnId, session, agent, subagentBudget } = params;
   let started: StartedTurn;
   try {
-    // A resumed turn goes on counting from the children its checkpoint shows it started.
-    const startedBefore = params.resume ? subagentTurnsStarted(params.resume) : 0;
-    const subagentBudget = new SubagentBudget(
-      agent.limits.max_subagent_turns ?? DEFAULT_LIMITS.max_subagent_turns,
-      params.parentBudget,
-      startedBefore,
-    );
     const setup = await setupTurn(db, {
       turnId,
       session,
@@ -132,7 +128,7 @@ export async function launchTurn(db: Db, params: LaunchParams): Promise<StartedT
       startStep: params.resume ? params.resume.checkpoint.step + 1 : 0,
       fresh: params.fresh === true,
       firstOfSession: params.firstOfSession === true,
-      runChild: childRunner(db, session, params.depth, subagentBudget),
+      runChild: childRunner(db, { turnId, session, depth: params.depth, budget: subagentBudget }),
       subagentBudget,
     });
     const recorder = await TurnRecorder.open(db, turnId, session.id, {
@@ -221,20 +217,27 @@ async function recordingFailed(db: Db, turnId: string, error: unknown): Promise<
   };
 }
 
-/** spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level deeper. */
-export function childRunner(db: Db, parent: SessionRow, depth: number, parentBudget: SubagentBudget): ChildRunner {
+/**
+ * spawn_subagent(s): a full turn of another agent in a new session (same tenant), one level
+ * deeper, its row naming the parent turn (how a resume finds the budgets above it; null only
+ * for an MCP offer that is listed, never called).
+ */
+export function childRunner(
+  db: Db,
+  parent: { turnId: string | null; session: SessionRow; depth: number; budget: SubagentBudget },
+): ChildRunner {
   return async (agentId, message, signal) => {
     const agent = await getAgentOrThrow(db, agentId);
-    const session = await insertSession(db, { id: newId("ses"), agentId, tenant: parent.tenant });
+    const session = await insertSession(db, { id: newId("ses"), agentId, tenant: parent.session.tenant });
     // Not streamed: no client reads a child's text as it is produced (its parent gets the result).
     const child = await startNewTurn(db, {
       session,
       agent,
       message,
-      depth: depth + 1,
+      depth: parent.depth + 1,
       signal,
       streaming: false,
-      parentBudget,
+      parent: { turnId: parent.turnId, budget: parent.budget },
     });
     const result = await child.done;
     return {

@@ -25,6 +25,7 @@ import { loadResumeState } from "./load-resume-state";
 import { claimHere } from "./turn-leases";
 import { isMcpCallTurn } from "@/lib/services/mcp-server/mcp-session-id";
 import { TurnRecorder, type EventListener } from "./turn-recorder";
+import { resumedSubagentBudget } from "./turn-subagent-budget";
 // launch-turn.ts imports resumeIfDecided back: a cycle of function declarations only, used
 // at call time, never while either module is being evaluated.
 import { launchTurn, type StartedTurn } from "./launch-turn";
@@ -87,6 +88,7 @@ async function claimAndLaunch(db: Db, turnId: string, options: { listener?: Even
   // An MCP call's turn is one tool call its client waited for; no model may take it over.
   if (isMcpCallTurn(turn)) return endUnresumable(db, turn, failureInfo("resume_failed", MCP_CALL_NOT_RESUMED));
   const { resume, depth } = await loadResumeState(db, turn);
+  const subagentBudget = await resumedSubagentBudget(db, { turnId, agent, resume });
   return launchTurn(db, {
     turnId,
     session,
@@ -94,6 +96,7 @@ async function claimAndLaunch(db: Db, turnId: string, options: { listener?: Even
     message: turn.userMessage,
     depth,
     resume,
+    subagentBudget,
     ...(options.listener ? { listener: options.listener } : {}),
   });
 }
