@@ -25,8 +25,9 @@ export function newSubagentBudget(agent: AgentRow, parent?: SubagentBudget): Sub
  * A resumed turn's budget. Each ancestor's is rebuilt as its agent's cap less the turns its
  * subtree has started (the resumed turn's included). An ancestor whose agent row is gone (only
  * a hand edit could: sessions keep their agent's row) gets the default cap; the chain ends
- * below an ancestor whose turn row is gone (subagentLineage). The rebuilt budgets are a snapshot: an ancestor still running elsewhere
- * keeps its own count, and neither side sees what the other starts from then on.
+ * below an ancestor whose turn row is gone (subagentLineage). The rebuilt budgets are a
+ * snapshot: an ancestor still running elsewhere keeps its own count, and neither side sees
+ * what the other starts from then on.
  */
 export async function resumedSubagentBudget(
   db: Db,
