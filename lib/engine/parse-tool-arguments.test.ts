@@ -58,7 +58,7 @@ describe("parseToolArguments: nesting depth", () => {
 });
 
 describe("parseToolArguments: length", () => {
-  const refusal = (length: number) => ({
+  const refusal = (length: number | string) => ({
     ok: false,
     error: `arguments are too long (${length} characters; at most ${MAX_ARGUMENT_CHARS}): the call was not run`,
   });
@@ -74,5 +74,10 @@ describe("parseToolArguments: length", () => {
     const note = oversizeArgumentsText(5_000_000);
     expect(note.length).toBeLessThan(100);
     expect(parseToolArguments(note)).toEqual(refusal(5_000_000));
+  });
+
+  it("reads text that only starts like the note without echoing it", () => {
+    const lookalike = `(arguments not kept: ${"x".repeat(500)}`;
+    expect(parseToolArguments(lookalike)).toEqual(refusal(`more than ${MAX_ARGUMENT_CHARS}`));
   });
 });

@@ -34,14 +34,18 @@ export function oversizeArgumentsText(length: number): string {
  * Parses the raw JSON text a provider gave as a call's arguments. Only a JSON object nested
  * at most MAX_ARGUMENT_DEPTH levels, in at most MAX_ARGUMENT_CHARS characters, is accepted;
  * anything else is an error message for the model (prefixed `arguments are not valid JSON: `,
- * `arguments are nested too deeply` or `arguments are too long`), never a throw. Blank text counts as `{}`: some providers stream nothing at all for a call
- * without parameters, and that is not the model's mistake.
+ * `arguments are nested too deeply` or `arguments are too long`), never a throw. Blank text
+ * counts as `{}`: some providers stream nothing at all for a call without parameters, and
+ * that is not the model's mistake.
  */
 export function parseToolArguments(raw: string): ParsedArguments {
   if (typeof raw !== "string") return invalid(`expected JSON text, got ${describe(raw)}`);
   if (raw.length > MAX_ARGUMENT_CHARS) return tooLong(String(raw.length));
-  if (raw.startsWith(OVERSIZE_PREFIX))
-    return tooLong(raw.slice(OVERSIZE_PREFIX.length, raw.indexOf(" ", OVERSIZE_PREFIX.length)));
+  if (raw.startsWith(OVERSIZE_PREFIX)) {
+    // The note's length, read from a bounded slice (a model may send text that starts like it).
+    const length = /^\d{1,15}/.exec(raw.slice(OVERSIZE_PREFIX.length, OVERSIZE_PREFIX.length + 15))?.[0];
+    return tooLong(length ?? "more than " + MAX_ARGUMENT_CHARS);
+  }
   if (raw.trim() === "") return { ok: true, value: {} };
   let value: unknown;
   try {

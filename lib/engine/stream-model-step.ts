@@ -16,10 +16,10 @@ export interface ModelStep {
  * Asks the model for one step and consumes its stream: each non-empty text delta becomes a
  * `text_delta` event (in order; the stream does not wait for them to be durable), tool calls
  * are collected in stream order (arguments longer than MAX_ARGUMENT_CHARS replaced by a short
- * note that the call is refused for, so the turn never keeps them), usage is summed. Rejects with whatever the
- * model threw, with an Error at the first tool call past MAX_TOOL_CALLS_PER_STEP (the stream is
- * closed there, not read to its end), or with `request.signal.reason` as soon as the signal
- * aborts, even if the model ignores its signal.
+ * note that the call is refused for, so the turn never keeps them), usage is summed. Rejects
+ * with whatever the model threw, with an Error at the first tool call past
+ * MAX_TOOL_CALLS_PER_STEP (the stream is closed there, not read to its end), or with
+ * `request.signal.reason` as soon as the signal aborts, even if the model ignores its signal.
  */
 export async function streamModelStep(model: Model, request: ModelRequest, events: EventLog): Promise<ModelStep> {
   const step: ModelStep = { text: "", toolCalls: [] };
