@@ -29,6 +29,14 @@ export default async function globalSetup() {
       [{ type: "text", text: "All four lookups are back." }],
     ]),
   );
+  fs.writeFileSync(
+    path.join(scripts, "delegate.json"),
+    JSON.stringify([
+      // One subagent turn of the demo agent, whose trace links back to this turn.
+      [{ type: "tool-call", name: "spawn_subagent", args: { agent: "demo", message: "order_status order_id=A-1001" } }],
+      [{ type: "text", text: "Delegated to the demo agent." }],
+    ]),
+  );
   const server = await startServer({
     port,
     env: {

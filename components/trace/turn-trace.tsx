@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { failureText } from "@/components/trace/failure-text";
 import { summarizeCall, type CallRecord } from "./call-record";
@@ -8,6 +9,8 @@ export interface TraceTurn {
   id: string;
   seq: number;
   status: string;
+  /** The turn whose spawn_subagent(s) call started this one; null for a turn a client started. */
+  parent_turn_id: string | null;
   user_message: string;
   content: string | null;
   error: string | null;
@@ -24,11 +27,14 @@ const STATUS_TONE = { running: "blue", completed: "green", halted: "violet", wai
 export function TurnTrace({
   sessionId,
   turn,
+  parentSessionId,
   selectedCall,
   open,
 }: {
   sessionId: string;
   turn: TraceTurn;
+  /** The session of the turn's parent turn (null: that turn is no longer stored). */
+  parentSessionId?: string | null;
   selectedCall?: string;
   open: boolean;
 }) {
@@ -62,6 +68,7 @@ export function TurnTrace({
         </span>
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
+        {turn.parent_turn_id ? <ParentTurn turnId={turn.parent_turn_id} sessionId={parentSessionId ?? null} /> : null}
         {turn.error ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {failureText(turn.error, failedEvent?.fault)}
@@ -108,5 +115,27 @@ export function TurnTrace({
         </details>
       </div>
     </details>
+  );
+}
+
+/** A subagent's turn: the turn whose spawn call started it, linked to where its trace is. */
+function ParentTurn({ turnId, sessionId }: { turnId: string; sessionId: string | null }) {
+  return (
+    <p data-testid="trace-parent-turn" className="text-sm text-zinc-600 dark:text-zinc-400">
+      A subagent&apos;s turn, started by a spawn call of turn{" "}
+      {sessionId ? (
+        <Link
+          className="font-mono underline"
+          href={`/sessions/${encodeURIComponent(sessionId)}?turn=${encodeURIComponent(turnId)}#turn-${turnId}`}
+        >
+          {turnId}
+        </Link>
+      ) : (
+        <>
+          <span className="font-mono">{turnId}</span> (no longer stored)
+        </>
+      )}
+      .
+    </p>
   );
 }
