@@ -8,19 +8,11 @@ import { openDb } from "@/db/client";
 import { getAgentRecord, upsertAgent } from "@/db/queries/agents";
 import { getSession, insertSession } from "@/db/queries/sessions";
 import { getTurn } from "@/db/queries/turns";
-import type { Principal } from "@/lib/access/principal";
 import { agentRow } from "@/test/support/agent-row";
+import { keyPrincipal } from "@/test/support/key-principal";
 import { runMcpToolCall } from "./run-mcp-tool-call";
 
-const principal: Principal = {
-  keyId: "key_x",
-  keyName: "x",
-  scopes: ["turns:run"],
-  agents: null,
-  tenant: null,
-  turnsPerMinute: null,
-  source: "api",
-};
+const principal = keyPrincipal();
 
 describe("spawn_subagent over MCP", () => {
   it("records the MCP call's turn as the child turn's parent", async () => {

@@ -9,8 +9,8 @@ import { upsertAgent, getAgentRecord } from "@/db/queries/agents";
 import { getSession, insertSession } from "@/db/queries/sessions";
 import { listTurnEvents } from "@/db/queries/traces";
 import { getTurn } from "@/db/queries/turns";
-import type { Principal } from "@/lib/access/principal";
 import { agentRow } from "@/test/support/agent-row";
+import { keyPrincipal } from "@/test/support/key-principal";
 import { mcpCallResult } from "./mcp-call-result";
 import { runMcpToolCall } from "./run-mcp-tool-call";
 
@@ -27,15 +27,7 @@ vi.mock("./agent-mcp-offer", () => ({
   }),
 }));
 
-const principal: Principal = {
-  keyId: "key_x",
-  keyName: "x",
-  scopes: ["turns:run"],
-  agents: null,
-  tenant: null,
-  turnsPerMinute: null,
-  source: "api",
-};
+const principal = keyPrincipal();
 
 describe("runMcpToolCall: a deeply nested result", () => {
   it("is traced as text, the turn completes, and the MCP result carries it as text only", async () => {

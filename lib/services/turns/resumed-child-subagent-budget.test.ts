@@ -13,7 +13,7 @@ import { insertSession } from "@/db/queries/sessions";
 import { listMessages } from "@/db/queries/transcripts";
 import { getTurn, insertTurn } from "@/db/queries/turns";
 import { getTranscript } from "@/lib/services/sessions/sessions";
-import { agentRow } from "@/test/support/agent-row";
+import { agentRow, TEST_AGENT_LIMITS } from "@/test/support/agent-row";
 import { resumeTurn } from "./resume-turn";
 import { startTurn } from "./start-turn";
 
@@ -25,13 +25,7 @@ const scripts = await vi.hoisted(async () => {
   return dir;
 });
 
-const limits = (max: number) => ({
-  tool_concurrency: 1,
-  max_tool_calls: 50,
-  turn_timeout: 300,
-  tool_timeout: 60,
-  max_subagent_turns: max,
-});
+const limits = (max: number) => ({ ...TEST_AGENT_LIMITS, max_subagent_turns: max });
 
 const spawn = (agent: string, message: string) => [
   { type: "tool-call", name: "spawn_subagent", args: { agent, message } },

@@ -9,16 +9,10 @@ import { getAgentRecord, upsertAgent } from "@/db/queries/agents";
 import { insertSession } from "@/db/queries/sessions";
 import { insertTurn } from "@/db/queries/turns";
 import type { ResumeState } from "@/lib/engine/ports";
-import { agentRow } from "@/test/support/agent-row";
+import { agentRow, TEST_AGENT_LIMITS } from "@/test/support/agent-row";
 import { resumedSubagentBudget } from "./turn-subagent-budget";
 
-const limits = (max: number) => ({
-  tool_concurrency: 1,
-  max_tool_calls: 50,
-  turn_timeout: 300,
-  tool_timeout: 60,
-  max_subagent_turns: max,
-});
+const limits = (max: number) => ({ ...TEST_AGENT_LIMITS, max_subagent_turns: max });
 
 /** A checkpoint whose last step asked for `tasks` children in one spawn_subagents call, still open. */
 const openSpawn = (turnId: string, tasks: number): ResumeState =>
