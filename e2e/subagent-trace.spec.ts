@@ -6,9 +6,9 @@ test.beforeEach(async ({ page }) => signIn(page));
 /**
  * The scripted model "delegate" (written by global-setup) calls spawn_subagent once: the demo
  * agent runs a turn in a session of its own. That turn's trace says it is a subagent's and
- * links back to the turn whose call started it.
+ * links back to the turn whose call started it, which links to it in turn.
  */
-test("a subagent's turn links back to the turn that started it", async ({ page, request }) => {
+test("a subagent's turn and the turn that started it link to each other", async ({ page, request }) => {
   const agent = await request.put("/v1/agents/e2e_delegate", {
     headers: authHeaders(),
     data: { model: { provider: "scripted", model: "delegate" }, subagents: ["demo"] },
@@ -35,6 +35,12 @@ test("a subagent's turn links back to the turn that started it", async ({ page, 
   await expect(page).toHaveURL(new RegExp(`/sessions/${session}\\?turn=${turn.turn_id}`));
   const opened = page.locator(`#turn-${turn.turn_id}[open]`);
   await expect(opened).toContainText("Delegated to the demo agent.");
-  // The parent is a client's turn: nothing to link back to.
+  // The parent is a client's turn: nothing to link back to, and it lists the turn it started.
   await expect(page.getByTestId("trace-parent-turn")).toHaveCount(0);
+  const children = opened.getByTestId("trace-child-turns");
+  await expect(children).toContainText("completed");
+  await screen(page, "trace-subagent-parent");
+  await children.getByRole("link", { name: spawned.turn_id }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${spawned.session_id}\\?turn=${spawned.turn_id}`));
+  await expect(page.locator(`#turn-${spawned.turn_id}[open]`)).toContainText("The tool order_status returned");
 });

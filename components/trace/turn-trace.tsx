@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { failureText } from "@/components/trace/failure-text";
+import type { ChildTurnLink } from "@/lib/services/sessions/subagent-links";
 import { summarizeCall, type CallRecord } from "./call-record";
 import { TraceCall } from "./trace-call";
 import { Waterfall } from "./waterfall";
@@ -28,6 +29,7 @@ export function TurnTrace({
   sessionId,
   turn,
   parentSessionId,
+  childTurns,
   selectedCall,
   open,
 }: {
@@ -35,6 +37,8 @@ export function TurnTrace({
   turn: TraceTurn;
   /** The session of the turn's parent turn (null: that turn is no longer stored). */
   parentSessionId?: string | null;
+  /** The subagents' turns this turn's spawn calls started. */
+  childTurns?: readonly ChildTurnLink[];
   selectedCall?: string;
   open: boolean;
 }) {
@@ -69,6 +73,7 @@ export function TurnTrace({
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
         {turn.parent_turn_id ? <ParentTurn turnId={turn.parent_turn_id} sessionId={parentSessionId ?? null} /> : null}
+        {childTurns && childTurns.length > 0 ? <ChildTurns turns={childTurns} /> : null}
         {turn.error ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {failureText(turn.error, failedEvent?.fault)}
@@ -137,5 +142,27 @@ function ParentTurn({ turnId, sessionId }: { turnId: string; sessionId: string |
       )}
       .
     </p>
+  );
+}
+
+/** The subagents' turns a turn started, each linked to its own session's trace. */
+function ChildTurns({ turns }: { turns: readonly ChildTurnLink[] }) {
+  return (
+    <div data-testid="trace-child-turns" className="text-sm">
+      <span className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Subagents&apos; turns</span>
+      <ul className="mt-1 flex flex-col gap-1">
+        {turns.map((child) => (
+          <li key={child.id} className="flex flex-wrap items-center gap-2">
+            <Badge tone={STATUS_TONE[child.status as keyof typeof STATUS_TONE] ?? "neutral"}>{child.status}</Badge>
+            <Link
+              className="font-mono underline"
+              href={`/sessions/${encodeURIComponent(child.sessionId)}?turn=${encodeURIComponent(child.id)}#turn-${child.id}`}
+            >
+              {child.id}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -8,7 +8,7 @@ import { hasAnyScope } from "@/lib/access/principal";
 import { DomainError } from "@/lib/errors";
 import { READ_SESSIONS } from "@/lib/access/scopes";
 import { getTrace } from "@/lib/services/sessions/sessions";
-import { parentTurnSessions } from "@/lib/services/sessions/parent-turn-sessions";
+import { subagentLinks, type SubagentLinks } from "@/lib/services/sessions/subagent-links";
 import { TRACE_PAGE_TURNS, traceWindow, type TraceWindow } from "@/lib/services/sessions/trace-window";
 import { studioDb } from "../../action-result";
 import { requirePage } from "../../page-access";
@@ -31,14 +31,15 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
   const call = searchParam(query, "call");
   let trace: Awaited<ReturnType<typeof getTrace>>;
   let view: TraceWindow;
-  let parents: Map<string, string | null>;
+  let links: SubagentLinks;
   try {
     await getVisibleSessionOrThrow(studioDb(), principal, id);
     // One page of turns: the one with the call or turn a link names, else the latest.
     view = await traceWindow(studioDb(), id, { afterSeq: searchParam(query, "after_seq"), turn, call });
     trace = await getTrace(studioDb(), id, { page: view.page });
-    // A subagent's turn links back to the turn that started it (in the same tenant's sessions).
-    parents = await parentTurnSessions(studioDb(), trace.turns);
+    // Subagents' turns link back to the turn that started them, and it to them (their sessions
+    // have that turn's tenant, so whoever sees one sees the other).
+    links = await subagentLinks(studioDb(), trace.turns);
   } catch (error) {
     // A session this principal may not see is as unknown as one that does not exist.
     if (error instanceof DomainError && error.code === "not_found") notFound();
@@ -86,7 +87,8 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
               key={t.id}
               sessionId={trace.session_id}
               turn={t}
-              parentSessionId={t.parent_turn_id ? parents.get(t.parent_turn_id) : undefined}
+              parentSessionId={t.parent_turn_id ? links.parentSessions.get(t.parent_turn_id) : undefined}
+              childTurns={links.children.get(t.id)}
               selectedCall={call}
               open={t.id === openTurn}
             />
