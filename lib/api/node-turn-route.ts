@@ -14,6 +14,7 @@ import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { describeError, log } from "@/lib/log";
 import { BODY_LIMITS } from "./body-limits";
+import { endAfterLinger } from "./end-after-linger";
 import { jsonTurn, TURN_REQUEST, TURN_SCOPES } from "./json-turn";
 import { parseJsonBytes } from "./read-json-body";
 import { readNodeBody } from "./read-node-body";
@@ -52,10 +53,13 @@ async function answer(req: IncomingMessage, res: ServerResponse, sessionId: stri
       ...reply.headers,
       "content-type": "application/json",
       "content-length": Buffer.byteLength(text),
-      // A body that has not fully arrived (a 413, a refusal before reading) is never read to its end: the connection cannot carry another request.
+      // A body that has not fully arrived (a 413, a refusal before reading) is never read to its
+      // end: the connection cannot carry another request, and closes once the client is done
+      // sending (end-after-linger.ts).
       ...(req.complete ? {} : { connection: "close" }),
     });
-    res.end(text);
+    if (req.complete) res.end(text);
+    else endAfterLinger(req, res, text);
   } catch (error) {
     log.error("answering a turn failed", describeError(error));
     res.destroy();
