@@ -1,8 +1,9 @@
 /**
  * A turn's subagent lineage, read back for a resume: the turn and each ancestor up the
- * parent_turn_id chain, with its agent's limits and how many turns its subtree has started.
+ * parent_turn_id chain, with its agent's limits and how many turns its subtree has started;
+ * and, for the Studio's trace, the turns a page of turns started.
  */
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../database";
 import type { AgentLimits } from "../schema";
 import { param } from "./prepared";
@@ -70,4 +71,23 @@ async function subtreeCounts(db: Db, roots: string[]): Promise<Map<string, numbe
     )
     select root, count(*) as n from below group by root`);
   return new Map(rows.map((row) => [row.root, Number(row.n)]));
+}
+
+/**
+ * The turns started by spawn calls of `parentTurnIds` (their subagents' turns), oldest first,
+ * with their session and status; read through the turns_parent index.
+ */
+export function listChildTurns(
+  db: Db,
+  parentTurnIds: readonly string[],
+): Promise<{ id: string; parentTurnId: string | null; sessionId: string; status: string }[]> {
+  if (parentTurnIds.length === 0) return Promise.resolve([]);
+  const { turns } = db.t;
+  return db.all(
+    db.orm
+      .select({ id: turns.id, parentTurnId: turns.parentTurnId, sessionId: turns.sessionId, status: turns.status })
+      .from(turns)
+      .where(inArray(turns.parentTurnId, [...parentTurnIds]))
+      .orderBy(asc(turns.startedAt), asc(turns.id)),
+  );
 }

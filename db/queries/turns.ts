@@ -1,5 +1,5 @@
 /** Turns: started (seq, user message, first checkpoint, the one-open-turn and rate checks), read, ended. */
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db, Orm, Tables } from "../database";
 import type { TurnRow, TurnStatus } from "../schema";
 import { keyTurnsSince } from "./key-turns";
@@ -177,25 +177,6 @@ export function getTurn(db: Db, id: string): Promise<TurnRow | undefined> {
         .where(eq(turns.id, param("id"))),
     )
     .get({ id });
-}
-
-/**
- * The turns started by spawn calls of `parentTurnIds` (their subagents' turns), oldest first,
- * with their session and status; read through the turns_parent index.
- */
-export function listChildTurns(
-  db: Db,
-  parentTurnIds: readonly string[],
-): Promise<{ id: string; parentTurnId: string | null; sessionId: string; status: string }[]> {
-  if (parentTurnIds.length === 0) return Promise.resolve([]);
-  const { turns } = db.t;
-  return db.all(
-    db.orm
-      .select({ id: turns.id, parentTurnId: turns.parentTurnId, sessionId: turns.sessionId, status: turns.status })
-      .from(turns)
-      .where(inArray(turns.parentTurnId, [...parentTurnIds]))
-      .orderBy(asc(turns.startedAt), asc(turns.id)),
-  );
 }
 
 /** Turns of a session in order. */

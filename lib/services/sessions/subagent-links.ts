@@ -4,7 +4,8 @@
  * subagents' turns each turn of the page started.
  */
 import type { Db } from "@/db/database";
-import { getTurn, listChildTurns } from "@/db/queries/turns";
+import { listChildTurns } from "@/db/queries/subagent-lineage";
+import { getTurn } from "@/db/queries/turns";
 
 /** A subagent's turn, as a link: its id, its session and how it stands. */
 export interface ChildTurnLink {
