@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { failureText } from "@/components/trace/failure-text";
-import type { ChildTurnLink } from "@/lib/services/sessions/subagent-links";
+import type { ChildTurnLink, ParentTurnLink } from "@/lib/services/sessions/subagent-links";
 import { summarizeCall, type CallRecord } from "./call-record";
 import { TraceCall } from "./trace-call";
 import { Waterfall } from "./waterfall";
@@ -28,15 +28,15 @@ const STATUS_TONE = { running: "blue", completed: "green", halted: "violet", wai
 export function TurnTrace({
   sessionId,
   turn,
-  parentSessionId,
+  parent,
   childTurns,
   selectedCall,
   open,
 }: {
   sessionId: string;
   turn: TraceTurn;
-  /** The session of the turn's parent turn (null: that turn is no longer stored). */
-  parentSessionId?: string | null;
+  /** Where the turn's parent turn is (for a subagent's turn). */
+  parent?: ParentTurnLink;
   /** The subagents' turns this turn's spawn calls started. */
   childTurns?: readonly ChildTurnLink[];
   selectedCall?: string;
@@ -72,7 +72,7 @@ export function TurnTrace({
         </span>
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
-        {turn.parent_turn_id ? <ParentTurn turnId={turn.parent_turn_id} sessionId={parentSessionId ?? null} /> : null}
+        {turn.parent_turn_id ? <ParentTurn turnId={turn.parent_turn_id} link={parent ?? "gone"} /> : null}
         {childTurns && childTurns.length > 0 ? <ChildTurns turns={childTurns} /> : null}
         {turn.error ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -124,23 +124,28 @@ export function TurnTrace({
 }
 
 /** A subagent's turn: the turn whose spawn call started it, linked to where its trace is. */
-function ParentTurn({ turnId, sessionId }: { turnId: string; sessionId: string | null }) {
+function ParentTurn({ turnId, link }: { turnId: string; link: ParentTurnLink }) {
   return (
     <p data-testid="trace-parent-turn" className="text-sm text-zinc-600 dark:text-zinc-400">
-      A subagent&apos;s turn, started by a spawn call of turn{" "}
-      {sessionId ? (
-        <Link
-          className="font-mono underline"
-          href={`/sessions/${encodeURIComponent(sessionId)}?turn=${encodeURIComponent(turnId)}#turn-${turnId}`}
-        >
-          {turnId}
-        </Link>
+      {link === "hidden" ? (
+        "A subagent's turn, started by a spawn call in a session you cannot see."
+      ) : link === "gone" ? (
+        <>
+          A subagent&apos;s turn, started by a spawn call of turn <span className="font-mono">{turnId}</span> (no longer
+          stored).
+        </>
       ) : (
         <>
-          <span className="font-mono">{turnId}</span> (no longer stored)
+          A subagent&apos;s turn, started by a spawn call of turn{" "}
+          <Link
+            className="font-mono underline"
+            href={`/sessions/${encodeURIComponent(link.sessionId)}?turn=${encodeURIComponent(turnId)}#turn-${turnId}`}
+          >
+            {turnId}
+          </Link>
+          .
         </>
       )}
-      .
     </p>
   );
 }

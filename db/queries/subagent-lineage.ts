@@ -75,18 +75,36 @@ async function subtreeCounts(db: Db, roots: string[]): Promise<Map<string, numbe
 
 /**
  * The turns started by spawn calls of `parentTurnIds` (their subagents' turns), oldest first,
- * with their session and status; read through the turns_parent index.
+ * with their session's id, agent and tenant (for who may see them) and their status; read
+ * through the turns_parent index.
  */
 export function listChildTurns(
   db: Db,
   parentTurnIds: readonly string[],
-): Promise<{ id: string; parentTurnId: string | null; sessionId: string; status: string }[]> {
+): Promise<
+  {
+    id: string;
+    parentTurnId: string | null;
+    status: string;
+    sessionId: string;
+    agentId: string;
+    tenant: string | null;
+  }[]
+> {
   if (parentTurnIds.length === 0) return Promise.resolve([]);
-  const { turns } = db.t;
+  const { turns, sessions } = db.t;
   return db.all(
     db.orm
-      .select({ id: turns.id, parentTurnId: turns.parentTurnId, sessionId: turns.sessionId, status: turns.status })
+      .select({
+        id: turns.id,
+        parentTurnId: turns.parentTurnId,
+        status: turns.status,
+        sessionId: turns.sessionId,
+        agentId: sessions.agentId,
+        tenant: sessions.tenant,
+      })
       .from(turns)
+      .innerJoin(sessions, eq(sessions.id, turns.sessionId))
       .where(inArray(turns.parentTurnId, [...parentTurnIds]))
       .orderBy(asc(turns.startedAt), asc(turns.id)),
   );

@@ -4,40 +4,58 @@ import { upsertAgent } from "@/db/queries/agents";
 import { insertSession } from "@/db/queries/sessions";
 import { listChildTurns } from "@/db/queries/subagent-lineage";
 import { insertTurn } from "@/db/queries/turns";
+import { operatorPrincipal } from "@/lib/access/principal";
 import { agentRow } from "@/test/support/agent-row";
+import { keyPrincipal } from "@/test/support/key-principal";
 import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 import { subagentLinks } from "./subagent-links";
 
+const OPERATOR = operatorPrincipal("studio");
+
+/** boss's turn "root" started two subagents' turns: child1 (agent helper), child2 (agent boss). */
 async function seeded() {
   const db = openDb(":memory:");
-  await upsertAgent(db, agentRow("a1"));
-  for (const s of ["parent_s", "child_s", "other_s"]) await insertSession(db, { id: s, agentId: "a1", tenant: null });
+  await upsertAgent(db, agentRow("boss", { subagents: ["helper", "boss"] }));
+  await upsertAgent(db, agentRow("helper"));
+  await insertSession(db, { id: "parent_s", agentId: "boss", tenant: null });
+  await insertSession(db, { id: "child1_s", agentId: "helper", tenant: null });
+  await insertSession(db, { id: "child2_s", agentId: "boss", tenant: null });
   await insertTurn(db, { id: "root", sessionId: "parent_s", userMessage: "go", now: 1 });
-  await insertTurn(db, { id: "child2", sessionId: "other_s", userMessage: "two", parentTurnId: "root", now: 3 });
-  await insertTurn(db, { id: "child1", sessionId: "child_s", userMessage: "one", parentTurnId: "root", now: 2 });
+  await insertTurn(db, { id: "child2", sessionId: "child2_s", userMessage: "two", parentTurnId: "root", now: 3 });
+  await insertTurn(db, { id: "child1", sessionId: "child1_s", userMessage: "one", parentTurnId: "root", now: 2 });
   return db;
 }
 
 describe("subagentLinks", () => {
-  it("maps each parent a page names to its session (null when gone), and each turn to the turns it started", async () => {
+  it("links each subagent's turn to its parent's session, and each turn to the turns it started", async () => {
     const db = await seeded();
-    const page = [
+    const fromChildren = await subagentLinks(db, OPERATOR, [
       { id: "child1", parent_turn_id: "root" },
       { id: "elsewhere", parent_turn_id: "deleted_turn" },
-      { id: "child2", parent_turn_id: "root" },
-    ];
-    const links = await subagentLinks(db, page);
-    expect([...links.parentSessions]).toEqual([
-      ["root", "parent_s"],
-      ["deleted_turn", null],
     ]);
-    expect(links.children.size).toBe(0);
-    const fromRoot = await subagentLinks(db, [{ id: "root", parent_turn_id: null }]);
-    expect(fromRoot.parentSessions.size).toBe(0);
+    expect([...fromChildren.parents]).toEqual([
+      ["root", { sessionId: "parent_s" }],
+      ["deleted_turn", "gone"],
+    ]);
+    expect(fromChildren.children.size).toBe(0);
+    const fromRoot = await subagentLinks(db, OPERATOR, [{ id: "root", parent_turn_id: null }]);
+    expect(fromRoot.parents.size).toBe(0);
     expect(fromRoot.children.get("root")).toEqual([
-      { id: "child1", sessionId: "child_s", status: "running" },
-      { id: "child2", sessionId: "other_s", status: "running" },
+      { id: "child1", sessionId: "child1_s", status: "running" },
+      { id: "child2", sessionId: "child2_s", status: "running" },
     ]);
+  });
+
+  it("gives a key only the links to sessions it may see (a subagent's session is its own agent's)", async () => {
+    const db = await seeded();
+    const bossOnly = keyPrincipal({ agents: ["boss"] });
+    const fromRoot = await subagentLinks(db, bossOnly, [{ id: "root", parent_turn_id: null }]);
+    expect(fromRoot.children.get("root")?.map((c) => c.id)).toEqual(["child2"]);
+    const helperOnly = keyPrincipal({ agents: ["helper"] });
+    const fromChild = await subagentLinks(db, helperOnly, [{ id: "child1", parent_turn_id: "root" }]);
+    expect(fromChild.parents.get("root")).toBe("hidden");
+    const otherTenant = keyPrincipal({ scopes: ["traces:read"], tenant: "acme" });
+    expect((await subagentLinks(db, otherTenant, [{ id: "root", parent_turn_id: null }])).children.size).toBe(0);
   });
 
   it("reads the child turns through turns_parent, not a scan of turns", async () => {

@@ -1,11 +1,14 @@
 /**
  * A trace page's subagent links, for the Studio: where each subagent's turn leads back to (the
  * session of the turn whose spawn_subagent(s) call started it, turns.parent_turn_id) and the
- * subagents' turns each turn of the page started.
+ * subagents' turns each turn of the page started. A subagent's session is its own agent's, so
+ * each link is checked against what the principal may see, as the sessions it leads to are.
  */
 import type { Db } from "@/db/database";
+import { getSession } from "@/db/queries/sessions";
 import { listChildTurns } from "@/db/queries/subagent-lineage";
 import { getTurn } from "@/db/queries/turns";
+import { maySeeSession, type Principal } from "@/lib/access/principal";
 
 /** A subagent's turn, as a link: its id, its session and how it stands. */
 export interface ChildTurnLink {
@@ -14,33 +17,45 @@ export interface ChildTurnLink {
   status: string;
 }
 
+/** Where a parent turn is: its session, or that it is gone, or in a session the principal may not see. */
+export type ParentTurnLink = { sessionId: string } | "gone" | "hidden";
+
 export interface SubagentLinks {
-  /** Each parent turn the page's turns name, to its session (null: that turn is no longer stored). */
-  parentSessions: Map<string, string | null>;
-  /** Each turn of the page that started subagents' turns, to those turns (oldest first). */
+  /** Each parent turn the page's turns name. */
+  parents: Map<string, ParentTurnLink>;
+  /** Each turn of the page that started subagents' turns the principal may see, to those turns (oldest first). */
   children: Map<string, ChildTurnLink[]>;
 }
 
 /**
- * The links of `turns` (a page of a trace). One read per distinct parent (a subagent's session
- * usually holds one turn) and one read of every child turn of the page (turns_parent index).
+ * The links of `turns` (a page of a trace) that `principal` may follow. One read of each distinct
+ * parent and its session (a subagent's session usually holds one turn), and one read of every
+ * child turn of the page with its session (through the turns_parent index).
  */
 export async function subagentLinks(
   db: Db,
+  principal: Principal,
   turns: readonly { id: string; parent_turn_id: string | null }[],
 ): Promise<SubagentLinks> {
-  const parents = new Set(turns.flatMap((t) => (t.parent_turn_id ? [t.parent_turn_id] : [])));
-  const parentSessions = new Map<string, string | null>();
-  for (const id of parents) parentSessions.set(id, (await getTurn(db, id))?.sessionId ?? null);
+  const parents = new Map<string, ParentTurnLink>();
+  for (const id of new Set(turns.flatMap((t) => (t.parent_turn_id ? [t.parent_turn_id] : [])))) {
+    const turn = await getTurn(db, id);
+    const session = turn ? await getSession(db, turn.sessionId) : undefined;
+    if (!session) parents.set(id, "gone");
+    else parents.set(id, maySeeSession(principal, session) ? { sessionId: session.id } : "hidden");
+  }
   const children = new Map<string, ChildTurnLink[]>();
-  for (const child of await listChildTurns(
+  const started = await listChildTurns(
     db,
     turns.map((t) => t.id),
-  )) {
+  );
+  for (const child of started) {
+    if (!maySeeSession(principal, child)) continue;
     const parent = child.parentTurnId ?? "";
-    const list = children.get(parent) ?? [];
-    list.push({ id: child.id, sessionId: child.sessionId, status: child.status });
-    children.set(parent, list);
+    children.set(parent, [
+      ...(children.get(parent) ?? []),
+      { id: child.id, sessionId: child.sessionId, status: child.status },
+    ]);
   }
-  return { parentSessions, children };
+  return { parents, children };
 }

@@ -37,9 +37,9 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
     // One page of turns: the one with the call or turn a link names, else the latest.
     view = await traceWindow(studioDb(), id, { afterSeq: searchParam(query, "after_seq"), turn, call });
     trace = await getTrace(studioDb(), id, { page: view.page });
-    // Subagents' turns link back to the turn that started them, and it to them (their sessions
-    // have that turn's tenant, so whoever sees one sees the other).
-    links = await subagentLinks(studioDb(), trace.turns);
+    // Subagents' turns link back to the turn that started them, and it to them: each link only
+    // where this principal may see the session it leads to (a subagent's is its own agent's).
+    links = await subagentLinks(studioDb(), principal, trace.turns);
   } catch (error) {
     // A session this principal may not see is as unknown as one that does not exist.
     if (error instanceof DomainError && error.code === "not_found") notFound();
@@ -87,7 +87,7 @@ export default async function SessionTracePage({ params, searchParams }: Props) 
               key={t.id}
               sessionId={trace.session_id}
               turn={t}
-              parentSessionId={t.parent_turn_id ? links.parentSessions.get(t.parent_turn_id) : undefined}
+              parent={t.parent_turn_id ? links.parents.get(t.parent_turn_id) : undefined}
               childTurns={links.children.get(t.id)}
               selectedCall={call}
               open={t.id === openTurn}
