@@ -39,8 +39,14 @@ export const MAX_PATTERN_PROGRAM_SIZE = 4000;
  */
 export const COMPILED_PATTERN_CACHE_BYTES = 16 * 1024 * 1024;
 
-/** What a compiled program takes in memory an instruction, measured on re2js here (~170 bytes). */
+/**
+ * What a kept pattern is counted for: its program (~170 bytes an instruction, measured on
+ * re2js here), its text, and a floor for what any compiled object holds besides, matching
+ * machines included (measured from ~9 KiB for a tiny pattern compiled to tens of KiB once a
+ * matcher with large character classes has run). The floor caps the cache at 256 entries.
+ */
 const BYTES_PER_INSTRUCTION = 170;
+const BYTES_PER_ENTRY = 64 * 1024;
 
 /** Compiled patterns by source, least recently used first, with the bytes each one counts. */
 const compiledPatterns = new Map<string, { result: CompileLinearRegExpResult & { ok: true }; bytes: number }>();
@@ -66,7 +72,7 @@ export function compileLinearRegExp(pattern: string): CompileLinearRegExpResult 
   const { result, size } = compileUncached(pattern);
   // Only a compiled pattern is kept: a refusal is rare, and finding it again costs at most a parse.
   if (!result.ok) return result;
-  const bytes = size * BYTES_PER_INSTRUCTION + pattern.length * 2;
+  const bytes = BYTES_PER_ENTRY + size * BYTES_PER_INSTRUCTION + pattern.length * 2;
   compiledPatterns.set(pattern, { result, bytes });
   compiledPatternsBytes += bytes;
   for (const [oldest, entry] of compiledPatterns) {
