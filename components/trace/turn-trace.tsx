@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { failureText } from "@/components/trace/failure-text";
-import type { ChildTurnLink, ParentTurnLink } from "@/lib/services/sessions/subagent-links";
+import type { ChildTurns as ChildTurnsOfTurn, ParentTurnLink } from "@/lib/services/sessions/subagent-links";
 import { summarizeCall, type CallRecord } from "./call-record";
 import { TraceCall } from "./trace-call";
 import { Waterfall } from "./waterfall";
@@ -38,7 +38,7 @@ export function TurnTrace({
   /** Where the turn's parent turn is (for a subagent's turn). */
   parent?: ParentTurnLink;
   /** The subagents' turns this turn's spawn calls started. */
-  childTurns?: readonly ChildTurnLink[];
+  childTurns?: ChildTurnsOfTurn;
   selectedCall?: string;
   open: boolean;
 }) {
@@ -73,7 +73,7 @@ export function TurnTrace({
       </summary>
       <div className="flex flex-col gap-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
         {turn.parent_turn_id ? <ParentTurn turnId={turn.parent_turn_id} link={parent ?? "gone"} /> : null}
-        {childTurns && childTurns.length > 0 ? <ChildTurns turns={childTurns} /> : null}
+        {childTurns ? <ChildTurns turns={childTurns} /> : null}
         {turn.error ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {failureText(turn.error, failedEvent?.fault)}
@@ -150,13 +150,16 @@ function ParentTurn({ turnId, link }: { turnId: string; link: ParentTurnLink }) 
   );
 }
 
-/** The subagents' turns a turn started, each linked to its own session's trace. */
-function ChildTurns({ turns }: { turns: readonly ChildTurnLink[] }) {
+/** The subagents' turns a turn started, each linked to its own session's trace (the first few of many). */
+function ChildTurns({ turns }: { turns: ChildTurnsOfTurn }) {
+  const notShown = turns.started - turns.shown.length;
   return (
     <div data-testid="trace-child-turns" className="text-sm">
-      <span className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Subagents&apos; turns</span>
+      <span className="text-xs font-semibold uppercase tracking-wide text-zinc-500">
+        Subagents&apos; turns ({turns.started})
+      </span>
       <ul className="mt-1 flex flex-col gap-1">
-        {turns.map((child) => (
+        {turns.shown.map((child) => (
           <li key={child.id} className="flex flex-wrap items-center gap-2">
             <Badge tone={STATUS_TONE[child.status as keyof typeof STATUS_TONE] ?? "neutral"}>{child.status}</Badge>
             <Link
@@ -168,6 +171,11 @@ function ChildTurns({ turns }: { turns: readonly ChildTurnLink[] }) {
           </li>
         ))}
       </ul>
+      {notShown > 0 ? (
+        <p className="mt-1 text-xs text-zinc-500">
+          {notShown} more not listed here (later ones, or in sessions you cannot see).
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * parent_turn_id chain, with its agent's limits and how many turns its subtree has started;
  * and, for the Studio's trace, the turns a page of turns started.
  */
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../database";
 import type { AgentLimits } from "../schema";
 import { param } from "./prepared";
@@ -74,30 +74,37 @@ async function subtreeCounts(db: Db, roots: string[]): Promise<Map<string, numbe
 }
 
 /**
- * The turns started by spawn calls of `parentTurnIds` (their subagents' turns), oldest first,
- * with their session's id, agent and tenant (for who may see them) and their status; read
- * through the turns_parent index.
+ * How many turns the spawn calls of each of `parentTurnIds` started (only those that started
+ * any), counted in the turns_parent index.
+ */
+export async function countChildTurns(db: Db, parentTurnIds: readonly string[]): Promise<Map<string, number>> {
+  if (parentTurnIds.length === 0) return new Map();
+  const { turns } = db.t;
+  const rows = await db.all(
+    db.orm
+      .select({ parentTurnId: turns.parentTurnId, n: count() })
+      .from(turns)
+      .where(inArray(turns.parentTurnId, [...parentTurnIds]))
+      .groupBy(turns.parentTurnId),
+  );
+  return new Map(rows.flatMap((r) => (r.parentTurnId ? [[r.parentTurnId, Number(r.n)] as const] : [])));
+}
+
+/**
+ * The first `limit` turns the spawn calls of `parentTurnId` started (its subagents' turns),
+ * oldest first, with their session's id, agent and tenant (for who may see them) and their
+ * status; read through the turns_parent index.
  */
 export function listChildTurns(
   db: Db,
-  parentTurnIds: readonly string[],
-): Promise<
-  {
-    id: string;
-    parentTurnId: string | null;
-    status: string;
-    sessionId: string;
-    agentId: string;
-    tenant: string | null;
-  }[]
-> {
-  if (parentTurnIds.length === 0) return Promise.resolve([]);
+  parentTurnId: string,
+  limit: number,
+): Promise<{ id: string; status: string; sessionId: string; agentId: string; tenant: string | null }[]> {
   const { turns, sessions } = db.t;
   return db.all(
     db.orm
       .select({
         id: turns.id,
-        parentTurnId: turns.parentTurnId,
         status: turns.status,
         sessionId: turns.sessionId,
         agentId: sessions.agentId,
@@ -105,7 +112,8 @@ export function listChildTurns(
       })
       .from(turns)
       .innerJoin(sessions, eq(sessions.id, turns.sessionId))
-      .where(inArray(turns.parentTurnId, [...parentTurnIds]))
-      .orderBy(asc(turns.startedAt), asc(turns.id)),
+      .where(eq(turns.parentTurnId, parentTurnId))
+      .orderBy(asc(turns.startedAt), asc(turns.id))
+      .limit(limit),
   );
 }

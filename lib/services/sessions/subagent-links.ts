@@ -6,7 +6,7 @@
  */
 import type { Db } from "@/db/database";
 import { getSession } from "@/db/queries/sessions";
-import { listChildTurns } from "@/db/queries/subagent-lineage";
+import { countChildTurns, listChildTurns } from "@/db/queries/subagent-lineage";
 import { getTurn } from "@/db/queries/turns";
 import { maySeeSession, type Principal } from "@/lib/access/principal";
 
@@ -20,17 +20,26 @@ export interface ChildTurnLink {
 /** Where a parent turn is: its session, or that it is gone, or in a session the principal may not see. */
 export type ParentTurnLink = { sessionId: string } | "gone" | "hidden";
 
+/** The subagents' turns one turn started: the first CHILD_TURNS_SHOWN the viewer may see, and how many were started in all. */
+export interface ChildTurns {
+  shown: ChildTurnLink[];
+  started: number;
+}
+
+/** Child turns listed per turn at most (a turn may start up to 200). */
+export const CHILD_TURNS_SHOWN = 20;
+
 export interface SubagentLinks {
   /** Each parent turn the page's turns name. */
   parents: Map<string, ParentTurnLink>;
-  /** Each turn of the page that started subagents' turns the principal may see, to those turns (oldest first). */
-  children: Map<string, ChildTurnLink[]>;
+  /** Each turn of the page that started subagents' turns, to those turns. */
+  children: Map<string, ChildTurns>;
 }
 
 /**
- * The links of `turns` (a page of a trace) that `principal` may follow. One read of each distinct
- * parent and its session (a subagent's session usually holds one turn), and one read of every
- * child turn of the page with its session (through the turns_parent index).
+ * The links of `turns` (a page of a trace) that `principal` may follow. Reads: each distinct
+ * parent and its session (a subagent's session usually holds one turn); one count of the page's
+ * child turns; and, for each turn that started any, its first CHILD_TURNS_SHOWN (turns_parent).
  */
 export async function subagentLinks(
   db: Db,
@@ -44,18 +53,17 @@ export async function subagentLinks(
     if (!session) parents.set(id, "gone");
     else parents.set(id, maySeeSession(principal, session) ? { sessionId: session.id } : "hidden");
   }
-  const children = new Map<string, ChildTurnLink[]>();
-  const started = await listChildTurns(
+  const children = new Map<string, ChildTurns>();
+  const counts = await countChildTurns(
     db,
     turns.map((t) => t.id),
   );
-  for (const child of started) {
-    if (!maySeeSession(principal, child)) continue;
-    const parent = child.parentTurnId ?? "";
-    children.set(parent, [
-      ...(children.get(parent) ?? []),
-      { id: child.id, sessionId: child.sessionId, status: child.status },
-    ]);
+  for (const [turnId, started] of counts) {
+    const first = await listChildTurns(db, turnId, CHILD_TURNS_SHOWN);
+    const shown = first
+      .filter((child) => maySeeSession(principal, child))
+      .map((child) => ({ id: child.id, sessionId: child.sessionId, status: child.status }));
+    children.set(turnId, { shown, started });
   }
   return { parents, children };
 }
