@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** How long, and how many bytes, a refused upload is read and discarded before the connection closes. */
-export const LINGER = { ms: 2_000, maxBytes: 16 * 1024 * 1024 };
+export const LINGER = { ms: 2_000, maxBytes: 4 * 1024 * 1024 };
 
 /** Writes `text` (the whole answer: its headers are sent), then ends `res` once `req`'s body ends or a LINGER bound is hit. */
 export function endAfterLinger(

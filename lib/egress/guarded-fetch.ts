@@ -158,7 +158,7 @@ function toWebStream(body: Readable, rewrite?: (chunk: Uint8Array) => Uint8Array
  * reason, as fetch does. The response body is a decoded stream, or with
  * `bufferUpTo` the decoded body read whole (a longer one fails the call). A
  * streamed `text/event-stream` body arrives with its line ends rewritten to LF
- * (sse-line-ends.ts), and without its Content-Length, which no longer counts it.
+ * (sse-line-ends.ts); its Content-Length, as sent, is then an upper bound.
  * `redirect: "manual"` returns the 3xx; `"error"` throws on one.
  */
 export function guardedFetch(posture: EgressPosture, options: GuardedFetchOptions = {}): FetchLike {
@@ -232,8 +232,9 @@ export function guardedFetch(posture: EgressPosture, options: GuardedFetchOption
         discardBody(response.body);
         throw new TypeError("fetch failed", { cause: err });
       }
+      // Content-Length stays as sent: the rewrite never lengthens the body, so it is still an
+      // upper bound (a reader capping what it takes can refuse an announced size at once).
       stream = eventStream ? toWebStream(decoded, sseLineEndsToLf()) : toWebStream(decoded);
-      if (eventStream) responseHeaders.delete("content-length");
     }
     return fetchResponse(stream, response, responseHeaders, sent.url, hops);
   };

@@ -102,10 +102,9 @@ describe("createProviderFetch: streamUpTo", () => {
   });
 
   it("fails at once on an announced Content-Length above the cap", async () => {
+    // Only the head is sent: the refusal cannot have waited for the body.
     const s = await h.server((_req, res) =>
-      res
-        .writeHead(200, { "content-type": "text/event-stream", "content-length": String(CAP + 1) })
-        .end("x".repeat(CAP + 1)),
+      res.writeHead(200, { "content-type": "text/event-stream", "content-length": String(CAP + 1) }).flushHeaders(),
     );
     const error = await failure(collect(modelAt(s.origin), firstTurn));
     expect(error.message).toContain(`larger than ${CAP} bytes`);
