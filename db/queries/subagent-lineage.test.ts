@@ -9,7 +9,7 @@ import type { Db } from "../database";
 import { upsertAgent } from "./agents";
 import { insertSession } from "./sessions";
 import { getTurn, insertTurn } from "./turns";
-import { subagentLineage } from "./subagent-lineage";
+import { countChildTurns, listChildTurns, subagentLineage } from "./subagent-lineage";
 import { agentRow } from "@/test/support/agent-row";
 import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 import { createTestDatabase, testPostgresUrl } from "@/test/support/test-database";
@@ -70,6 +70,21 @@ function lineageCases(open: () => Promise<Db>) {
     await seedTree(db);
     expect(await subagentLineage(db, "orphan")).toEqual([{ turnId: "orphan", limits: limits(10), subtreeTurns: 0 }]);
     expect(await subagentLineage(db, "nope")).toEqual([]);
+  });
+
+  it("counts and lists a turn's children (the Studio's links), oldest first, at most as many as asked", async () => {
+    const db = await open();
+    await seedTree(db);
+    expect(await countChildTurns(db, ["root", "mid", "grand"])).toEqual(
+      new Map([
+        ["root", 2],
+        ["mid", 2],
+      ]),
+    );
+    expect(await countChildTurns(db, [])).toEqual(new Map());
+    const children = await listChildTurns(db, "mid", 1);
+    expect(children).toHaveLength(1);
+    expect(children[0]).toMatchObject({ sessionId: "ses_leaf1", agentId: "leaf", tenant: null, status: "running" });
   });
 }
 

@@ -14,7 +14,6 @@ import { upsertAgent } from "@/db/queries/agents";
 import { listRecentBlockedCalls } from "@/db/queries/overview";
 import { insertSession } from "@/db/queries/sessions";
 import { listTrace } from "@/db/queries/traces";
-import { insertTurn } from "@/db/queries/turns";
 import { PostgresDatabase } from "@/db/postgres-database";
 import { agentRow } from "../support/agent-row";
 import { tempDir } from "../support/temp-dir";
@@ -53,7 +52,10 @@ describe.skipIf(!testPostgresUrl())("PostgreSQL migrations over an earlier versi
     const now = Date.now();
     await upsertAgent(before, agentRow("a"));
     await insertSession(before, { id: "ses_old", agentId: "a", tenant: null });
-    await insertTurn(before, { id: "turn_old", sessionId: "ses_old", userMessage: "hi" });
+    // Written as that version wrote a turn (today's insertTurn names columns added since).
+    await before.execute(
+      sql`insert into turns (id, session_id, seq, status, user_message, started_at) values ('turn_old', 'ses_old', 1, 'running', 'hi', ${now})`,
+    );
     // As the earlier version wrote them: JSON.stringify's \u0000 and lone-surrogate escapes, and
     // a backslash typed before "u0000" (an escaped backslash: literal text, to be left alone).
     const records = [
