@@ -1,6 +1,6 @@
 import { callIdentity } from "./call-identity";
 import { parseToolArguments, type ParsedArguments } from "./parse-tool-arguments";
-import type { ModelToolCall } from "./ports";
+import type { ModelToolCall, StartedCall } from "./ports";
 
 /** A call of a batch before it runs: where it stands, its arguments and its identity for resume. */
 export interface PlannedCall {
@@ -22,4 +22,10 @@ export function planCall(
   const args = parsed.ok ? parsed.value : call.arguments;
   const identity = callIdentity({ turnId, step, position, tool: call.name, arguments: args });
   return { planned: { position, call, args, identity }, parsed };
+}
+
+/** The call as the journal records its start (and the approval gate is asked about it, with the turn's id). */
+export function startedCall(planned: PlannedCall, step: number): StartedCall {
+  const { call, position, identity, args } = planned;
+  return { identity, step, position, callId: call.id, tool: call.name, arguments: args };
 }

@@ -4,7 +4,7 @@ import { completedCall, reusedOutcome } from "./completed-call";
 import { isSystemTool } from "./is-system-tool";
 import type { Release } from "./limiter";
 import type { ParsedArguments } from "./parse-tool-arguments";
-import { planCall, type PlannedCall } from "./planned-call";
+import { planCall, startedCall, type PlannedCall } from "./planned-call";
 import type { BatchContext, BatchResult } from "./batch-context";
 import type {
   CheckpointStore,
@@ -158,14 +158,7 @@ class BatchRun {
       queuedMs = this.scope.clock.now() - queuedAt;
       // Journaled and announced before executing: from here on the call may have side
       // effects, which is what resume needs to know (DESIGN D9). No journal, no call.
-      const started = {
-        identity: planned.identity,
-        step: this.#step,
-        position,
-        callId: call.id,
-        tool: call.name,
-        arguments: args,
-      };
+      const started = startedCall(planned, this.#step);
       if (this.scope.journal?.callStarted && !(await this.#journal("callStarted", started))) return;
       // Handed to the sink before the call runs (its persistence need not be waited for).
       this.scope.events.post(callEvent(call, args));
@@ -204,16 +197,8 @@ class BatchRun {
 
   /** Asks the approval gate: undefined = run, "wait" = stop here, else a refusal message. */
   async #askGate(gate: ToolGate, planned: PlannedCall): Promise<string | undefined> {
-    const { call, position, identity, args } = planned;
-    const request = {
-      turnId: this.scope.turnId,
-      step: this.#step,
-      position,
-      identity,
-      callId: call.id,
-      tool: call.name,
-      arguments: args,
-    };
+    const { call, position, identity } = planned;
+    const request = { turnId: this.scope.turnId, ...startedCall(planned, this.#step) };
     const verdict = await askGate(gate, request, this.scope.events);
     if (verdict.action === "run") return undefined;
     if (verdict.action === "refuse") return verdict.error;
