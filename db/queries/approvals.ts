@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../database";
 import type { ApprovalRow, ApprovalStatus } from "../schema";
 import { sessionWhere, type SessionFilter } from "./sessions";
@@ -91,14 +91,7 @@ export function withdrawApproval(
   db: Db,
   params: { id: string; note: string; now?: number },
 ): Promise<ApprovalRow | undefined> {
-  const { approvals } = db.t;
-  return db.get(
-    db.orm
-      .update(approvals)
-      .set({ status: "expired", note: params.note, decidedAt: params.now ?? Date.now() })
-      .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))
-      .returning(),
-  );
+  return db.get(withdrawPending(db, eq(db.t.approvals.id, params.id), params));
 }
 
 /** Withdraws (as withdrawApproval) every approval of a turn that ended without running its calls. */
@@ -106,14 +99,17 @@ export function withdrawTurnApprovals(
   db: Db,
   params: { turnId: string; note: string; now?: number },
 ): Promise<ApprovalRow[]> {
+  return db.all(withdrawPending(db, eq(db.t.approvals.turnId, params.turnId), params));
+}
+
+/** The update that ends the pending approvals `which` selects as expired, returning them. */
+function withdrawPending(db: Db, which: SQL, params: { note: string; now?: number }) {
   const { approvals } = db.t;
-  return db.all(
-    db.orm
-      .update(approvals)
-      .set({ status: "expired", note: params.note, decidedAt: params.now ?? Date.now() })
-      .where(and(eq(approvals.turnId, params.turnId), eq(approvals.status, "pending")))
-      .returning(),
-  );
+  return db.orm
+    .update(approvals)
+    .set({ status: "expired", note: params.note, decidedAt: params.now ?? Date.now() })
+    .where(and(which, eq(approvals.status, "pending")))
+    .returning();
 }
 
 /** Marks every pending approval whose time is up as expired; returns them. */
