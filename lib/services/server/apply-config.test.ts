@@ -33,6 +33,12 @@ async function apply(config: unknown) {
 
 const NOTHING = { agents: [], tools: [], audit: 0 };
 
+/** The outcome of a refused config: a 422 whose message holds `text`. */
+const refusedWith = (text: string) => ({
+  ok: false,
+  error: { code: "validation_failed", message: expect.stringContaining(text) },
+});
+
 describe("applyConfig", () => {
   it("applies agents and their data tools in one go", async () => {
     const { outcome, held } = await apply([{ id: "support", model, dataTools: [tool("lookup")] }]);
@@ -49,13 +55,7 @@ describe("applyConfig", () => {
       { id: "ok", model },
       { id: "support", model, dataTools },
     ]);
-    expect(outcome).toMatchObject({
-      ok: false,
-      error: {
-        code: "validation_failed",
-        message: expect.stringContaining("agent 'support': dataTools must be a list"),
-      },
-    });
+    expect(outcome).toMatchObject(refusedWith("agent 'support': dataTools must be a list"));
     expect(held).toEqual(NOTHING);
   });
 
@@ -64,13 +64,7 @@ describe("applyConfig", () => {
       { id: "support", model, instructions: "first" },
       { id: "support", model, instructions: "second" },
     ]);
-    expect(outcome).toMatchObject({
-      ok: false,
-      error: {
-        code: "validation_failed",
-        message: expect.stringContaining("agent 'support': defined twice in this config"),
-      },
-    });
+    expect(outcome).toMatchObject(refusedWith("agent 'support': defined twice in this config"));
     expect(held).toEqual(NOTHING);
   });
 });
