@@ -10,15 +10,12 @@ import { upsertAgent } from "./agents";
 import { insertSession } from "./sessions";
 import { getTurn, insertTurn } from "./turns";
 import { countChildTurns, listChildTurns, subagentLineage } from "./subagent-lineage";
-import { agentRow } from "@/test/support/agent-row";
+import { agentRow, TEST_AGENT_LIMITS } from "@/test/support/agent-row";
 import { planOf, statementsOf } from "@/test/support/sqlite-plans";
 import { createTestDatabase, testPostgresUrl } from "@/test/support/test-database";
 
 const limits = (max?: number) => ({
-  tool_concurrency: 1,
-  max_tool_calls: 50,
-  turn_timeout: 300,
-  tool_timeout: 60,
+  ...TEST_AGENT_LIMITS,
   ...(max === undefined ? {} : { max_subagent_turns: max }),
 });
 
